@@ -1,0 +1,60 @@
+// The contract every screen capture backend keeps (X11 now; ScreenCaptureKit
+// and DXGI later). A capturer is damage driven: capture() sleeps until the
+// platform reports a change (or the timeout passes) and then copies only what
+// changed into a frame from the caller's pool, so an idle desktop costs
+// nothing.
+//
+// Threads: one thread (the video thread) owns a capturer and calls everything
+// but wake(), which any thread may call. Construction may block on the
+// display server; capture() blocks at most `timeout` plus one grab.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "base/geometry.h"
+#include "capture/frame.h"
+#include "capture/frame_pool.h"
+
+namespace voxl::capture {
+
+enum class CaptureStatus {
+  kOk,         // `frame` holds a new picture; its damage says what changed
+  kNoChange,   // nothing changed before the timeout (or wake() was called)
+  kTemporary,  // this attempt failed (e.g. a window is being resized, no free buffer); retry
+  kReinit,     // the backend must be rebuilt (e.g. its display went away and may come back)
+  kPermanent,  // the capture target is gone for good (window destroyed); stop
+};
+
+const char* to_string(CaptureStatus s);
+
+struct CaptureResult {
+  CaptureStatus status = CaptureStatus::kNoChange;
+  FrameRef frame;     // set when status == kOk
+  std::string error;  // set for the failure statuses
+};
+
+class Capturer {
+ public:
+  virtual ~Capturer() = default;
+
+  // Waits up to `timeout` for a change, then captures it. A change already
+  // pending (including one from invalidate()) is captured without waiting.
+  virtual CaptureResult capture(FramePool& pool, std::chrono::milliseconds timeout) = 0;
+
+  // Treats `r` (capture coordinates) as changed, so the next capture grabs it
+  // even if the platform reported nothing: key frames, screenshots, benchmarks.
+  virtual void invalidate(const Rect& r) = 0;
+  void invalidate_all() { invalidate(Rect::from_size(size())); }
+
+  // Makes a capture() that is waiting return kNoChange now. Any thread.
+  virtual void wake() = 0;
+
+  // Current size of the captured area.
+  virtual Size size() const = 0;
+
+  // Which pixel source is in use and why, for logs and /stats.
+  virtual std::string describe() const = 0;
+};
+
+}  // namespace voxl::capture

@@ -1,0 +1,50 @@
+// A captured picture: 32-bit BGRX pixels (little-endian 0x00RRGGBB), the
+// region that changed since the previous frame of the same capturer, and
+// where it came from. Frames come from a FramePool; the pixels belong to the
+// pool and stay valid while a FrameRef to the frame is held.
+//
+// Threads: written only by the capturer that acquired it, until it hands the
+// FrameRef out; read-only afterwards, from any thread.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "base/block_map.h"
+#include "base/geometry.h"
+
+namespace voxl::capture {
+
+constexpr int kBytesPerPixel = 4;
+
+class Frame {
+ public:
+  Frame(uint8_t* data, Size size, int stride) : data_(data), size_(size), stride_(stride) {}
+
+  uint8_t* data() { return data_; }
+  const uint8_t* data() const { return data_; }
+  const uint8_t* row(int y) const { return data_ + ptrdiff_t(y) * stride_; }
+  uint8_t* row(int y) { return data_ + ptrdiff_t(y) * stride_; }
+  Size size() const { return size_; }
+  int stride() const { return stride_; }
+  // 0x00RRGGBB at (x, y); for tests and diagnostics, not for hot loops.
+  uint32_t pixel(int x, int y) const;
+
+  // What changed since the previous frame: the exact rectangles the server
+  // reported, clipped to the frame, and the 16-px blocks they touch.
+  std::vector<Rect> damage_rects;
+  BlockMap damage_blocks;
+  uint64_t seq = 0;  // counts frames of one capturer, from 1
+  std::chrono::steady_clock::time_point captured_at;
+
+ private:
+  uint8_t* data_;
+  Size size_;
+  int stride_;
+};
+
+using FrameRef = std::shared_ptr<Frame>;
+
+}  // namespace voxl::capture

@@ -1,0 +1,65 @@
+// A private Xvfb: started on a free display number (-displayfd), with its
+// framebuffer in shared memory (-shmem) and -noreset (so RandR modes added
+// later survive clients coming and going). Used by the tests, the benchmarks
+// and the daemon when no DISPLAY is given.
+//
+// The destructor stops the server (SIGTERM, SIGKILL after a grace period)
+// and removes its framebuffer segment, which Xvfb leaves behind when killed.
+//
+// Threads: construct and destroy on the same thread. The server is told to
+// die with the thread that started it (PR_SET_PDEATHSIG), so a crashed test
+// leaves no Xvfb running: start it from a thread that outlives its use.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/geometry.h"
+
+namespace voxl::capture::x11 {
+
+struct VirtualDisplayOptions {
+  Size size{1920, 1080};  // the largest size RandR can later switch to
+  int depth = 24;
+  bool shmem_framebuffer = true;     // -shmem
+  bool mit_shm = true;               // false: -extension MIT-SHM
+  bool listen_tcp = false;           // -listen tcp (port 6000 + display)
+  std::vector<std::string> extra_args;
+  std::string program = "Xvfb";
+  std::chrono::milliseconds ready_timeout{30000};
+};
+
+class VirtualDisplay {
+ public:
+  // Starts the server and waits until it accepts connections. Throws
+  // std::runtime_error with the server's own output when it cannot start.
+  explicit VirtualDisplay(const VirtualDisplayOptions& options = {});
+  ~VirtualDisplay();
+  VirtualDisplay(const VirtualDisplay&) = delete;
+  VirtualDisplay& operator=(const VirtualDisplay&) = delete;
+
+  int number() const { return number_; }
+  std::string name() const { return ":" + std::to_string(number_); }
+  // 127.0.0.1:N, when started with listen_tcp.
+  std::string tcp_name() const { return "127.0.0.1:" + std::to_string(number_); }
+  pid_t pid() const { return pid_; }
+  // The framebuffer segment Xvfb announced, when started with -shmem.
+  std::optional<int> framebuffer_shmid() const { return shmid_; }
+  // Everything the server printed so far.
+  std::string output() const;
+
+ private:
+  pid_t pid_ = -1;
+  int number_ = -1;
+  int log_fd_ = -1;
+  std::optional<int> shmid_;
+};
+
+// Parses the "screen 0 shmid N" line Xvfb -shmem prints.
+std::optional<int> parse_xvfb_shmid(const std::string& output);
+
+}  // namespace voxl::capture::x11

@@ -1,0 +1,202 @@
+// Every pixel source gives the same, correct pixels: full screen, odd and
+// unaligned regions, windows that change size, and after a RandR shrink.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "capture/x11/shm_segment.h"
+#include "capture/x11/virtual_display.h"
+#include "capture/x11/x11_capturer.h"
+#include "x11_test_support.h"
+
+namespace voxl::testing {
+namespace {
+
+using capture::CaptureStatus;
+using capture::FramePool;
+using capture::x11::SourceKind;
+using capture::x11::X11CaptureOptions;
+using capture::x11::X11Capturer;
+
+enum class Source { kGetImage, kShmMemfd, kShmSysV, kFramebuffer };
+
+std::string source_name(const ::testing::TestParamInfo<Source>& info) {
+  switch (info.param) {
+    case Source::kGetImage: return "GetImage";
+    case Source::kShmMemfd: return "ShmMemfd";
+    case Source::kShmSysV: return "ShmSysV";
+    case Source::kFramebuffer: return "XvfbFramebuffer";
+  }
+  return "unknown";
+}
+
+SourceKind expected_kind(Source s) {
+  switch (s) {
+    case Source::kGetImage: return SourceKind::kGetImage;
+    case Source::kFramebuffer: return SourceKind::kFramebuffer;
+    default: return SourceKind::kShm;
+  }
+}
+
+class CaptureSources : public ::testing::TestWithParam<Source> {
+ protected:
+  void SetUp() override {
+    capture::x11::VirtualDisplayOptions vo;
+    vo.size = {1024, 768};
+    xvfb_ = std::make_unique<capture::x11::VirtualDisplay>(vo);
+    painter_ = std::make_unique<Painter>(xvfb_->name());
+  }
+
+  X11CaptureOptions options() {
+    X11CaptureOptions o;
+    o.display = xvfb_->name();
+    o.log = log_.log;
+    switch (GetParam()) {
+      case Source::kGetImage: o.allow_shm = false; break;
+      case Source::kShmMemfd:
+        o.allow_framebuffer = false;
+        o.shm_kind = capture::x11::ShmKind::kMemfd;
+        break;
+      case Source::kShmSysV:
+        o.allow_framebuffer = false;
+        o.shm_kind = capture::x11::ShmKind::kSysV;
+        break;
+      case Source::kFramebuffer: o.framebuffer_shmid = xvfb_->framebuffer_shmid(); break;
+    }
+    return o;
+  }
+
+  std::unique_ptr<X11Capturer> make(X11CaptureOptions o) {
+    auto cap = std::make_unique<X11Capturer>(std::move(o));
+    EXPECT_EQ(cap->source_kind(), expected_kind(GetParam())) << cap->describe();
+    return cap;
+  }
+
+  CapturedLog log_ = make_captured_log();
+  std::unique_ptr<capture::x11::VirtualDisplay> xvfb_;
+  std::unique_ptr<Painter> painter_;
+};
+
+TEST_P(CaptureSources, FullScreenMatchesWhatWasDrawn) {
+  painter_->paint_pattern({0, 0, 1024, 768});
+  auto cap = make(options());
+  FramePool pool(1);
+  auto r = capture_until_ok(*cap, pool);
+  ASSERT_EQ(r.status, CaptureStatus::kOk) << r.error;
+  ASSERT_EQ(r.frame->size(), (Size{1024, 768}));
+  EXPECT_EQ(first_mismatch(*r.frame, pattern_at), "");
+  EXPECT_EQ(r.frame->seq, 1u);
+  EXPECT_EQ(cap->fallbacks(), 0);
+}
+
+TEST_P(CaptureSources, UnalignedAndOddRegionsCropExactly) {
+  painter_->paint_pattern({0, 0, 1024, 768});
+  const Rect regions[] = {{1, 1, 1, 1},       {3, 5, 17, 9},      {13, 7, 333, 191},
+                          {1000, 700, 24, 68}, {0, 767, 1024, 1}, {511, 0, 1, 768}};
+  for (const Rect& region : regions) {
+    SCOPED_TRACE(to_string(region));
+    auto o = options();
+    o.target = X11CaptureOptions::Target::kRegion;
+    o.region = region;
+    auto cap = make(std::move(o));
+    FramePool pool(1);
+    auto r = capture_until_ok(*cap, pool);
+    ASSERT_EQ(r.status, CaptureStatus::kOk) << r.error;
+    ASSERT_EQ(r.frame->size(), region.size());
+    EXPECT_EQ(first_mismatch(*r.frame, [&](int x, int y) { return pattern_at(x + region.x, y + region.y); }), "");
+  }
+}
+
+TEST_P(CaptureSources, SourcesAgreeWithGetImage) {
+  painter_->paint_pattern({0, 0, 1024, 768});
+  painter_->fill(painter_->root(), {100, 100, 50, 50}, 0x123456);
+  auto reference_opts = options();
+  reference_opts.allow_shm = false;
+  X11Capturer reference(reference_opts);
+  auto cap = make(options());
+  FramePool a(1), b(1);
+  auto ra = capture_until_ok(reference, a);
+  auto rb = capture_until_ok(*cap, b);
+  ASSERT_EQ(ra.status, CaptureStatus::kOk) << ra.error;
+  ASSERT_EQ(rb.status, CaptureStatus::kOk) << rb.error;
+  EXPECT_EQ(first_mismatch(*rb.frame, [&](int x, int y) { return ra.frame->pixel(x, y); }), "");
+}
+
+TEST_P(CaptureSources, DamageFollowsDrawingIntoReusedBuffers) {
+  // Two buffers in rotation: each frame must still show everything drawn so
+  // far, whichever buffer it lands in.
+  painter_->fill(painter_->root(), {0, 0, 1024, 768}, 0x000000);
+  auto cap = make(options());
+  FramePool pool(2);
+  ASSERT_EQ(capture_until_ok(*cap, pool).status, CaptureStatus::kOk);
+  std::vector<std::pair<Rect, uint32_t>> drawn;
+  for (int i = 0; i < 6; ++i) {
+    const Rect r{37 * i + 5, 23 * i + 3, 40 + i, 30 + 2 * i};
+    const uint32_t colour = 0x102030u * uint32_t(i + 1);
+    painter_->fill(painter_->root(), r, colour);
+    drawn.emplace_back(r, colour);
+    auto res = capture_until_ok(*cap, pool);
+    ASSERT_EQ(res.status, CaptureStatus::kOk) << res.error;
+    EXPECT_EQ(first_mismatch(*res.frame, [&](int x, int y) {
+                uint32_t v = 0;
+                for (const auto& [rect, c] : drawn)
+                  if (rect.contains({x, y, 1, 1})) v = c;
+                return v;
+              }),
+              "")
+        << "after drawing rectangle " << i;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(X11, CaptureSources,
+                         ::testing::Values(Source::kGetImage, Source::kShmMemfd, Source::kShmSysV,
+                                           Source::kFramebuffer),
+                         source_name);
+
+// Windows are read with GetImage or ShmGetImage (the framebuffer shows the
+// screen, not one window).
+class WindowCapture : public CaptureSources {};
+
+TEST_P(WindowCapture, FollowsTheWindowAsItGrowsAndShrinks) {
+  const xcb_window_t w = painter_->create_window({50, 40, 300, 200}, 0x00aa33);
+  auto o = options();
+  o.target = X11CaptureOptions::Target::kWindow;
+  o.window = w;
+  auto cap = make(std::move(o));
+  FramePool pool(2);
+  const Size sizes[] = {{300, 200}, {640, 480}, {121, 91}, {800, 600}, {17, 3}};
+  for (const Size s : sizes) {
+    SCOPED_TRACE(std::to_string(s.width) + "x" + std::to_string(s.height));
+    if (s != Size{300, 200}) painter_->resize_window(w, s);
+    // The resize arrives as an event; wait for a frame of the new size.
+    capture::CaptureResult r;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    do {
+      r = capture_until_ok(*cap, pool);
+      ASSERT_EQ(r.status, CaptureStatus::kOk) << r.error;
+    } while (r.frame->size() != s && std::chrono::steady_clock::now() < deadline);
+    ASSERT_EQ(r.frame->size(), s);
+    EXPECT_EQ(first_mismatch(*r.frame, [](int, int) { return 0x00aa33u; }), "");
+    EXPECT_EQ(cap->source_kind(), expected_kind(GetParam()));
+  }
+  EXPECT_EQ(cap->fallbacks(), 0);
+}
+
+TEST_P(WindowCapture, DestroyedWindowEndsTheCapture) {
+  const xcb_window_t w = painter_->create_window({10, 10, 64, 64}, 0xffffff);
+  auto o = options();
+  o.target = X11CaptureOptions::Target::kWindow;
+  o.window = w;
+  auto cap = make(std::move(o));
+  FramePool pool(1);
+  ASSERT_EQ(capture_until_ok(*cap, pool).status, CaptureStatus::kOk);
+  painter_->destroy_window(w);
+  EXPECT_EQ(capture_until_ok(*cap, pool).status, CaptureStatus::kPermanent);
+}
+
+INSTANTIATE_TEST_SUITE_P(X11, WindowCapture,
+                         ::testing::Values(Source::kGetImage, Source::kShmMemfd, Source::kShmSysV),
+                         source_name);
+
+}  // namespace
+}  // namespace voxl::testing

@@ -1,0 +1,81 @@
+// Helpers for tests against a private Xvfb: a second X client that draws
+// known content, a deterministic pattern, captures with a deadline, log
+// capture and shared-memory accounting.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <xcb/xcb.h>
+
+#include "base/geometry.h"
+#include "base/logging.h"
+#include "capture/capturer.h"
+#include "capture/frame_pool.h"
+
+namespace voxl::testing {
+
+// The colour the pattern has at root pixel (x, y): varies in every pixel
+// and every channel, so crops and offsets show up as mismatches.
+uint32_t pattern_at(int x, int y);
+
+// A separate X client that draws; every call returns after the server has
+// processed it.
+class Painter {
+ public:
+  explicit Painter(const std::string& display);
+  ~Painter();
+  Painter(const Painter&) = delete;
+  Painter& operator=(const Painter&) = delete;
+
+  xcb_connection_t* conn() const { return c_; }
+  xcb_window_t root() const { return root_; }
+  void fill(xcb_drawable_t d, const Rect& r, uint32_t rgb);
+  void paint_pattern(const Rect& r);  // on the root window, in root coordinates
+  // A mapped override-redirect window with a solid background.
+  xcb_window_t create_window(const Rect& r, uint32_t rgb);
+  void resize_window(xcb_window_t w, Size s);
+  void unmap_window(xcb_window_t w);
+  void destroy_window(xcb_window_t w);
+  void sync();
+
+ private:
+  xcb_connection_t* c_ = nullptr;
+  xcb_window_t root_ = 0;
+  xcb_gcontext_t gc_ = 0;
+};
+
+// Calls capture() until it returns kOk or `limit` passes; the last result.
+capture::CaptureResult capture_until_ok(capture::Capturer& cap, capture::FramePool& pool,
+                                        std::chrono::milliseconds limit = std::chrono::seconds(20));
+
+// A logger that keeps what it logs, for assertions.
+struct CapturedLog {
+  Logger log;
+  int count(spdlog::level::level_enum level) const;
+  std::vector<std::string> messages() const;
+};
+CapturedLog make_captured_log();
+
+// SysV segments created by this process that still exist.
+int sysv_segments_of_this_process();
+// Mappings of capture memfd segments in this process.
+int capture_memfd_mappings();
+int open_fd_count();
+
+// First pixel of `frame` (frame coordinates) that differs from `expected`
+// (0x00RRGGBB at frame x, y); empty when all match.
+template <class Expected>
+std::string first_mismatch(const capture::Frame& frame, Expected expected) {
+  for (int y = 0; y < frame.size().height; ++y)
+    for (int x = 0; x < frame.size().width; ++x)
+      if (frame.pixel(x, y) != (expected(x, y) & 0xffffffu))
+        return "pixel (" + std::to_string(x) + "," + std::to_string(y) + ") is " +
+               std::to_string(frame.pixel(x, y)) + ", expected " +
+               std::to_string(expected(x, y) & 0xffffffu);
+  return {};
+}
+
+}  // namespace voxl::testing
