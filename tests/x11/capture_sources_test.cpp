@@ -30,6 +30,10 @@ std::string source_name(const ::testing::TestParamInfo<Source>& info) {
   return "unknown";
 }
 
+void PrintTo(Source s, std::ostream* os) {
+  *os << source_name(::testing::TestParamInfo<Source>(s, 0));
+}
+
 SourceKind expected_kind(Source s) {
   switch (s) {
     case Source::kGetImage: return SourceKind::kGetImage;
@@ -120,6 +124,22 @@ TEST_P(CaptureSources, SourcesAgreeWithGetImage) {
   ASSERT_EQ(ra.status, CaptureStatus::kOk) << ra.error;
   ASSERT_EQ(rb.status, CaptureStatus::kOk) << rb.error;
   EXPECT_EQ(first_mismatch(*rb.frame, [&](int x, int y) { return ra.frame->pixel(x, y); }), "");
+}
+
+TEST_P(CaptureSources, PointerIsNotInThePicture) {
+  // Viewers draw the cursor themselves; the software cursor Xvfb paints
+  // must not reach the frame, wherever the pointer is.
+  painter_->paint_pattern({0, 0, 1024, 768});
+  auto cap = make(options());
+  FramePool pool(1);
+  for (const auto& [x, y] : {std::pair{100, 100}, std::pair{512, 384}, std::pair{1000, 700}}) {
+    xcb_warp_pointer(painter_->conn(), XCB_NONE, painter_->root(), 0, 0, 0, 0, int16_t(x), int16_t(y));
+    painter_->sync();
+    cap->invalidate_all();
+    auto r = capture_until_ok(*cap, pool);
+    ASSERT_EQ(r.status, CaptureStatus::kOk) << r.error;
+    EXPECT_EQ(first_mismatch(*r.frame, pattern_at), "") << "pointer at " << x << "," << y;
+  }
 }
 
 TEST_P(CaptureSources, DamageFollowsDrawingIntoReusedBuffers) {
