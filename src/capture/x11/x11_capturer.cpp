@@ -135,14 +135,28 @@ void X11Capturer::choose_source() {
   }
   log_->debug("Xvfb framebuffer not used: {}", fb_why);
 
+  memfd_possible_ = plan.memfd_possible;
+  std::string why;
+  if (auto shm = open_shm(why)) {
+    primary_ = std::move(shm);
+    active_ = primary_.get();
+    prepared_ = size_;
+    reason_ = "MIT-SHM " + std::to_string(facts.shm->major) + "." +
+              std::to_string(facts.shm->minor) + (facts.local_socket ? " on a local socket" : "");
+    return;
+  }
+  reason_ = why;
+}
+
+std::unique_ptr<PixelSource> X11Capturer::open_shm(std::string& why) {
   std::vector<ShmKind> kinds;
   if (opt_.shm_kind) {
-    if (*opt_.shm_kind == ShmKind::kMemfd && !plan.memfd_possible) {
-      reason_ = "memfd segments were requested but need MIT-SHM 1.2 over a local socket";
-      return;
+    if (*opt_.shm_kind == ShmKind::kMemfd && !memfd_possible_) {
+      why = "memfd segments were requested but need MIT-SHM 1.2 over a local socket";
+      return nullptr;
     }
     kinds = {*opt_.shm_kind};
-  } else if (plan.memfd_possible) {
+  } else if (memfd_possible_) {
     kinds = {ShmKind::kMemfd, ShmKind::kSysV};
   } else {
     kinds = {ShmKind::kSysV};
@@ -151,17 +165,11 @@ void X11Capturer::choose_source() {
   for (ShmKind k : kinds) {
     auto shm = std::make_unique<ShmSource>(conn_->get(), k);
     const std::string err = shm->prepare(size_);
-    if (err.empty()) {
-      primary_ = std::move(shm);
-      active_ = primary_.get();
-      prepared_ = size_;
-      reason_ = "MIT-SHM " + std::to_string(facts.shm->major) + "." +
-                std::to_string(facts.shm->minor) + (conn_->is_local_socket() ? " on a local socket" : "");
-      return;
-    }
+    if (err.empty()) return shm;
     errors += (errors.empty() ? "" : "; ") + err;
   }
-  reason_ = "no shared-memory segment could be used: " + errors;
+  why = "no shared-memory segment could be used: " + errors;
+  return nullptr;
 }
 
 std::string X11Capturer::describe() const {
@@ -254,10 +262,15 @@ std::string X11Capturer::grab(std::span<const Rect> rects, Frame& frame) {
   if (prepared_ != size_) {
     if (std::string err = active_->prepare(size_); !err.empty()) {
       if (active_ == get_image_.get()) return err;
-      log_->warn("{} cannot serve {}x{} ({}); using GetImage", active_->describe(), size_.width,
-                 size_.height, err);
+      const std::string was = active_->describe();
+      const bool was_framebuffer = active_->kind() == SourceKind::kFramebuffer;
+      std::string why;
+      active_ = nullptr;
       primary_.reset();
-      active_ = get_image_.get();
+      if (was_framebuffer) primary_ = open_shm(why);
+      active_ = primary_ ? primary_.get() : get_image_.get();
+      log_->warn("{} cannot serve {}x{} ({}); using {}", was, size_.width, size_.height, err,
+                 active_->describe());
       reason_ = "fell back after a resize: " + err;
       ++fallbacks_;
     }

@@ -70,6 +70,8 @@ class X11Capturer final : public Capturer {
 
  private:
   void choose_source();
+  // A ShmGetImage source for the current size, or null with `why`.
+  std::unique_ptr<PixelSource> open_shm(std::string& why);
   void drain_events();
   bool wait_for_events(std::chrono::steady_clock::time_point deadline);
   void resize_to(Size s);
@@ -85,6 +87,7 @@ class X11Capturer final : public Capturer {
   PixelSource* active_ = nullptr;
   std::string reason_;
   int fallbacks_ = 0;
+  bool memfd_possible_ = false;
 
   uint32_t drawable_ = 0;
   Rect origin_;  // x, y: drawable offset of the capture area
