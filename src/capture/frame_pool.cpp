@@ -97,10 +97,15 @@ std::optional<FramePool::Lease> FramePool::acquire(Size size) {
     raw->in_use = false;
   });
   const Slot* newest = s.newest >= 0 ? &s.slots[size_t(s.newest)] : nullptr;
-  if (slot.filled && newest && newest->filled && newest->size == size) {
+  if (newest && newest->filled && newest->size == size) {
     lease.source = newest->pixels.get();
     lease.source_stride = newest->stride;
-    lease.stale = slot.stale;
+    if (slot.filled) {
+      lease.stale = slot.stale;
+    } else {
+      lease.stale = BlockMap(size);
+      lease.stale.add_all();
+    }
   } else {
     lease.stale = BlockMap(size);
     lease.stale.add_all();

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <regex>
@@ -57,7 +58,11 @@ std::optional<int> parse_xvfb_shmid(const std::string& output) {
   static const std::regex re(R"(screen 0 shmid (\d+))");
   std::smatch m;
   if (!std::regex_search(output, m, re)) return std::nullopt;
-  return std::stoi(m[1].str());
+  int id = 0;
+  const std::string digits = m[1].str();
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), id);
+  if (ec != std::errc{} || end != digits.data() + digits.size()) return std::nullopt;
+  return id;
 }
 
 VirtualDisplay::VirtualDisplay(const VirtualDisplayOptions& o) {
