@@ -37,7 +37,8 @@ class Frame {
   std::vector<Rect> damage_rects;
   BlockMap damage_blocks;
   uint64_t seq = 0;  // counts frames of one capturer, from 1
-  std::chrono::steady_clock::time_point captured_at;
+  std::chrono::steady_clock::time_point captured_at;  // when the grab finished
+  uint32_t grab_us = 0;  // time spent reading pixels (not waiting for damage)
 
  private:
   uint8_t* data_;

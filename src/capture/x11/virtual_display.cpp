@@ -145,7 +145,12 @@ VirtualDisplay::VirtualDisplay(const VirtualDisplayOptions& o) {
     throw std::runtime_error(o.program + " did not start: " + (out.empty() ? "no output" : out));
   }
   number_ = std::atoi(number.c_str());
-  if (o.shmem_framebuffer) shmid_ = parse_xvfb_shmid(output());
+  if (o.shmem_framebuffer) {
+    shmid_ = parse_xvfb_shmid(output());
+    // Marked for removal now, the kernel frees the framebuffer when Xvfb
+    // goes, however it goes; Linux still lets readers attach it meanwhile.
+    if (shmid_) shmctl(*shmid_, IPC_RMID, nullptr);
+  }
 }
 
 VirtualDisplay::~VirtualDisplay() {

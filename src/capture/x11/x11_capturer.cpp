@@ -38,6 +38,7 @@ X11Capturer::X11Capturer(X11CaptureOptions options) : opt_(std::move(options)), 
   xcb_connection_t* c = conn_->get();
 
   const Size root = conn_->root_size();
+  root_size_ = root;
   switch (opt_.target) {
     case X11CaptureOptions::Target::kScreen:
       drawable_ = conn_->root();
@@ -220,7 +221,11 @@ void X11Capturer::drain_events() {
         break;
       case XCB_CONFIGURE_NOTIFY: {
         const auto* ev = reinterpret_cast<const xcb_configure_notify_event_t*>(e.get());
-        if (ev->window != drawable_ || opt_.target == X11CaptureOptions::Target::kRegion) break;
+        if (ev->window != drawable_) break;
+        if (opt_.target == X11CaptureOptions::Target::kRegion) {
+          root_size_ = {ev->width, ev->height};
+          break;
+        }
         const Size s{ev->width, ev->height};
         if (s != size_) {
           log_->info("capture area resized from {}x{} to {}x{}", size_.width, size_.height, s.width,
@@ -298,6 +303,11 @@ CaptureResult X11Capturer::capture(FramePool& pool, std::chrono::milliseconds ti
   if (!damage_->notified() && pending_blocks_.empty() && wait_for_events(deadline)) drain_events();
   if (conn_->failed()) return {CaptureStatus::kReinit, nullptr, "the X connection was lost"};
   if (gone_) return {CaptureStatus::kPermanent, nullptr, "the captured window was destroyed"};
+  if (opt_.target == X11CaptureOptions::Target::kRegion &&
+      !Rect::from_size(root_size_).contains(opt_.region))
+    return {CaptureStatus::kTemporary, nullptr,
+            "capture region " + to_string(opt_.region) + " lies outside the " +
+                std::to_string(root_size_.width) + "x" + std::to_string(root_size_.height) + " screen"};
 
   if (damage_->notified()) {
     scratch_.clear();
@@ -309,6 +319,7 @@ CaptureResult X11Capturer::capture(FramePool& pool, std::chrono::milliseconds ti
   }
   if (pending_blocks_.empty()) return {CaptureStatus::kNoChange, nullptr, {}};
 
+  const auto grab_start = std::chrono::steady_clock::now();
   auto lease = pool.acquire(size_);
   if (!lease) return {CaptureStatus::kTemporary, nullptr, "no free frame buffer"};
   Frame& frame = *lease->frame;
@@ -343,6 +354,8 @@ CaptureResult X11Capturer::capture(FramePool& pool, std::chrono::milliseconds ti
     frame.damage_rects = pending_blocks_.to_rects();
   frame.seq = ++seq_;
   frame.captured_at = std::chrono::steady_clock::now();
+  frame.grab_us = uint32_t(
+      std::chrono::duration_cast<std::chrono::microseconds>(frame.captured_at - grab_start).count());
   pool.publish(frame, to_grab);
   pending_blocks_.clear();
   pending_rects_.clear();

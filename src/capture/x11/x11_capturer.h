@@ -93,6 +93,7 @@ class X11Capturer final : public Capturer {
   Rect origin_;  // x, y: drawable offset of the capture area
   Size size_;
   Size prepared_;
+  Size root_size_;  // followed for region captures
   bool gone_ = false;
 
   BlockMap pending_blocks_;
