@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   if (!parsed.config) return parsed.exit_code;
   auto log = voxl::make_stderr_logger("voxl");
   voxl::set_level(*log, parsed.config->log_level);
+  for (const auto& notice : parsed.notices) log->warn("{}", notice.text);
   try {
     return voxl::app::run_daemon(*parsed.config, log);
   } catch (const std::exception& e) {

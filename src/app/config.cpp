@@ -1,11 +1,138 @@
 #include "app/config.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
+#include <thread>
 
 #include <CLI/CLI.hpp>
 
+#include "app/flag_compat.h"
+#include "app/flag_set.h"
+#include "app/flag_table.h"
+
 namespace voxl::app {
+
+namespace {
+
+constexpr const char* kFooter =
+    "Flags may be written with underscores too (--max_kbps). [BOOL] flags take true/false, 1/0,\n"
+    "yes/no or on/off, and mean true when given alone. selkies command lines are accepted: its\n"
+    "flags with a voxl meaning act as above, the others are ignored with a warning.";
+
+constexpr int kRefused = 2;
+
+void configure(CLI::App& cli) {
+  // Wrappers append overrides to a base command line, so a repeated flag
+  // takes its last value rather than failing.
+  cli.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  cli.set_help_flag("-h,--help", "print this help and exit")->group("General");
+  cli.set_version_flag("--version", "voxl 0.1.0", "print the version and exit")->group("General");
+  cli.get_formatter()->column_width(40);
+  cli.footer(kFooter);
+}
+
+// Declared without a help line (an empty group hides them); they may carry
+// a value or stand alone, as selkies' own switches do.
+void declare_ignored_selkies_flags(CLI::App& cli) {
+  for (std::string_view name : ignored_selkies_flags())
+    cli.add_option("--" + std::string(name), CLI::callback_t{}, "")->expected(0, 1)->group("");
+}
+
+// Two spellings of one setting: given together they must agree, since a
+// silent choice between two different values would surprise either way.
+std::optional<std::string> check_same_setting(const CLI::App& cli, const std::string& a,
+                                              const std::string& b) {
+  const auto va = last_value(cli, a);
+  const auto vb = last_value(cli, b);
+  if (!va || !vb || *va == *vb) return std::nullopt;
+  return a + " and " + b + " are one setting but were given different values ('" + *va + "' and '" +
+         *vb + "')";
+}
+
+std::optional<std::string> check_readable(const std::string& flag, const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return flag + ": '" + path + "' is not a readable file";
+  if (access(path.c_str(), R_OK) != 0)
+    return flag + ": '" + path + "' cannot be read (" + std::strerror(errno) + ")";
+  return std::nullopt;
+}
+
+// Refused at start rather than at the first connection, which would leave a
+// daemon that looks healthy but serves nobody.
+std::optional<std::string> check_https(const Config& c) {
+  if (!c.https) return std::nullopt;
+  if (c.https_cert.empty() || c.https_key.empty())
+    return "--enable-https needs --https-cert FILE and --https-key FILE";
+  if (auto error = check_readable("--https-cert", c.https_cert)) return error;
+  return check_readable("--https-key", c.https_key);
+}
+
+std::optional<std::string> check_basic_auth(const Config& c) {
+  if (!c.basic_auth) return std::nullopt;
+  if (c.basic_auth_password.empty()) return "--enable-basic-auth needs --basic-auth-password";
+  // With equal passwords a login could not tell which role it asks for.
+  if (c.basic_auth_viewonly_password == c.basic_auth_password)
+    return "--basic-auth-viewonly-password must differ from --basic-auth-password";
+  return std::nullopt;
+}
+
+std::optional<std::string> check_combinations(const CLI::App& cli, const Config& c) {
+  if (auto error = check_same_setting(cli, "--crf", "--video-crf")) return error;
+  if (auto error = check_same_setting(cli, "--max-kbps", "--video-bitrate")) return error;
+  if (c.min_kbps > c.max_kbps)
+    return "--min-kbps (" + std::to_string(c.min_kbps) + ") must not exceed --max-kbps (" +
+           std::to_string(c.max_kbps) + ")";
+  if (c.xvfb && !c.display.empty()) return "--xvfb and --display exclude each other";
+  if (c.capture_region && c.capture_window)
+    return "--capture-region and --capture-window exclude each other";
+  if (auto error = check_https(c)) return error;
+  return check_basic_auth(c);
+}
+
+// Only flags given on the command line are reported: a default is not a
+// request the user could be disappointed by.
+std::vector<Notice> collect_notices(const CLI::App& cli) {
+  std::vector<Notice> notices;
+  for (const PendingFlag& pending : pending_flags()) {
+    const std::string flag(pending.flag);
+    if (cli.count(flag) == 0) continue;
+    notices.push_back({Notice::Kind::kNotActiveYet, flag,
+                       flag + ": " + std::string(pending.feature) + " is not active yet"});
+  }
+  for (std::string_view name : ignored_selkies_flags()) {
+    const std::string flag = "--" + std::string(name);
+    if (cli.count(flag) == 0) continue;
+    notices.push_back({Notice::Kind::kIgnoredSelkiesFlag, flag,
+                       flag + ": a selkies flag with no voxl meaning; ignored"});
+  }
+  return notices;
+}
+
+ParseOutcome refuse(std::string message) {
+  std::cerr << "voxl: " << message << "\n";
+  ParseOutcome out;
+  out.exit_code = kRefused;
+  out.error = std::move(message);
+  return out;
+}
+
+}  // namespace
+
+int default_encoder_threads(unsigned cpus) { return std::clamp(static_cast<int>(cpus / 4), 1, 4); }
+
+int default_encoder_threads() { return default_encoder_threads(std::thread::hardware_concurrency()); }
+
+std::string default_files_root() {
+  const char* home = std::getenv("HOME");
+  return home != nullptr && home[0] == '/' ? home : "/";
+}
 
 std::optional<Size> parse_size(const std::string& text) {
   const size_t x = text.find('x');
@@ -21,55 +148,29 @@ std::optional<Size> parse_size(const std::string& text) {
 }
 
 ParseOutcome parse_command_line(int argc, char** argv) {
+  const std::vector<std::string> args = normalise_flag_spelling(argc, argv);
+  std::vector<const char*> arg_ptrs;
+  for (const std::string& arg : args) arg_ptrs.push_back(arg.c_str());
+
   CLI::App cli{"voxl: low-latency desktop streaming to the browser"};
-  cli.set_version_flag("--version", "voxl 0.1.0");
-  Config c;
-  std::string xvfb, region, window;
-  cli.add_option("--display", c.display, "X display to capture (default: $DISPLAY)");
-  cli.add_option("--xvfb", xvfb,
-                 "start a private Xvfb of this size (WxH) instead of using $DISPLAY; "
-                 "also the default when DISPLAY is unset (1920x1080)")
-      ->expected(0, 1)
-      ->default_str("1920x1080");
-  cli.add_option("--capture-region", region, "capture only this rectangle: x,y,w,h");
-  cli.add_option("--capture-window", window, "capture one window by id (decimal or 0x hex)");
-  cli.add_option("--framerate", c.framerate, "highest frames per second")
-      ->check(CLI::Range(1, 240));
-  cli.add_option("--stats-seconds", c.stats_seconds, "seconds between capture statistics lines")
-      ->check(CLI::Range(1, 3600));
-  cli.add_option("--log-level", c.log_level, "trace, debug, info, warn or error")
-      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}));
+  configure(cli);
+  Config config;
+  FlagSet flags(cli);
+  declare_flags(flags, config);
+  declare_ignored_selkies_flags(cli);
   try {
-    cli.parse(argc, argv);
+    cli.parse(static_cast<int>(arg_ptrs.size()), arg_ptrs.data());
   } catch (const CLI::ParseError& e) {
-    return {std::nullopt, cli.exit(e)};
+    // --help and --version arrive as "errors" with exit code 0.
+    if (e.get_exit_code() == 0) return {std::nullopt, cli.exit(e), {}, {}};
+    return refuse(std::string(e.what()) + " (see --help)");
   }
-  auto fail = [](const std::string& msg) {
-    std::cerr << "voxl: " << msg << "\n";
-    return ParseOutcome{std::nullopt, 2};
-  };
-  if (cli.count("--xvfb")) {
-    const std::string v = xvfb.empty() ? "1920x1080" : xvfb;
-    c.xvfb = parse_size(v);
-    if (!c.xvfb) return fail("--xvfb: '" + v + "' is not a size like 1920x1080");
-    if (!c.display.empty()) return fail("--xvfb and --display exclude each other");
-  }
-  if (!region.empty()) {
-    c.capture_region = parse_rect(region);
-    if (!c.capture_region) return fail("--capture-region: '" + region + "' is not x,y,w,h with w,h > 0");
-  }
-  if (!window.empty()) {
-    try {
-      size_t used = 0;
-      const unsigned long v = std::stoul(window, &used, 0);
-      if (used != window.size() || v == 0 || v > 0xffffffffUL) throw std::invalid_argument(window);
-      c.capture_window = uint32_t(v);
-    } catch (const std::exception&) {
-      return fail("--capture-window: '" + window + "' is not a window id");
-    }
-    if (c.capture_region) return fail("--capture-region and --capture-window exclude each other");
-  }
-  return {c, 0};
+  if (auto error = flags.apply()) return refuse(*error);
+  // A floor left at its default follows a lower ceiling down, so
+  // "--max-kbps 1000" alone works; only a floor the user chose is checked.
+  if (cli.count("--min-kbps") == 0) config.min_kbps = std::min(config.min_kbps, config.max_kbps);
+  if (auto error = check_combinations(cli, config)) return refuse(*error);
+  return {std::move(config), 0, {}, collect_notices(cli)};
 }
 
 }  // namespace voxl::app

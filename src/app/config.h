@@ -1,29 +1,126 @@
 // Command-line settings. Parsed once at start-up on the main thread, then
-// read-only.
+// read-only; a Config is a plain value and may be copied to any thread.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "base/geometry.h"
 
 namespace voxl::app {
 
+// Which way the clipboard may flow. "in" is viewer to desktop, "out" is
+// desktop to viewer.
+enum class ClipboardMode { kOff, kIn, kOut, kBoth };
+
+struct FileTransfers {
+  bool upload = true;
+  bool download = true;
+  friend bool operator==(const FileTransfers&, const FileTransfers&) = default;
+};
+
+// One --round-windows entry: windows titled `title` get corners of `radius`
+// pixels (0 keeps them square even when --round-corners is set).
+struct WindowRounding {
+  std::string title;
+  int radius = 0;
+  friend bool operator==(const WindowRounding&, const WindowRounding&) = default;
+};
+
+// min(4, cpus / 4), at least 1: x264 sliced threads cost latency per slice,
+// so a few are enough and the rest of the machine stays free for capture.
+int default_encoder_threads(unsigned cpus);
+int default_encoder_threads();  // for this machine
+// $HOME, or "/" when it is unset.
+std::string default_files_root();
+
 struct Config {
-  std::string display;               // empty: $DISPLAY, or a private Xvfb when unset
-  std::optional<Size> xvfb;          // start a private Xvfb of this size
+  // Network
+  std::string addr = "0.0.0.0";
+  int port = 6901;
+  bool https = false;
+  std::string https_cert;  // PEM files; checked readable when https is on
+  std::string https_key;
+  bool basic_auth = false;
+  std::string basic_auth_user = "voxl";
+  std::string basic_auth_password;
+  std::string basic_auth_viewonly_password;  // empty: no view-only login
+  std::vector<std::string> allowed_origins;  // "scheme://host[:port]" or "*"; empty: same origin
+
+  // Video
+  int framerate = 60;      // highest frames per second
+  int framerate_min = 60;  // lowest the rate may drop to; equal to framerate when locked
+  std::string preset = "ultrafast";
+  int encoder_threads = default_encoder_threads();
+  int crf = 24;
+  int max_kbps = 30000;  // adaptive bitrate ceiling
+  int min_kbps = 2000;   // adaptive bitrate floor, <= max_kbps
+  int paintover_crf = 16;
+  int paintover_burst = 3;  // frames sent at paintover_crf once the screen is still
+  int paintover_delay_ms = 150;
+  bool adaptive_threads = false;
+  int stripes = 1;
+  int convert_threads = 4;
+  int coalesce_us = 0;
+
+  // Input & clipboard
+  ClipboardMode clipboard = ClipboardMode::kBoth;
+  int scroll_px_per_notch = 180;
+
+  // Audio
+  bool audio = true;
+  std::string audio_device = "output.monitor";
+  int audio_bitrate = 128000;  // bit/s
+  bool microphone = false;
+  std::string microphone_fifo = "/tmp/voxl-mic.fifo";
+
+  // Files
+  FileTransfers file_transfers;
+  std::string files_root = default_files_root();
+  std::string upload_dir = "Downloads";  // relative to files_root
+  int max_upload_mb = 0;                 // 0: no limit
+
+  // Agents
+  std::string exec;  // shell command run inside the private Xvfb; empty: none
+  int max_record_seconds = 300;
+
+  // Display
+  std::string display;       // empty: $DISPLAY, or a private Xvfb when unset
+  std::optional<Size> xvfb;  // start a private Xvfb of this size
   std::optional<Rect> capture_region;
   uint32_t capture_window = 0;
-  int framerate = 60;
+  bool resize = false;        // desktop follows the viewer's window size
+  double resize_scale = 1.5;  // desktop pixels per CSS pixel when resizing
+  int round_corners = 0;      // radius in pixels for top-level windows; 0: off
+  std::vector<WindowRounding> round_windows;
+
+  // Logging
   int stats_seconds = 5;
   std::string log_level = "info";
 };
 
-// Parses argv. On --help or --version prints and returns `exit_code` 0; on a
-// bad value prints a message naming the flag and returns exit_code 2.
+// Something worth one log line at start that does not stop it.
+struct Notice {
+  enum class Kind {
+    kNotActiveYet,        // a voxl flag whose feature is not built yet
+    kIgnoredSelkiesFlag,  // a selkies flag voxl has no use for
+  };
+  Kind kind;
+  std::string flag;  // as "--dash-spelling"
+  std::string text;  // the whole line, starting with the flag
+};
+
+// On --help or --version prints to stdout and returns exit_code 0 without a
+// config. On a bad value prints "voxl: <error>" to stderr and returns
+// exit_code 2, no config and the same text in `error`. Otherwise returns the
+// config and the notices the caller should log once (warning level).
 struct ParseOutcome {
   std::optional<Config> config;
   int exit_code = 0;
+  std::string error;
+  std::vector<Notice> notices;
 };
 ParseOutcome parse_command_line(int argc, char** argv);
 

@@ -1,103 +1,73 @@
 #include "app/daemon.h"
 
-#include <signal.h>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
 
-#include <atomic>
-#include <condition_variable>
 #include <cstdlib>
 #include <memory>
-#include <mutex>
-#include <thread>
 
-#include "capture/frame_pool.h"
+#include "base/child_process.h"
 #include "capture/x11/virtual_display.h"
 #include "capture/x11/x11_capturer.h"
+#include "net/server.h"
+#include "stream/hub.h"
+#include "stream/stream_stats.h"
+#include "stream/video_pipeline.h"
 
 namespace voxl::app {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+namespace asio = boost::asio;
 namespace x11 = capture::x11;
 
-// Stop flag the capture thread sleeps on between frames, so a stop request
-// is seen at once rather than after the pacing delay.
-class StopSignal {
- public:
-  void request() {
-    { std::lock_guard lock(mu_); stop_ = true; }
-    cv_.notify_all();
+std::unique_ptr<capture::Capturer> make_capturer(const Config& c, const std::string& display,
+                                                 const x11::VirtualDisplay* xvfb, const Logger& log) {
+  x11::X11CaptureOptions o;
+  o.display = display;
+  o.log = log;
+  if (xvfb) o.framebuffer_shmid = xvfb->framebuffer_shmid();
+  if (c.capture_region) {
+    o.target = x11::X11CaptureOptions::Target::kRegion;
+    o.region = *c.capture_region;
+  } else if (c.capture_window) {
+    o.target = x11::X11CaptureOptions::Target::kWindow;
+    o.window = c.capture_window;
   }
-  bool requested() {
-    std::lock_guard lock(mu_);
-    return stop_;
-  }
-  // Sleeps until `t` or a stop request; true if stopping.
-  bool sleep_until(Clock::time_point t) {
-    std::unique_lock lock(mu_);
-    return cv_.wait_until(lock, t, [this] { return stop_; });
-  }
+  return std::make_unique<x11::X11Capturer>(o);
+}
 
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stop_ = false;
-};
+net::ServerOptions server_options(const Config& c) {
+  net::ServerOptions o;
+  o.addr = c.addr;
+  o.port = uint16_t(c.port);
+  o.https = c.https;
+  o.cert_file = c.https_cert;
+  o.key_file = c.https_key;
+  o.access.allowed_origins = c.allowed_origins;
+  o.access.basic_auth = c.basic_auth;
+  o.access.user = c.basic_auth_user;
+  o.access.password = c.basic_auth_password;
+  o.access.viewonly_password = c.basic_auth_viewonly_password;
+  return o;
+}
 
-void capture_loop(capture::Capturer& cap, const Config& config, StopSignal& stop, const Logger& log,
-                  std::atomic<int>& exit_code) {
-  capture::FramePool pool(2);
-  const auto interval = std::chrono::microseconds(1'000'000 / config.framerate);
-  const auto stats_every = std::chrono::seconds(config.stats_seconds);
-  auto next_frame = Clock::now();
-  auto next_stats = Clock::now() + stats_every;
-  uint64_t frames = 0, blocks = 0;
-  while (!stop.requested()) {
-    const auto r = cap.capture(pool, std::chrono::duration_cast<std::chrono::milliseconds>(stats_every));
-    const auto now = Clock::now();
-    switch (r.status) {
-      case capture::CaptureStatus::kOk:
-        ++frames;
-        blocks += uint64_t(r.frame->damage_blocks.count());
-        break;
-      case capture::CaptureStatus::kNoChange:
-        break;
-      case capture::CaptureStatus::kTemporary:
-        log->debug("capture: {}", r.error);
-        break;
-      case capture::CaptureStatus::kReinit:
-      case capture::CaptureStatus::kPermanent:
-        log->error("capture stopped: {}", r.error);
-        exit_code = 1;
-        kill(getpid(), SIGTERM);  // wakes the main thread's sigwait
-        return;
-    }
-    if (now >= next_stats) {
-      log->info("captured {} frames ({:.1f} fps), {} damaged 16-px blocks, size {}x{}", frames,
-                double(frames) / double(config.stats_seconds), blocks, cap.size().width,
-                cap.size().height);
-      frames = blocks = 0;
-      next_stats = now + stats_every;
-    }
-    if (r.status == capture::CaptureStatus::kOk || r.status == capture::CaptureStatus::kTemporary) {
-      // Pace to the frame rate; damage keeps accumulating meanwhile.
-      next_frame = std::max(next_frame + interval, now);
-      if (stop.sleep_until(next_frame)) return;
-    }
-  }
+stream::PipelineSettings pipeline_settings(const Config& c) {
+  stream::PipelineSettings s;
+  s.encoder.preset = c.preset;
+  s.encoder.crf = c.crf;
+  s.encoder.threads = c.encoder_threads;
+  s.encoder.max_kbps = c.max_kbps;
+  s.encoder.fps = c.framerate;
+  s.max_fps = c.framerate;
+  s.convert_threads = c.convert_threads;
+  return s;
 }
 
 }  // namespace
 
 int run_daemon(const Config& config, const Logger& log) {
-  // Signals are taken synchronously by this thread; block them before any
-  // thread starts so none inherits a handler-less default.
-  sigset_t sigs;
-  sigemptyset(&sigs);
-  sigaddset(&sigs, SIGINT);
-  sigaddset(&sigs, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
-
   std::unique_ptr<x11::VirtualDisplay> xvfb;
   std::string display = config.display;
   const char* env_display = std::getenv("DISPLAY");
@@ -106,32 +76,61 @@ int run_daemon(const Config& config, const Logger& log) {
     if (config.xvfb) vo.size = *config.xvfb;
     xvfb = std::make_unique<x11::VirtualDisplay>(vo);
     display = xvfb->name();
-    log->info("started a private Xvfb on {} ({}x{}); run programs in it with DISPLAY={}", display,
-              vo.size.width, vo.size.height, display);
+    log->info("started a private Xvfb on {} ({}x{})", display, vo.size.width, vo.size.height);
+  }
+  std::unique_ptr<ChildProcess> program;
+  if (!config.exec.empty()) {
+    ChildOptions co;
+    co.argv = {"/bin/sh", "-c", config.exec};
+    co.env = {"DISPLAY=" + display};
+    co.quiet = false;
+    program = std::make_unique<ChildProcess>(co);
+    log->info("started `{}` on {} (pid {})", config.exec, display, program->pid());
   }
 
-  x11::X11CaptureOptions co;
-  co.display = display;
-  co.log = log;
-  if (xvfb) co.framebuffer_shmid = xvfb->framebuffer_shmid();
-  if (config.capture_region) {
-    co.target = x11::X11CaptureOptions::Target::kRegion;
-    co.region = *config.capture_region;
-  } else if (config.capture_window) {
-    co.target = x11::X11CaptureOptions::Target::kWindow;
-    co.window = config.capture_window;
-  }
-  x11::X11Capturer capturer(co);
+  // Torn down in this order at the end: the pipeline thread (which posts to
+  // the loop), the server, the loop with every session in it (sessions
+  // leave the hub), then the hub.
+  auto io = std::make_unique<asio::io_context>(1);
+  stream::StreamStats stats;
+  std::unique_ptr<stream::VideoPipeline> pipeline;
+  stream::Hub hub({[&pipeline](bool on) { if (pipeline) pipeline->set_active(on); },
+                   [&pipeline] { if (pipeline) pipeline->request_keyframe(); }});
+  int exit_code = 0;
 
-  StopSignal stop;
-  std::atomic<int> exit_code{0};
-  std::thread video([&] { capture_loop(capturer, config, stop, log, exit_code); });
-  int sig = 0;
-  sigwait(&sigs, &sig);
-  log->info("stopping ({})", sig == SIGINT ? "SIGINT" : "SIGTERM");
-  stop.request();
-  capturer.wake();
-  video.join();
+  auto options = server_options(config);
+  options.stats_json = [&stats] { return stats.json(std::chrono::steady_clock::now()); };
+  auto server = std::make_unique<net::Server>(*io, options, hub, log);
+
+  pipeline = std::make_unique<stream::VideoPipeline>(
+      make_capturer(config, display, xvfb.get(), log), pipeline_settings(config), log,
+      [&io = *io, &hub, &stats](encode::EncodedFramePtr f) {
+        asio::post(io, [&hub, &stats, f = std::move(f)] {
+          stats.add(*f, std::chrono::steady_clock::now());
+          hub.publish(f);
+        });
+      },
+      [&io = *io, &exit_code](const std::string&) {
+        asio::post(io, [&io, &exit_code] {
+          exit_code = 1;
+          io.stop();
+        });
+      });
+
+  auto signals = std::make_unique<asio::signal_set>(*io, SIGINT, SIGTERM);
+  signals->async_wait([&](const boost::system::error_code& ec, int sig) {
+    if (ec) return;
+    log->info("stopping ({})", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    io->stop();
+  });
+  log->info("voxl is serving {} (display {})", server->url(), display);
+  io->run();
+
+  pipeline.reset();
+  server.reset();
+  signals.reset();
+  io.reset();
+  program.reset();
   return exit_code;
 }
 

@@ -1,44 +1,98 @@
 #include "app/config.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
-#include <initializer_list>
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
+
+#include "app/flag_compat.h"
+#include "app/flag_values.h"
 
 namespace voxl::app {
 namespace {
 
 // Runs parse_command_line on "voxl" followed by `args`.
-ParseOutcome parse(std::initializer_list<const char*> args) {
-  std::vector<std::string> storage{"voxl"};
-  storage.insert(storage.end(), args.begin(), args.end());
+ParseOutcome parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "voxl");
   std::vector<char*> argv;
-  for (std::string& s : storage) argv.push_back(s.data());
+  for (std::string& s : args) argv.push_back(s.data());
   argv.push_back(nullptr);
-  return parse_command_line(int(storage.size()), argv.data());
+  return parse_command_line(static_cast<int>(args.size()), argv.data());
 }
 
-void expect_rejected(std::initializer_list<const char*> args) {
+// Parses and insists on success.
+Config accepted(std::vector<std::string> args) {
   const ParseOutcome out = parse(args);
-  EXPECT_FALSE(out.config.has_value()) << *args.begin();
-  EXPECT_NE(out.exit_code, 0) << *args.begin();
+  EXPECT_EQ(out.exit_code, 0) << out.error;
+  EXPECT_TRUE(out.error.empty()) << out.error;
+  return out.config.value_or(Config{});
 }
 
-TEST(ParseSize, AcceptsWidthByHeight) {
+void expect_rejected(std::vector<std::string> args) {
+  const std::string first = args.empty() ? "" : args.front();
+  const ParseOutcome out = parse(std::move(args));
+  EXPECT_FALSE(out.config.has_value()) << first;
+  EXPECT_EQ(out.exit_code, 2) << first;
+  EXPECT_FALSE(out.error.empty()) << first;
+}
+
+// Refused, and the message names `flag` and contains `says`.
+void expect_refusal(std::vector<std::string> args, const std::string& flag, const std::string& says = "") {
+  const std::string first = args.empty() ? "" : args.front();
+  const ParseOutcome out = parse(std::move(args));
+  EXPECT_FALSE(out.config.has_value()) << first;
+  EXPECT_EQ(out.exit_code, 2) << first;
+  EXPECT_NE(out.error.find(flag), std::string::npos) << first << " -> " << out.error;
+  EXPECT_NE(out.error.find(says), std::string::npos) << first << " -> " << out.error;
+}
+
+std::vector<std::string> notice_flags(const ParseOutcome& out, Notice::Kind kind) {
+  std::vector<std::string> flags;
+  for (const Notice& n : out.notices)
+    if (n.kind == kind) flags.push_back(n.flag);
+  return flags;
+}
+
+// A file with some text in it, removed at the end of the test.
+class TempFile {
+ public:
+  TempFile() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "voxl-config-test-XXXXXX").string();
+    const int fd = mkstemp(pattern.data());
+    if (fd >= 0) close(fd);
+    path_ = pattern;
+    std::ofstream(path_) << "-----BEGIN TEST-----\n";
+  }
+  ~TempFile() { std::filesystem::remove(path_); }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// ---------------------------------------------------------------- parse_size
+
+TEST(ConfigParseSize, AcceptsWidthByHeight) {
   EXPECT_EQ(parse_size("1920x1080"), (Size{1920, 1080}));
   EXPECT_EQ(parse_size("1x1"), (Size{1, 1}));
   EXPECT_EQ(parse_size("16384x16384"), (Size{16384, 16384}));
 }
 
-TEST(ParseSize, RejectsZeroOrNegative) {
+TEST(ConfigParseSize, RejectsZeroOrNegative) {
   EXPECT_FALSE(parse_size("0x5"));
   EXPECT_FALSE(parse_size("5x0"));
   EXPECT_FALSE(parse_size("-5x5"));
   EXPECT_FALSE(parse_size("5x-5"));
 }
 
-TEST(ParseSize, RejectsMissingParts) {
+TEST(ConfigParseSize, RejectsMissingParts) {
   EXPECT_FALSE(parse_size("12x"));
   EXPECT_FALSE(parse_size("x12"));
   EXPECT_FALSE(parse_size("x"));
@@ -46,7 +100,7 @@ TEST(ParseSize, RejectsMissingParts) {
   EXPECT_FALSE(parse_size("1920"));
 }
 
-TEST(ParseSize, RejectsJunk) {
+TEST(ConfigParseSize, RejectsJunk) {
   EXPECT_FALSE(parse_size("abcxdef"));
   EXPECT_FALSE(parse_size("1920x1080x24"));
   EXPECT_FALSE(parse_size("1920X1080"));
@@ -57,145 +111,698 @@ TEST(ParseSize, RejectsJunk) {
   EXPECT_FALSE(parse_size("+1920x1080"));
 }
 
-TEST(ParseSize, RejectsTooLarge) {
+TEST(ConfigParseSize, RejectsTooLarge) {
   EXPECT_FALSE(parse_size("20000x10"));
   EXPECT_FALSE(parse_size("10x20000"));
   EXPECT_FALSE(parse_size("16385x16"));
   EXPECT_FALSE(parse_size("99999999999x10"));
 }
 
-TEST(ParseCommandLine, Defaults) {
+// ------------------------------------------------------------- value parsers
+
+TEST(ConfigFlagValues, RangeSpecForms) {
+  const auto plain = parse_range_spec("30", 1, 240);
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->value, 30);
+  EXPECT_FALSE(plain->range);
+
+  const auto range = parse_range_spec("10-50", 1, 240);
+  ASSERT_TRUE(range);
+  EXPECT_FALSE(range->value);
+  EXPECT_EQ(range->range, (IntRange{10, 50}));
+
+  const auto both = parse_range_spec("30,10-50", 1, 240);
+  ASSERT_TRUE(both);
+  EXPECT_EQ(both->value, 30);
+  EXPECT_EQ(both->range, (IntRange{10, 50}));
+}
+
+TEST(ConfigFlagValues, RangeSpecRefusals) {
+  for (const char* bad : {"", "50-10", "0-60", "10-241", "10-", "-10", "a-b", "10-20-30", "60,10-50",
+                          "30,", ",10-50", "30,40", "+30", "3 0", "30.5"})
+    EXPECT_FALSE(parse_range_spec(bad, 1, 240)) << bad;
+}
+
+TEST(ConfigFlagValues, Booleans) {
+  for (const char* yes : {"", "true", "TRUE", "1", "yes", "on", "On"}) EXPECT_EQ(parse_bool(yes), true) << yes;
+  for (const char* no : {"false", "False", "0", "no", "off"}) EXPECT_EQ(parse_bool(no), false) << no;
+  for (const char* bad : {"maybe", "2", "t", " true", "yes!"}) EXPECT_FALSE(parse_bool(bad)) << bad;
+}
+
+TEST(ConfigFlagValues, ContainedRelativePaths) {
+  EXPECT_TRUE(is_contained_relative_path("Downloads"));
+  EXPECT_TRUE(is_contained_relative_path("a/b/c"));
+  EXPECT_TRUE(is_contained_relative_path("a..b"));
+  for (const char* bad : {"", "/abs", "..", "../x", "a/../b", "./a", "a/."})
+    EXPECT_FALSE(is_contained_relative_path(bad)) << bad;
+}
+
+TEST(ConfigFlagValues, DefaultEncoderThreadsIsQuarterOfCpusWithinOneToFour) {
+  EXPECT_EQ(default_encoder_threads(0), 1);
+  EXPECT_EQ(default_encoder_threads(1), 1);
+  EXPECT_EQ(default_encoder_threads(7), 1);
+  EXPECT_EQ(default_encoder_threads(8), 2);
+  EXPECT_EQ(default_encoder_threads(16), 4);
+  EXPECT_EQ(default_encoder_threads(128), 4);
+}
+
+// ------------------------------------------------------------------ defaults
+
+TEST(ConfigCommandLine, Defaults) {
   const ParseOutcome out = parse({});
   EXPECT_EQ(out.exit_code, 0);
+  EXPECT_TRUE(out.error.empty());
+  EXPECT_TRUE(out.notices.empty());
   ASSERT_TRUE(out.config.has_value());
   const Config& c = *out.config;
+  EXPECT_EQ(c.addr, "0.0.0.0");
+  EXPECT_EQ(c.port, 6901);
+  EXPECT_FALSE(c.https);
+  EXPECT_EQ(c.https_cert, "");
+  EXPECT_EQ(c.https_key, "");
+  EXPECT_FALSE(c.basic_auth);
+  EXPECT_EQ(c.basic_auth_user, "voxl");
+  EXPECT_EQ(c.basic_auth_password, "");
+  EXPECT_EQ(c.basic_auth_viewonly_password, "");
+  EXPECT_TRUE(c.allowed_origins.empty());
+  EXPECT_EQ(c.framerate, 60);
+  EXPECT_EQ(c.framerate_min, 60);
+  EXPECT_EQ(c.preset, "ultrafast");
+  EXPECT_EQ(c.encoder_threads, default_encoder_threads());
+  EXPECT_GE(c.encoder_threads, 1);
+  EXPECT_LE(c.encoder_threads, 4);
+  EXPECT_EQ(c.crf, 24);
+  EXPECT_EQ(c.max_kbps, 30000);
+  EXPECT_EQ(c.min_kbps, 2000);
+  EXPECT_EQ(c.paintover_crf, 16);
+  EXPECT_EQ(c.paintover_burst, 3);
+  EXPECT_EQ(c.paintover_delay_ms, 150);
+  EXPECT_FALSE(c.adaptive_threads);
+  EXPECT_EQ(c.stripes, 1);
+  EXPECT_EQ(c.convert_threads, 4);
+  EXPECT_EQ(c.coalesce_us, 0);
+  EXPECT_EQ(c.clipboard, ClipboardMode::kBoth);
+  EXPECT_EQ(c.scroll_px_per_notch, 180);
+  EXPECT_TRUE(c.audio);
+  EXPECT_EQ(c.audio_device, "output.monitor");
+  EXPECT_EQ(c.audio_bitrate, 128000);
+  EXPECT_FALSE(c.microphone);
+  EXPECT_EQ(c.microphone_fifo, "/tmp/voxl-mic.fifo");
+  EXPECT_EQ(c.file_transfers, (FileTransfers{true, true}));
+  EXPECT_EQ(c.files_root, default_files_root());
+  EXPECT_EQ(c.upload_dir, "Downloads");
+  EXPECT_EQ(c.max_upload_mb, 0);
+  EXPECT_EQ(c.exec, "");
+  EXPECT_EQ(c.max_record_seconds, 300);
   EXPECT_EQ(c.display, "");
   EXPECT_FALSE(c.xvfb.has_value());
   EXPECT_FALSE(c.capture_region.has_value());
   EXPECT_EQ(c.capture_window, 0u);
-  EXPECT_EQ(c.framerate, 60);
+  EXPECT_FALSE(c.resize);
+  EXPECT_DOUBLE_EQ(c.resize_scale, 1.5);
+  EXPECT_EQ(c.round_corners, 0);
+  EXPECT_TRUE(c.round_windows.empty());
   EXPECT_EQ(c.stats_seconds, 5);
   EXPECT_EQ(c.log_level, "info");
 }
 
-TEST(ParseCommandLine, Framerate) {
-  const ParseOutcome out = parse({"--framerate=30"});
-  EXPECT_EQ(out.exit_code, 0);
-  ASSERT_TRUE(out.config.has_value());
-  EXPECT_EQ(out.config->framerate, 30);
-
-  const ParseOutcome spaced = parse({"--framerate", "240"});
-  ASSERT_TRUE(spaced.config.has_value());
-  EXPECT_EQ(spaced.config->framerate, 240);
+TEST(ConfigCommandLine, FilesRootDefaultsToHome) {
+  const char* home = std::getenv("HOME");
+  if (home != nullptr && home[0] == '/') {
+    EXPECT_EQ(default_files_root(), home);
+  } else {
+    EXPECT_EQ(default_files_root(), "/");
+  }
 }
 
-TEST(ParseCommandLine, FramerateOutOfRangeIsRejected) {
-  expect_rejected({"--framerate=0"});
-  expect_rejected({"--framerate=241"});
-  expect_rejected({"--framerate=-5"});
-  expect_rejected({"--framerate=fast"});
+// ----------------------------------------------------- every flag, non-default
+
+TEST(ConfigCommandLine, EveryFlagWithANonDefaultValue) {
+  TempFile cert, key;
+  const Config c = accepted({
+      "--addr=127.0.0.1", "--port=8443", "--enable-https", "--https-cert=" + cert.path(),
+      "--https-key", key.path(), "--enable-basic-auth=yes", "--basic-auth-user=ann",
+      "--basic-auth-password=s3cret", "--basic-auth-viewonly-password=look",
+      "--allowed-origins=https://a.example,http://b.example:8080",
+      "--framerate=20-50", "--preset=veryfast", "--encoder-threads=3", "--crf=30",
+      "--max-kbps=20000", "--min-kbps=500", "--paintover-crf=10", "--paintover-burst=5",
+      "--paintover-delay-ms=300", "--adaptive-threads", "--stripes=4", "--convert-threads=2",
+      "--coalesce-us=500", "--enable-clipboard=in", "--scroll-px-per-notch=120",
+      "--audio-enabled=false", "--audio-device-name=mic.monitor", "--audio-bitrate=64000",
+      "--microphone-enabled=on", "--microphone-fifo=/run/mic.fifo", "--file-transfers=download",
+      "--files-root=/srv/files", "--upload-dir=in/box", "--max-upload-mb=100", "--exec=xterm -e top",
+      "--max-record-seconds=60", "--xvfb=1280x720", "--capture-region=1,2,30,40",
+      "--enable-resize", "--resize-scale=2", "--round-corners=8", "--round-windows=Terminal:4,Note: a:0",
+      "--stats-seconds=9", "--log-level=warn",
+  });
+  EXPECT_EQ(c.addr, "127.0.0.1");
+  EXPECT_EQ(c.port, 8443);
+  EXPECT_TRUE(c.https);
+  EXPECT_EQ(c.https_cert, cert.path());
+  EXPECT_EQ(c.https_key, key.path());
+  EXPECT_TRUE(c.basic_auth);
+  EXPECT_EQ(c.basic_auth_user, "ann");
+  EXPECT_EQ(c.basic_auth_password, "s3cret");
+  EXPECT_EQ(c.basic_auth_viewonly_password, "look");
+  EXPECT_EQ(c.allowed_origins, (std::vector<std::string>{"https://a.example", "http://b.example:8080"}));
+  EXPECT_EQ(c.framerate, 50);
+  EXPECT_EQ(c.framerate_min, 20);
+  EXPECT_EQ(c.preset, "veryfast");
+  EXPECT_EQ(c.encoder_threads, 3);
+  EXPECT_EQ(c.crf, 30);
+  EXPECT_EQ(c.max_kbps, 20000);
+  EXPECT_EQ(c.min_kbps, 500);
+  EXPECT_EQ(c.paintover_crf, 10);
+  EXPECT_EQ(c.paintover_burst, 5);
+  EXPECT_EQ(c.paintover_delay_ms, 300);
+  EXPECT_TRUE(c.adaptive_threads);
+  EXPECT_EQ(c.stripes, 4);
+  EXPECT_EQ(c.convert_threads, 2);
+  EXPECT_EQ(c.coalesce_us, 500);
+  EXPECT_EQ(c.clipboard, ClipboardMode::kIn);
+  EXPECT_EQ(c.scroll_px_per_notch, 120);
+  EXPECT_FALSE(c.audio);
+  EXPECT_EQ(c.audio_device, "mic.monitor");
+  EXPECT_EQ(c.audio_bitrate, 64000);
+  EXPECT_TRUE(c.microphone);
+  EXPECT_EQ(c.microphone_fifo, "/run/mic.fifo");
+  EXPECT_EQ(c.file_transfers, (FileTransfers{false, true}));
+  EXPECT_EQ(c.files_root, "/srv/files");
+  EXPECT_EQ(c.upload_dir, "in/box");
+  EXPECT_EQ(c.max_upload_mb, 100);
+  EXPECT_EQ(c.exec, "xterm -e top");
+  EXPECT_EQ(c.max_record_seconds, 60);
+  EXPECT_EQ(c.xvfb, (Size{1280, 720}));
+  EXPECT_EQ(c.capture_region, (Rect{1, 2, 30, 40}));
+  EXPECT_TRUE(c.resize);
+  EXPECT_DOUBLE_EQ(c.resize_scale, 2.0);
+  EXPECT_EQ(c.round_corners, 8);
+  EXPECT_EQ(c.round_windows, (std::vector<WindowRounding>{{"Terminal", 4}, {"Note: a", 0}}));
+  EXPECT_EQ(c.stats_seconds, 9);
+  EXPECT_EQ(c.log_level, "warn");
 }
 
-TEST(ParseCommandLine, XvfbWithoutValueIsFullHd) {
-  const ParseOutcome out = parse({"--xvfb"});
-  EXPECT_EQ(out.exit_code, 0);
-  ASSERT_TRUE(out.config.has_value());
-  EXPECT_EQ(out.config->xvfb, (Size{1920, 1080}));
+// ---------------------------------------------------------------- framerate
+
+TEST(ConfigCommandLine, Framerate) {
+  const Config c = accepted({"--framerate=30"});
+  EXPECT_EQ(c.framerate, 30);
+  EXPECT_EQ(c.framerate_min, 30);
+  EXPECT_EQ(accepted({"--framerate", "240"}).framerate, 240);
 }
 
-TEST(ParseCommandLine, XvfbWithoutValueFollowedByAnotherOption) {
-  const ParseOutcome out = parse({"--xvfb", "--framerate=30"});
-  EXPECT_EQ(out.exit_code, 0);
-  ASSERT_TRUE(out.config.has_value());
-  EXPECT_EQ(out.config->xvfb, (Size{1920, 1080}));
-  EXPECT_EQ(out.config->framerate, 30);
+TEST(ConfigCommandLine, FramerateRanges) {
+  const Config locked = accepted({"--framerate=60-60"});
+  EXPECT_EQ(locked.framerate, 60);
+  EXPECT_EQ(locked.framerate_min, 60);
+
+  const Config range = accepted({"--framerate=10-50"});
+  EXPECT_EQ(range.framerate, 50);
+  EXPECT_EQ(range.framerate_min, 10);
+
+  // selkies' "start,range" form: the start is the ceiling voxl runs at.
+  const Config start = accepted({"--framerate=30,10-50"});
+  EXPECT_EQ(start.framerate, 30);
+  EXPECT_EQ(start.framerate_min, 10);
 }
 
-TEST(ParseCommandLine, XvfbWithSize) {
-  const ParseOutcome out = parse({"--xvfb=1280x720"});
-  EXPECT_EQ(out.exit_code, 0);
-  ASSERT_TRUE(out.config.has_value());
-  EXPECT_EQ(out.config->xvfb, (Size{1280, 720}));
+TEST(ConfigCommandLine, FramerateOutOfRangeIsRejected) {
+  for (const char* bad : {"--framerate=0", "--framerate=241", "--framerate=-5", "--framerate=fast",
+                          "--framerate=50-10", "--framerate=0-60", "--framerate=10-241", "--framerate=10-",
+                          "--framerate=60,10-50", "--framerate=", "--framerate=1-2-3"})
+    expect_refusal({bad}, "--framerate", "1 to 240");
 }
 
-TEST(ParseCommandLine, XvfbWithBadSizeIsRejected) {
-  expect_rejected({"--xvfb=bad"});
+// ------------------------------------------------------------------ bitrate
+
+TEST(ConfigCommandLine, VideoBitrateIsMaxKbps) {
+  EXPECT_EQ(accepted({"--video-bitrate=8000"}).max_kbps, 8000);
+  EXPECT_EQ(accepted({"--max-kbps=8000"}).max_kbps, 8000);
+  // Both spellings together are fine while they agree.
+  EXPECT_EQ(accepted({"--max-kbps=8000", "--video-bitrate=8000"}).max_kbps, 8000);
+}
+
+TEST(ConfigCommandLine, VideoBitrateAndMaxKbpsThatDisagreeAreRefused) {
+  const ParseOutcome out = parse({"--max-kbps=20000", "--video-bitrate=8000"});
+  EXPECT_FALSE(out.config.has_value());
+  EXPECT_EQ(out.exit_code, 2);
+  EXPECT_NE(out.error.find("--max-kbps"), std::string::npos) << out.error;
+  EXPECT_NE(out.error.find("--video-bitrate"), std::string::npos) << out.error;
+}
+
+TEST(ConfigCommandLine, RepeatedFlagTakesItsLastValue) {
+  EXPECT_EQ(accepted({"--max-kbps=9000", "--max-kbps=12000"}).max_kbps, 12000);
+  EXPECT_EQ(accepted({"--crf=10", "--crf=20"}).crf, 20);
+}
+
+TEST(ConfigCommandLine, BitrateRangeSetsFloorAndCeiling) {
+  const Config range = accepted({"--video-bitrate=3000-9000"});
+  EXPECT_EQ(range.min_kbps, 3000);
+  EXPECT_EQ(range.max_kbps, 9000);
+
+  const Config start = accepted({"--video-bitrate=8000,100-1000000"});
+  EXPECT_EQ(start.max_kbps, 8000);
+  EXPECT_EQ(start.min_kbps, 100);
+
+  // An explicit floor wins over the one from a range.
+  EXPECT_EQ(accepted({"--min-kbps=4000", "--max-kbps=3000-9000"}).min_kbps, 4000);
+}
+
+TEST(ConfigCommandLine, DefaultFloorFollowsALowerCeiling) {
+  const Config c = accepted({"--max-kbps=1000"});
+  EXPECT_EQ(c.max_kbps, 1000);
+  EXPECT_EQ(c.min_kbps, 1000);
+}
+
+TEST(ConfigCommandLine, FloorAboveCeilingIsRefused) {
+  expect_refusal({"--min-kbps=5000", "--max-kbps=4000"}, "--min-kbps", "--max-kbps");
+  EXPECT_EQ(accepted({"--min-kbps=4000", "--max-kbps=4000"}).min_kbps, 4000);
+}
+
+TEST(ConfigCommandLine, CrfAndVideoCrf) {
+  EXPECT_EQ(accepted({"--video-crf=18"}).crf, 18);
+  EXPECT_EQ(accepted({"--video_crf=18,5-50"}).crf, 18);
+  EXPECT_EQ(accepted({"--video-crf=30-40"}).crf, 30);  // the default, moved into the range
+  EXPECT_EQ(accepted({"--crf=0"}).crf, 0);
+  EXPECT_EQ(accepted({"--crf=51"}).crf, 51);
+  expect_refusal({"--crf=20", "--video-crf=22"}, "--video-crf");
+  expect_refusal({"--crf=52"}, "--crf", "0 to 51");
+}
+
+// ------------------------------------------------------------------ booleans
+
+TEST(ConfigCommandLine, BooleanSpellings) {
+  for (const char* yes : {"true", "1", "yes", "on", "TRUE", "Yes"}) {
+    EXPECT_TRUE(accepted({std::string("--enable-resize=") + yes}).resize) << yes;
+    EXPECT_TRUE(accepted({"--enable-resize", yes}).resize) << yes;
+  }
+  for (const char* no : {"false", "0", "no", "off", "OFF"}) {
+    EXPECT_FALSE(accepted({std::string("--audio-enabled=") + no}).audio) << no;
+    EXPECT_FALSE(accepted({"--audio-enabled", no}).audio) << no;
+  }
+}
+
+TEST(ConfigCommandLine, BooleanAloneIsTrue) {
+  EXPECT_TRUE(accepted({"--enable-resize"}).resize);
+  const Config c = accepted({"--adaptive-threads", "--framerate=30"});
+  EXPECT_TRUE(c.adaptive_threads);
+  EXPECT_EQ(c.framerate, 30);
+}
+
+TEST(ConfigCommandLine, BadBooleanIsRefusedWithWhatItAccepts) {
+  expect_refusal({"--enable-resize=maybe"}, "--enable-resize", "true or false");
+  expect_refusal({"--audio-enabled", "2"}, "--audio-enabled", "yes/no");
+}
+
+// ------------------------------------------------------------ enumerations
+
+TEST(ConfigCommandLine, EnableClipboardValues) {
+  EXPECT_EQ(accepted({"--enable-clipboard=true"}).clipboard, ClipboardMode::kBoth);
+  EXPECT_EQ(accepted({"--enable-clipboard"}).clipboard, ClipboardMode::kBoth);
+  EXPECT_EQ(accepted({"--enable-clipboard=in"}).clipboard, ClipboardMode::kIn);
+  EXPECT_EQ(accepted({"--enable-clipboard", "out"}).clipboard, ClipboardMode::kOut);
+  EXPECT_EQ(accepted({"--enable-clipboard=false"}).clipboard, ClipboardMode::kOff);
+  EXPECT_EQ(accepted({"--enable-clipboard=0"}).clipboard, ClipboardMode::kOff);
+  EXPECT_EQ(accepted({"--enable-clipboard=ON"}).clipboard, ClipboardMode::kBoth);
+  expect_refusal({"--enable-clipboard=sideways"}, "--enable-clipboard", "true, in, out or false");
+}
+
+TEST(ConfigCommandLine, FileTransfersValues) {
+  EXPECT_EQ(accepted({"--file-transfers=upload"}).file_transfers, (FileTransfers{true, false}));
+  EXPECT_EQ(accepted({"--file-transfers=download"}).file_transfers, (FileTransfers{false, true}));
+  EXPECT_EQ(accepted({"--file-transfers=both"}).file_transfers, (FileTransfers{true, true}));
+  EXPECT_EQ(accepted({"--file-transfers=download,upload"}).file_transfers, (FileTransfers{true, true}));
+  EXPECT_EQ(accepted({"--file-transfers=none"}).file_transfers, (FileTransfers{false, false}));
+  EXPECT_EQ(accepted({"--file-transfers="}).file_transfers, (FileTransfers{false, false}));
+  expect_refusal({"--file-transfers=uploads"}, "--file-transfers", "upload, download, both, none");
+  expect_refusal({"--file-transfers=upload,,download"}, "--file-transfers");
+}
+
+TEST(ConfigCommandLine, PresetsAndLogLevels) {
+  for (const char* p : {"ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower",
+                        "veryslow", "placebo"})
+    EXPECT_EQ(accepted({std::string("--preset=") + p}).preset, p);
+  expect_refusal({"--preset=quick"}, "--preset", "ultrafast");
+  expect_refusal({"--log-level=verbose"}, "--log-level", "trace, debug, info, warn or error");
+}
+
+TEST(ConfigCommandLine, AllowedOrigins) {
+  EXPECT_EQ(accepted({"--allowed-origins=*"}).allowed_origins, (std::vector<std::string>{"*"}));
+  EXPECT_EQ(accepted({"--allowed-origins=HTTPS://Desk.Example/"}).allowed_origins,
+            (std::vector<std::string>{"https://desk.example"}));
+  EXPECT_EQ(accepted({"--allowed-origins=http://[::1]:8080"}).allowed_origins,
+            (std::vector<std::string>{"http://[::1]:8080"}));
+  EXPECT_TRUE(accepted({"--allowed-origins="}).allowed_origins.empty());
+  for (const char* bad : {"example.com", "ftp://example.com", "https://", "https://a.example/path",
+                          "https://a.example:0", "https://a.example:", "https://a.example,,https://b.example",
+                          "https://[::1", "https://a b"})
+    expect_refusal({std::string("--allowed-origins=") + bad}, "--allowed-origins", "https://example.com");
+}
+
+TEST(ConfigCommandLine, ListenAddress) {
+  EXPECT_EQ(accepted({"--addr=::1"}).addr, "::1");
+  EXPECT_EQ(accepted({"--addr=[::]"}).addr, "::");
+  EXPECT_EQ(accepted({"--addr=localhost"}).addr, "localhost");
+  for (const char* bad : {"--addr=", "--addr=1.2.3.4:80", "--addr=[localhost]", "--addr=a b"})
+    expect_refusal({bad}, "--addr", "IPv4 or IPv6");
+}
+
+TEST(ConfigCommandLine, RoundWindows) {
+  EXPECT_TRUE(accepted({"--round-windows=none"}).round_windows.empty());
+  EXPECT_EQ(accepted({"--round-windows=a:b:c:12"}).round_windows,
+            (std::vector<WindowRounding>{{"a:b:c", 12}}));
+  for (const char* bad : {"Terminal", "Terminal:-1", ":5", "T:257", "T:", "T:4,"})
+    expect_refusal({std::string("--round-windows=") + bad}, "--round-windows", "title:radius");
+}
+
+// ------------------------------------------------------- each bad value named
+
+TEST(ConfigCommandLine, EachBadValueIsRefusedNamingTheFlag) {
+  struct Case {
+    const char* arg;
+    const char* flag;
+    const char* says;
+  };
+  const Case cases[] = {
+      {"--port=0", "--port", "1 to 65535"},
+      {"--port=65536", "--port", "1 to 65535"},
+      {"--encoder-threads=0", "--encoder-threads", "1 to 64"},
+      {"--max-kbps=99", "--max-kbps", "100 to 1000000"},
+      {"--video-bitrate=fast", "--video-bitrate", "kbit/s"},
+      {"--min-kbps=1000001", "--min-kbps", "100 to 1000000"},
+      {"--paintover-crf=52", "--paintover-crf", "0 to 51"},
+      {"--paintover-burst=0", "--paintover-burst", "1 to 30"},
+      {"--paintover-delay-ms=-1", "--paintover-delay-ms", "0 to 10000"},
+      {"--adaptive-threads=sometimes", "--adaptive-threads", "true or false"},
+      {"--stripes=17", "--stripes", "1 to 16"},
+      {"--convert-threads=0", "--convert-threads", "1 to 64"},
+      {"--coalesce-us=100001", "--coalesce-us", "0 to 100000"},
+      {"--scroll-px-per-notch=0", "--scroll-px-per-notch", "1 to 10000"},
+      {"--audio-device-name=", "--audio-device-name", "non-empty"},
+      {"--audio-bitrate=5999", "--audio-bitrate", "6000 to 510000"},
+      {"--microphone-enabled=maybe", "--microphone-enabled", "true or false"},
+      {"--microphone-fifo=mic.fifo", "--microphone-fifo", "absolute path"},
+      {"--files-root=relative", "--files-root", "absolute path"},
+      {"--upload-dir=../outside", "--upload-dir", "without . or .."},
+      {"--upload-dir=/abs", "--upload-dir", "relative path"},
+      {"--max-upload-mb=-1", "--max-upload-mb", "0 to 1048576"},
+      {"--max-record-seconds=0", "--max-record-seconds", "1 to 86400"},
+      {"--exec=", "--exec", "non-empty"},
+      {"--resize-scale=0.1", "--resize-scale", "0.25 to 4"},
+      {"--resize-scale=big", "--resize-scale", "0.25 to 4"},
+      {"--round-corners=257", "--round-corners", "0 to 256"},
+      {"--enable-https=sure", "--enable-https", "true or false"},
+      {"--enable-basic-auth=2", "--enable-basic-auth", "true or false"},
+      {"--basic-auth-password=", "--basic-auth-password", "non-empty"},
+      {"--stats-seconds=0", "--stats-seconds", "1 to 3600"},
+  };
+  for (const Case& c : cases) expect_refusal({c.arg}, c.flag, c.says);
+}
+
+TEST(ConfigCommandLine, RefusalIsPrintedAsWellAsReturned) {
+  testing::internal::CaptureStderr();
+  const ParseOutcome out = parse({"--stripes=99"});
+  const std::string printed = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(out.exit_code, 2);
+  EXPECT_EQ(printed, "voxl: " + out.error + "\n");
+}
+
+TEST(ConfigCommandLine, FlagWithoutItsValueIsRefused) {
+  expect_refusal({"--crf"}, "--crf");
+  expect_refusal({"--port", "--crf=20"}, "--port");
+}
+
+// ------------------------------------------------------------ selkies names
+
+TEST(ConfigCommandLine, SelkiesUnderscoreSpellings) {
+  const Config c = accepted({
+      "--addr", "127.0.0.2", "--port", "8080", "--framerate", "30", "--video_bitrate", "9000",
+      "--video_crf", "20", "--enable_clipboard", "out", "--audio_enabled", "false", "--enable_resize",
+      "true", "--microphone_enabled", "1", "--file_transfers", "upload", "--enable_basic_auth", "true",
+      "--basic_auth_user", "ubuntu", "--basic_auth_password", "pw", "--allowed_origins",
+      "https://a.example", "--audio_bitrate=96000", "--audio_device_name=sink.monitor",
+      "--basic_auth_viewonly_password=viewer",
+  });
+  EXPECT_EQ(c.addr, "127.0.0.2");
+  EXPECT_EQ(c.port, 8080);
+  EXPECT_EQ(c.framerate, 30);
+  EXPECT_EQ(c.max_kbps, 9000);
+  EXPECT_EQ(c.crf, 20);
+  EXPECT_EQ(c.clipboard, ClipboardMode::kOut);
+  EXPECT_FALSE(c.audio);
+  EXPECT_TRUE(c.resize);
+  EXPECT_TRUE(c.microphone);
+  EXPECT_EQ(c.file_transfers, (FileTransfers{true, false}));
+  EXPECT_TRUE(c.basic_auth);
+  EXPECT_EQ(c.basic_auth_user, "ubuntu");
+  EXPECT_EQ(c.basic_auth_password, "pw");
+  EXPECT_EQ(c.basic_auth_viewonly_password, "viewer");
+  EXPECT_EQ(c.allowed_origins, (std::vector<std::string>{"https://a.example"}));
+  EXPECT_EQ(c.audio_bitrate, 96000);
+  EXPECT_EQ(c.audio_device, "sink.monitor");
+}
+
+TEST(ConfigCommandLine, SelkiesHttpsSpellings) {
+  TempFile cert, key;
+  const Config c = accepted({"--enable_https", "true", "--https_cert", cert.path(), "--https_key=" + key.path()});
+  EXPECT_TRUE(c.https);
+  EXPECT_EQ(c.https_cert, cert.path());
+  EXPECT_EQ(c.https_key, key.path());
+}
+
+TEST(ConfigCommandLine, UnderscoreSpellingsOfVoxlFlags) {
+  const Config c = accepted({"--max_kbps=5000", "--min_kbps", "1000", "--paintover_delay_ms=10",
+                             "--log_level=debug", "--scroll_px_per_notch=90"});
+  EXPECT_EQ(c.max_kbps, 5000);
+  EXPECT_EQ(c.min_kbps, 1000);
+  EXPECT_EQ(c.paintover_delay_ms, 10);
+  EXPECT_EQ(c.log_level, "debug");
+  EXPECT_EQ(c.scroll_px_per_notch, 90);
+}
+
+TEST(ConfigCommandLine, UnderscoresInValuesAreKept) {
+  const Config c = accepted({"--basic-auth-user=a_b", "--exec", "run_me --x_y", "--files_root=/srv/a_b",
+                             "--audio-device-name", "my_sink"});
+  EXPECT_EQ(c.basic_auth_user, "a_b");
+  EXPECT_EQ(c.exec, "run_me --x_y");
+  EXPECT_EQ(c.files_root, "/srv/a_b");
+  EXPECT_EQ(c.audio_device, "my_sink");
+}
+
+TEST(ConfigFlagSpelling, OnlyFlagNamesAreRewritten) {
+  const char* argv[] = {"prog_name", "--a_b=c_d", "-x_y", "value_1", "--e_f=", "--g=h=", "--", "--after_end"};
+  const std::vector<std::string> out = normalise_flag_spelling(8, argv);
+  EXPECT_EQ(out, (std::vector<std::string>{"prog_name", "--a-b=c_d", "-x_y", "value_1", "--e-f", "", "--g=h=",
+                                           "--", "--after_end"}));
+}
+
+TEST(ConfigCommandLine, IgnoredSelkiesFlagWarnsExactlyOnce) {
+  const ParseOutcome out =
+      parse({"--ui_title", "My Desk", "--ui-title=Other", "--debug", "--cursor_size", "-1", "--turn_tls=true"});
+  ASSERT_TRUE(out.config.has_value()) << out.error;
+  const auto ignored = notice_flags(out, Notice::Kind::kIgnoredSelkiesFlag);
+  EXPECT_EQ(ignored.size(), 4u);
+  for (const char* flag : {"--ui-title", "--debug", "--cursor-size", "--turn-tls"})
+    EXPECT_EQ(std::count(ignored.begin(), ignored.end(), flag), 1) << flag;
+  for (const Notice& n : out.notices) {
+    EXPECT_TRUE(n.text.starts_with(n.flag)) << n.text;
+    EXPECT_NE(n.text.find("ignored"), std::string::npos) << n.text;
+    EXPECT_EQ(n.text.find("My Desk"), std::string::npos) << "values stay out of the log: " << n.text;
+  }
+}
+
+TEST(ConfigCommandLine, SelkiesFlagsWithAVoxlMeaningAreNotIgnored) {
+  const ParseOutcome out = parse({"--video_bitrate=8000", "--enable_basic_auth=false", "--addr=0.0.0.0"});
+  ASSERT_TRUE(out.config.has_value()) << out.error;
+  EXPECT_TRUE(notice_flags(out, Notice::Kind::kIgnoredSelkiesFlag).empty());
+}
+
+TEST(ConfigFlagSpelling, IgnoredSelkiesFlagsAreAllDistinct) {
+  std::vector<std::string_view> names(ignored_selkies_flags().begin(), ignored_selkies_flags().end());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(std::adjacent_find(names.begin(), names.end()), names.end());
+  for (std::string_view name : names) {
+    EXPECT_FALSE(name.empty());
+    EXPECT_EQ(name.find('_'), std::string_view::npos) << name;
+  }
+}
+
+// -------------------------------------------------------- not active notices
+
+TEST(ConfigCommandLine, NotActiveNoticesOnlyForFlagsGiven) {
+  EXPECT_TRUE(parse({}).notices.empty());
+  EXPECT_TRUE(parse({"--crf=20", "--framerate=30", "--max-kbps=9000", "--xvfb"}).notices.empty());
+
+  const ParseOutcome out = parse({"--audio-enabled=false", "--stripes=2", "--stripes=3", "--crf=20"});
+  ASSERT_TRUE(out.config.has_value()) << out.error;
+  EXPECT_EQ(notice_flags(out, Notice::Kind::kNotActiveYet),
+            (std::vector<std::string>{"--stripes", "--audio-enabled"}));
+  const auto audio = std::find_if(out.notices.begin(), out.notices.end(),
+                                  [](const Notice& n) { return n.flag == "--audio-enabled"; });
+  ASSERT_NE(audio, out.notices.end());
+  EXPECT_EQ(audio->text, "--audio-enabled: desktop audio is not active yet");
+}
+
+TEST(ConfigCommandLine, NotActiveNoticeForSelkiesSpelling) {
+  const ParseOutcome out = parse({"--enable_resize", "true"});
+  EXPECT_EQ(notice_flags(out, Notice::Kind::kNotActiveYet), (std::vector<std::string>{"--enable-resize"}));
+}
+
+TEST(ConfigCommandLine, EveryPendingFlagIsADeclaredFlag) {
+  testing::internal::CaptureStdout();
+  parse({"--help"});
+  const std::string help = testing::internal::GetCapturedStdout();
+  for (const PendingFlag& p : pending_flags())
+    EXPECT_NE(help.find(std::string(p.flag) + " "), std::string::npos) << p.flag;
+}
+
+// ----------------------------------------------------------- cross-checks
+
+TEST(ConfigCommandLine, HttpsNeedsCertificateAndKey) {
+  TempFile cert, key;
+  expect_refusal({"--enable-https"}, "--enable-https", "--https-cert");
+  expect_refusal({"--enable-https", "--https-cert=" + cert.path()}, "--enable-https", "--https-key");
+  expect_refusal({"--enable-https", "--https-cert=/no/such/cert.pem", "--https-key=" + key.path()},
+                 "--https-cert", "/no/such/cert.pem");
+  expect_refusal({"--enable-https", "--https-cert=" + cert.path(), "--https-key=/no/such/key.pem"},
+                 "--https-key", "/no/such/key.pem");
+  const std::string dir = std::filesystem::temp_directory_path().string();
+  expect_refusal({"--enable-https", "--https-cert=" + cert.path(), "--https-key=" + dir}, "--https-key",
+                 "not a readable file");
+  EXPECT_TRUE(accepted({"--enable-https", "--https-cert=" + cert.path(), "--https-key=" + key.path()}).https);
+  // Files only matter when HTTPS is on.
+  EXPECT_FALSE(accepted({"--https-cert=/no/such/cert.pem"}).https);
+  EXPECT_FALSE(accepted({"--enable-https=false", "--https-key=/no/such/key.pem"}).https);
+}
+
+TEST(ConfigCommandLine, UnreadableCertificateIsRefused) {
+  if (geteuid() == 0) GTEST_SKIP() << "root reads any file";
+  TempFile cert, key;
+  std::filesystem::permissions(key.path(), std::filesystem::perms::none);
+  expect_refusal({"--enable-https", "--https-cert=" + cert.path(), "--https-key=" + key.path()}, "--https-key",
+                 "cannot be read");
+}
+
+TEST(ConfigCommandLine, BasicAuthNeedsAPassword) {
+  expect_refusal({"--enable-basic-auth"}, "--enable-basic-auth", "--basic-auth-password");
+  expect_refusal({"--enable-basic-auth", "--basic-auth-user=ann"}, "--basic-auth-password");
+  EXPECT_TRUE(accepted({"--enable-basic-auth", "--basic-auth-password=pw"}).basic_auth);
+  expect_refusal({"--enable-basic-auth", "--basic-auth-password=pw", "--basic-auth-viewonly-password=pw"},
+                 "--basic-auth-viewonly-password", "differ");
+  // Without basic auth the password is not needed.
+  EXPECT_FALSE(accepted({"--enable-basic-auth=false"}).basic_auth);
+}
+
+// ------------------------------------------------------------ display flags
+
+TEST(ConfigCommandLine, XvfbWithoutValueIsFullHd) {
+  EXPECT_EQ(accepted({"--xvfb"}).xvfb, (Size{1920, 1080}));
+}
+
+TEST(ConfigCommandLine, XvfbWithoutValueFollowedByAnotherOption) {
+  const Config c = accepted({"--xvfb", "--framerate=30"});
+  EXPECT_EQ(c.xvfb, (Size{1920, 1080}));
+  EXPECT_EQ(c.framerate, 30);
+}
+
+TEST(ConfigCommandLine, XvfbWithSize) {
+  EXPECT_EQ(accepted({"--xvfb=1280x720"}).xvfb, (Size{1280, 720}));
+  EXPECT_EQ(accepted({"--xvfb", "1280x720"}).xvfb, (Size{1280, 720}));
+}
+
+TEST(ConfigCommandLine, XvfbWithBadSizeIsRejected) {
+  expect_refusal({"--xvfb=bad"}, "--xvfb", "1920x1080");
   expect_rejected({"--xvfb=0x720"});
   expect_rejected({"--xvfb=1920x1080x24"});
 }
 
-TEST(ParseCommandLine, XvfbAndDisplayExcludeEachOther) {
-  expect_rejected({"--xvfb", "--display=:1"});
+TEST(ConfigCommandLine, XvfbAndDisplayExcludeEachOther) {
+  expect_refusal({"--xvfb", "--display=:1"}, "--xvfb and --display");
 }
 
-TEST(ParseCommandLine, Display) {
-  const ParseOutcome out = parse({"--display=:7"});
-  ASSERT_TRUE(out.config.has_value());
-  EXPECT_EQ(out.config->display, ":7");
-  EXPECT_FALSE(out.config->xvfb.has_value());
+TEST(ConfigCommandLine, Display) {
+  const Config c = accepted({"--display=:7"});
+  EXPECT_EQ(c.display, ":7");
+  EXPECT_FALSE(c.xvfb.has_value());
 }
 
-TEST(ParseCommandLine, CaptureRegion) {
-  const ParseOutcome out = parse({"--capture-region=1,2,3,4"});
-  EXPECT_EQ(out.exit_code, 0);
-  ASSERT_TRUE(out.config.has_value());
-  EXPECT_EQ(out.config->capture_region, (Rect{1, 2, 3, 4}));
+TEST(ConfigCommandLine, CaptureRegion) {
+  EXPECT_EQ(accepted({"--capture-region=1,2,3,4"}).capture_region, (Rect{1, 2, 3, 4}));
 }
 
-TEST(ParseCommandLine, BadCaptureRegionIsRejected) {
-  expect_rejected({"--capture-region=1,2,3"});
-  expect_rejected({"--capture-region=1,2,0,4"});
-  expect_rejected({"--capture-region=a,b,c,d"});
-  expect_rejected({"--capture-region=1,2,3,4,5"});
+TEST(ConfigCommandLine, BadCaptureRegionIsRejected) {
+  for (const char* bad : {"--capture-region=1,2,3", "--capture-region=1,2,0,4", "--capture-region=a,b,c,d",
+                          "--capture-region=1,2,3,4,5"})
+    expect_refusal({bad}, "--capture-region", "x,y,w,h");
 }
 
-TEST(ParseCommandLine, CaptureWindowInHexOrDecimal) {
-  const ParseOutcome hex = parse({"--capture-window=0x2a"});
-  EXPECT_EQ(hex.exit_code, 0);
-  ASSERT_TRUE(hex.config.has_value());
-  EXPECT_EQ(hex.config->capture_window, 42u);
-
-  const ParseOutcome dec = parse({"--capture-window=42"});
-  ASSERT_TRUE(dec.config.has_value());
-  EXPECT_EQ(dec.config->capture_window, 42u);
-
-  const ParseOutcome top = parse({"--capture-window=0xffffffff"});
-  ASSERT_TRUE(top.config.has_value());
-  EXPECT_EQ(top.config->capture_window, 0xffffffffu);
+TEST(ConfigCommandLine, CaptureWindowInHexOrDecimal) {
+  EXPECT_EQ(accepted({"--capture-window=0x2a"}).capture_window, 42u);
+  EXPECT_EQ(accepted({"--capture-window=42"}).capture_window, 42u);
+  EXPECT_EQ(accepted({"--capture-window=0xffffffff"}).capture_window, 0xffffffffu);
 }
 
-TEST(ParseCommandLine, BadCaptureWindowIsRejected) {
-  expect_rejected({"--capture-window=zz"});
-  expect_rejected({"--capture-window=0"});
-  expect_rejected({"--capture-window=42abc"});
-  expect_rejected({"--capture-window=0x100000000"});
-  expect_rejected({"--capture-window=-1"});
+TEST(ConfigCommandLine, BadCaptureWindowIsRejected) {
+  for (const char* bad : {"--capture-window=zz", "--capture-window=0", "--capture-window=42abc",
+                          "--capture-window=0x100000000", "--capture-window=-1", "--capture-window=0x"})
+    expect_refusal({bad}, "--capture-window", "window id");
 }
 
-TEST(ParseCommandLine, RegionAndWindowExcludeEachOther) {
-  expect_rejected({"--capture-region=1,2,3,4", "--capture-window=42"});
+TEST(ConfigCommandLine, RegionAndWindowExcludeEachOther) {
+  expect_refusal({"--capture-region=1,2,3,4", "--capture-window=42"}, "--capture-region and --capture-window");
 }
 
-TEST(ParseCommandLine, LogLevelAndStatsInterval) {
-  const ParseOutcome out = parse({"--log-level=debug", "--stats-seconds=10"});
-  ASSERT_TRUE(out.config.has_value());
-  EXPECT_EQ(out.config->log_level, "debug");
-  EXPECT_EQ(out.config->stats_seconds, 10);
+TEST(ConfigCommandLine, LogLevelAndStatsInterval) {
+  const Config c = accepted({"--log-level=debug", "--stats-seconds=10"});
+  EXPECT_EQ(c.log_level, "debug");
+  EXPECT_EQ(c.stats_seconds, 10);
   expect_rejected({"--log-level=verbose"});
   expect_rejected({"--stats-seconds=0"});
 }
 
-TEST(ParseCommandLine, UnknownOptionIsRejected) {
-  expect_rejected({"--no-such-option"});
+// ---------------------------------------------------------- unknown and help
+
+TEST(ConfigCommandLine, UnknownOptionIsRejected) {
+  expect_refusal({"--no-such-option"}, "--no-such-option");
+  expect_refusal({"--no_such_option"}, "--no-such-option");
+  expect_rejected({"stray"});
 }
 
-TEST(ParseCommandLine, HelpExitsSuccessfullyWithoutConfig) {
+TEST(ConfigCommandLine, HelpExitsSuccessfullyWithoutConfig) {
   testing::internal::CaptureStdout();
   const ParseOutcome out = parse({"--help"});
   const std::string printed = testing::internal::GetCapturedStdout();
   EXPECT_EQ(out.exit_code, 0);
   EXPECT_FALSE(out.config.has_value());
   EXPECT_NE(printed.find("--framerate"), std::string::npos);
+}
+
+TEST(ConfigCommandLine, HelpIsGroupedWithDefaults) {
+  testing::internal::CaptureStdout();
+  parse({"--help"});
+  const std::string help = testing::internal::GetCapturedStdout();
+  size_t last = 0;
+  for (const char* group : {"Network:", "Video:", "Input & clipboard:", "Audio:", "Files:", "Agents:",
+                            "Display:", "Logging:"}) {
+    const size_t at = help.find(std::string("\n") + group + "\n");
+    ASSERT_NE(at, std::string::npos) << group;
+    EXPECT_GT(at, last) << group << " out of order";
+    last = at;
+  }
+  for (const char* shown : {"(default: 6901)", "(default: 30000)", "(default: ultrafast)", "(default: 1.5)",
+                            "(default: upload,download)", "(default: true)"})
+    EXPECT_NE(help.find(shown), std::string::npos) << shown;
+  // Ignored selkies flags stay out of the help.
+  EXPECT_EQ(help.find("--ui-title"), std::string::npos);
+}
+
+TEST(ConfigCommandLine, VersionExitsSuccessfully) {
+  testing::internal::CaptureStdout();
+  const ParseOutcome out = parse({"--version"});
+  const std::string printed = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(out.exit_code, 0);
+  EXPECT_FALSE(out.config.has_value());
+  EXPECT_NE(printed.find("voxl"), std::string::npos);
 }
 
 }  // namespace

@@ -2,12 +2,8 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/shm.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -20,37 +16,6 @@
 namespace voxl::capture::x11 {
 
 namespace {
-
-// Resolves `program` on PATH before forking: after fork only
-// async-signal-safe calls are allowed.
-std::string find_program(const std::string& program) {
-  if (program.find('/') != std::string::npos) return program;
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  size_t start = 0;
-  while (start <= dirs.size()) {
-    const size_t end = std::min(dirs.find(':', start), dirs.size());
-    std::string candidate = dirs.substr(start, end - start) + "/" + program;
-    if (access(candidate.c_str(), X_OK) == 0) return candidate;
-    start = end + 1;
-  }
-  return {};
-}
-
-// Reaps `pid`, waiting at most `limit` for it to exit (a pidfd makes the
-// exit pollable). True once it is reaped.
-bool wait_exit(pid_t pid, std::chrono::milliseconds limit) {
-  int status = 0;
-  const int pidfd = int(syscall(SYS_pidfd_open, pid, 0));
-  if (pidfd >= 0) {
-    pollfd p{pidfd, POLLIN, 0};
-    while (poll(&p, 1, int(limit.count())) < 0 && errno == EINTR) {
-    }
-    close(pidfd);
-  }
-  const pid_t r = waitpid(pid, &status, pidfd >= 0 ? WNOHANG : 0);
-  return r == pid || (r < 0 && errno == ECHILD);
-}
 
 }  // namespace
 
@@ -66,8 +31,8 @@ std::optional<int> parse_xvfb_shmid(const std::string& output) {
 }
 
 VirtualDisplay::VirtualDisplay(const VirtualDisplayOptions& o) {
-  const std::string exe = find_program(o.program);
-  if (exe.empty()) throw std::runtime_error(o.program + " not found on PATH (install xvfb)");
+  if (find_on_path(o.program).empty())
+    throw std::runtime_error(o.program + " not found on PATH (install xvfb)");
   log_fd_ = memfd_create("xvfb-log", MFD_CLOEXEC);
   if (log_fd_ < 0) throw std::runtime_error(std::string("memfd_create: ") + std::strerror(errno));
   int ready[2];
@@ -77,45 +42,25 @@ VirtualDisplay::VirtualDisplay(const VirtualDisplayOptions& o) {
   }
 
   // The child sees the pipe as fd 3 and the log as stderr.
-  std::vector<std::string> args = {exe, "-displayfd", "3", "-screen", "0",
-                                   std::to_string(o.size.width) + "x" +
-                                       std::to_string(o.size.height) + "x" +
-                                       std::to_string(o.depth),
-                                   "-noreset"};
-  if (o.shmem_framebuffer) args.push_back("-shmem");
-  if (!o.mit_shm) args.insert(args.end(), {"-extension", "MIT-SHM"});
-  if (o.listen_tcp) args.insert(args.end(), {"-listen", "tcp"});
-  else args.insert(args.end(), {"-nolisten", "tcp"});
-  args.insert(args.end(), o.extra_args.begin(), o.extra_args.end());
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-
-  const pid_t parent = getpid();
-  const int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-  pid_ = fork();
-  if (pid_ < 0) {
-    const int e = errno;
+  ChildOptions co;
+  co.argv = {o.program, "-displayfd", "3", "-screen", "0",
+             std::to_string(o.size.width) + "x" + std::to_string(o.size.height) + "x" +
+                 std::to_string(o.depth),
+             "-noreset"};
+  if (o.shmem_framebuffer) co.argv.push_back("-shmem");
+  if (!o.mit_shm) co.argv.insert(co.argv.end(), {"-extension", "MIT-SHM"});
+  if (o.listen_tcp) co.argv.insert(co.argv.end(), {"-listen", "tcp"});
+  else co.argv.insert(co.argv.end(), {"-nolisten", "tcp"});
+  co.argv.insert(co.argv.end(), o.extra_args.begin(), o.extra_args.end());
+  co.fds = {{2, log_fd_}, {3, ready[1]}};
+  try {
+    server_ = std::make_unique<ChildProcess>(co);
+  } catch (...) {
     close(ready[0]);
     close(ready[1]);
     close(log_fd_);
-    if (devnull >= 0) close(devnull);
-    throw std::runtime_error(std::string("fork: ") + std::strerror(e));
+    throw;
   }
-  if (pid_ == 0) {
-    prctl(PR_SET_PDEATHSIG, SIGTERM);
-    if (getppid() != parent) _exit(127);
-    setpgid(0, 0);  // a terminal's Ctrl-C goes to voxl, which then stops us
-    if (devnull >= 0) {
-      dup2(devnull, 0);
-      dup2(devnull, 1);
-    }
-    dup2(log_fd_, 2);
-    dup2(ready[1], 3);
-    execv(exe.c_str(), argv.data());
-    _exit(127);
-  }
-  if (devnull >= 0) close(devnull);
   close(ready[1]);
 
   std::string number;
@@ -138,8 +83,7 @@ VirtualDisplay::VirtualDisplay(const VirtualDisplayOptions& o) {
   close(ready[0]);
   if (!done) {
     const std::string out = output();
-    kill(pid_, SIGKILL);
-    wait_exit(pid_, std::chrono::seconds(5));
+    server_->stop(std::chrono::milliseconds(0));
     if (auto id = parse_xvfb_shmid(out)) shmctl(*id, IPC_RMID, nullptr);
     close(log_fd_);
     throw std::runtime_error(o.program + " did not start: " + (out.empty() ? "no output" : out));
@@ -154,17 +98,11 @@ VirtualDisplay::VirtualDisplay(const VirtualDisplayOptions& o) {
 }
 
 VirtualDisplay::~VirtualDisplay() {
-  if (pid_ > 0) {
-    kill(pid_, SIGTERM);
-    if (!wait_exit(pid_, std::chrono::seconds(5))) {
-      kill(pid_, SIGKILL);
-      wait_exit(pid_, std::chrono::seconds(5));
-    }
-  }
-  // Killed by a signal, Xvfb does not remove its framebuffer segment.
-  if (shmid_) shmctl(*shmid_, IPC_RMID, nullptr);
+  server_->stop();
   if (log_fd_ >= 0) close(log_fd_);
 }
+
+pid_t VirtualDisplay::pid() const { return server_->pid(); }
 
 std::string VirtualDisplay::output() const {
   std::string out;

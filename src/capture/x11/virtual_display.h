@@ -14,10 +14,12 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "base/child_process.h"
 #include "base/geometry.h"
 
 namespace voxl::capture::x11 {
@@ -46,14 +48,14 @@ class VirtualDisplay {
   std::string name() const { return ":" + std::to_string(number_); }
   // 127.0.0.1:N, when started with listen_tcp.
   std::string tcp_name() const { return "127.0.0.1:" + std::to_string(number_); }
-  pid_t pid() const { return pid_; }
+  pid_t pid() const;
   // The framebuffer segment Xvfb announced, when started with -shmem.
   std::optional<int> framebuffer_shmid() const { return shmid_; }
   // Everything the server printed so far.
   std::string output() const;
 
  private:
-  pid_t pid_ = -1;
+  std::unique_ptr<ChildProcess> server_;
   int number_ = -1;
   int log_fd_ = -1;
   std::optional<int> shmid_;

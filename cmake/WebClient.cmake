@@ -1,0 +1,53 @@
+# Bundles the TypeScript client with esbuild, gzips it and embeds it into
+# voxl_web_assets. The tools come from web/node_modules (scripts/setup).
+
+set(VOXL_WEB_DIR "${PROJECT_SOURCE_DIR}/web")
+set(VOXL_ESBUILD "${VOXL_WEB_DIR}/node_modules/.bin/esbuild")
+if(NOT EXISTS "${VOXL_ESBUILD}")
+  message(FATAL_ERROR "esbuild is missing from web/node_modules: run scripts/setup (it runs npm ci in web/)")
+endif()
+find_program(VOXL_GZIP gzip REQUIRED)
+
+file(GLOB_RECURSE VOXL_WEB_SOURCES CONFIGURE_DEPENDS "${VOXL_WEB_DIR}/src/*.ts")
+set(out "${CMAKE_BINARY_DIR}/web")
+set(bundle "${out}/app.js")
+
+add_custom_command(
+  OUTPUT "${bundle}"
+  COMMAND "${VOXL_ESBUILD}" "${VOXL_WEB_DIR}/src/main.ts" --bundle --minify --format=esm
+          --target=chrome100,firefox130,safari17 --log-level=warning "--outfile=${bundle}"
+  DEPENDS ${VOXL_WEB_SOURCES} "${VOXL_WEB_DIR}/package-lock.json"
+  COMMENT "Bundling the web client"
+  VERBATIM)
+
+set(assets "")
+set(gz_outputs "")
+foreach(item IN ITEMS "/|html|${VOXL_WEB_DIR}/index.html" "/app.js|js|${bundle}")
+  string(REPLACE "|" ";" parts "${item}")
+  list(GET parts 0 url)
+  list(GET parts 2 file)
+  get_filename_component(name "${file}" NAME)
+  set(gz "${out}/${name}.gz")
+  add_custom_command(
+    OUTPUT "${gz}"
+    COMMAND "${VOXL_GZIP}" -9 -n -c "${file}" > "${gz}"
+    DEPENDS "${file}"
+    VERBATIM)
+  list(APPEND gz_outputs "${gz}")
+  if(assets)
+    string(APPEND assets "^")
+  endif()
+  string(APPEND assets "${item}|${gz}")
+endforeach()
+
+set(generated "${out}/embedded_assets_data.cpp")
+add_custom_command(
+  OUTPUT "${generated}"
+  COMMAND "${CMAKE_COMMAND}" "-DOUTPUT=${generated}" "-DASSETS=${assets}"
+          -P "${PROJECT_SOURCE_DIR}/cmake/EmbedAssets.cmake"
+  DEPENDS ${gz_outputs} "${bundle}" "${VOXL_WEB_DIR}/index.html" "${PROJECT_SOURCE_DIR}/cmake/EmbedAssets.cmake"
+  COMMENT "Embedding the web client"
+  VERBATIM)
+
+add_library(voxl_web_assets STATIC "${generated}")
+target_include_directories(voxl_web_assets PUBLIC "${PROJECT_SOURCE_DIR}/src")

@@ -1,0 +1,235 @@
+#include "app/flag_table.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "app/flag_values.h"
+
+namespace voxl::app {
+
+namespace {
+
+// Framerate: a plain N locks the rate; a range lets it drop to MIN. selkies'
+// "N,MIN-MAX" starts at N, and since voxl cannot raise the rate at run time
+// yet, N is the ceiling.
+bool apply_framerate(const std::string& text, Config& c) {
+  const auto spec = parse_range_spec(text, kMinFramerate, kMaxFramerate);
+  if (!spec) return false;
+  c.framerate = spec->value.value_or(spec->range ? spec->range->max : 0);
+  c.framerate_min = spec->range ? spec->range->min : c.framerate;
+  return true;
+}
+
+// Bitrate: N is the ceiling; MIN-MAX sets floor and ceiling; selkies'
+// "N,MIN-MAX" starts at N, which again serves as the ceiling.
+bool apply_bitrate(const std::string& text, Config& c) {
+  const auto spec = parse_range_spec(text, kMinKbps, kMaxKbps);
+  if (!spec) return false;
+  if (spec->range) c.min_kbps = spec->range->min;
+  c.max_kbps = spec->value.value_or(spec->range ? spec->range->max : 0);
+  return true;
+}
+
+// CRF: voxl takes one number. The selkies range forms are accepted; a bare
+// MIN-MAX keeps the default quality moved into the range.
+bool apply_crf(const std::string& text, Config& c) {
+  const auto spec = parse_range_spec(text, 0, kMaxCrf);
+  if (!spec) return false;
+  c.crf = spec->value.value_or(spec->range ? std::clamp(c.crf, spec->range->min, spec->range->max) : 0);
+  return true;
+}
+
+bool is_absolute_path(std::string_view text) { return text.starts_with('/'); }
+
+// Decimal or 0x hex; 0 is refused because it is the "no window" value.
+bool apply_window_id(const std::string& text, uint32_t& field) {
+  const bool hex = text.starts_with("0x") || text.starts_with("0X");
+  const char* begin = text.data() + (hex ? 2 : 0);
+  const char* end = text.data() + text.size();
+  uint32_t v = 0;
+  const auto r = std::from_chars(begin, end, v, hex ? 16 : 10);
+  if (begin == end || r.ec != std::errc{} || r.ptr != end || v == 0) return false;
+  field = v;
+  return true;
+}
+
+// Wraps a parser returning optional<T> into an Apply storing into `field`.
+template <class T, class Parse>
+FlagSet::Apply storing(T& field, Parse parse) {
+  return [&field, parse](const std::string& text) {
+    auto v = parse(text);
+    if (v) field = static_cast<T>(std::move(*v));
+    return v.has_value();
+  };
+}
+
+// An Apply storing the text itself once `ok` accepts it.
+FlagSet::Apply storing_if(std::string& field, bool (*ok)(std::string_view)) {
+  return [&field, ok](const std::string& text) {
+    if (!ok(text)) return false;
+    field = text;
+    return true;
+  };
+}
+
+const char* clipboard_name(ClipboardMode m) {
+  switch (m) {
+    case ClipboardMode::kOff: return "false";
+    case ClipboardMode::kIn: return "in";
+    case ClipboardMode::kOut: return "out";
+    case ClipboardMode::kBoth: break;
+  }
+  return "true";
+}
+
+void declare_network(FlagSet& f, Config& c) {
+  f.group("Network");
+  f.value("--addr", "ADDR", "address to listen on", c.addr, "an IPv4 or IPv6 address or a host name",
+          storing(c.addr, parse_listen_address));
+  f.integer("--port", "PORT", "TCP port to listen on", 1, 65535, c.port);
+  f.boolean("--enable-https", "serve HTTPS (needs --https-cert, --https-key)", c.https);
+  f.text("--https-cert", "FILE", "TLS certificate chain (PEM)", c.https_cert);
+  f.text("--https-key", "FILE", "TLS private key (PEM)", c.https_key);
+  f.boolean("--enable-basic-auth", "ask for user and password (needs --basic-auth-password)",
+            c.basic_auth);
+  f.text("--basic-auth-user", "NAME", "user name for basic auth", c.basic_auth_user);
+  f.text("--basic-auth-password", "TEXT", "password for basic auth", c.basic_auth_password);
+  f.text("--basic-auth-viewonly-password", "TEXT", "second password that may watch but not control",
+         c.basic_auth_viewonly_password);
+  f.value("--allowed-origins", "LIST",
+          "origins that may connect: https://host[:port],... or *; empty: same origin only",
+          "", "comma-separated origins such as https://example.com, or *",
+          storing(c.allowed_origins, parse_origins));
+}
+
+void declare_video(FlagSet& f, Config& c) {
+  f.group("Video");
+  const std::string fps_range = std::to_string(kMinFramerate) + " to " + std::to_string(kMaxFramerate);
+  f.value("--framerate", "FPS",
+          "highest frames/s, " + std::to_string(kMinFramerate) + "-" + std::to_string(kMaxFramerate) +
+              "; MIN-MAX lets it drop to MIN",
+          std::to_string(c.framerate),
+          "N, MIN-MAX or N,MIN-MAX with whole numbers from " + fps_range + " and MIN <= N <= MAX",
+          [&c](const std::string& text) { return apply_framerate(text, c); });
+  const std::string presets = "ultrafast superfast veryfast faster fast medium slow slower veryslow placebo";
+  f.value("--preset", "NAME", "x264 preset: " + presets, c.preset, "one of " + presets,
+          storing_if(c.preset, is_x264_preset));
+  f.value("--encoder-threads", "N", "x264 sliced threads, 1-64",
+          "min(4, CPUs/4), here " + std::to_string(c.encoder_threads), "a whole number from 1 to 64",
+          storing(c.encoder_threads, [](const std::string& t) { return parse_int(t, 1, 64); }));
+  const std::string crf_accepts =
+      "a whole number from 0 to " + std::to_string(kMaxCrf) + " (or selkies' MIN-MAX, N,MIN-MAX)";
+  auto crf = [&c](const std::string& text) { return apply_crf(text, c); };
+  f.value("--crf", "N", "base quality, 0 best to 51 worst", std::to_string(c.crf), crf_accepts, crf);
+  f.value("--video-crf", "N", "same as --crf (selkies name)", "", crf_accepts, crf);
+  const std::string kbps_accepts = "kbit/s as N, MIN-MAX or N,MIN-MAX with whole numbers from " +
+                                   std::to_string(kMinKbps) + " to " + std::to_string(kMaxKbps) +
+                                   " and MIN <= N <= MAX";
+  auto kbps = [&c](const std::string& text) { return apply_bitrate(text, c); };
+  f.value("--max-kbps", "KBPS", "bitrate ceiling in kbit/s; MIN-MAX also sets --min-kbps",
+          std::to_string(c.max_kbps), kbps_accepts, kbps);
+  f.value("--video-bitrate", "KBPS", "same as --max-kbps (selkies name)", "", kbps_accepts, kbps);
+  // After the two above so that, given together, --min-kbps wins over a MIN-MAX floor.
+  f.integer("--min-kbps", "KBPS", "bitrate floor in kbit/s, at most --max-kbps", kMinKbps,
+            kMaxKbps, c.min_kbps);
+  f.integer("--paintover-crf", "N", "quality that sharpens a screen gone still", 0, kMaxCrf,
+            c.paintover_crf);
+  f.integer("--paintover-burst", "N", "frames sent at --paintover-crf", 1, 30, c.paintover_burst);
+  f.integer("--paintover-delay-ms", "MS", "stillness before sharpening", 0, 10000, c.paintover_delay_ms);
+  f.boolean("--adaptive-threads", "one encoder thread; more only under sustained heavy motion",
+            c.adaptive_threads);
+  f.integer("--stripes", "N", "N independent horizontal streams (experimental)", 1, 16,
+            c.stripes);
+  f.integer("--convert-threads", "N", "threads converting pixels for the encoder", 1, 64,
+            c.convert_threads);
+  f.integer("--coalesce-us", "US", "wait to merge screen changes into one frame", 0, 100000,
+            c.coalesce_us);
+}
+
+void declare_input(FlagSet& f, Config& c) {
+  f.group("Input & clipboard");
+  f.optional_value("--enable-clipboard", "MODE",
+                   "true (both ways), in (to the desktop), out (to the viewer) or false",
+                   clipboard_name(c.clipboard), "true, in, out or false (also 1/0, yes/no, on/off)",
+                   storing(c.clipboard, parse_clipboard));
+  f.integer("--scroll-px-per-notch", "PX", "desktop pixels one wheel notch scrolls", 1, 10000,
+            c.scroll_px_per_notch);
+}
+
+void declare_audio(FlagSet& f, Config& c) {
+  f.group("Audio");
+  f.boolean("--audio-enabled", "stream desktop audio", c.audio);
+  f.text("--audio-device-name", "NAME", "audio source to capture", c.audio_device);
+  f.integer("--audio-bitrate", "BPS", "Opus bitrate in bit/s", 6000, 510000, c.audio_bitrate);
+  f.boolean("--microphone-enabled", "play the viewer's microphone into the desktop", c.microphone);
+  f.value("--microphone-fifo", "FILE", "FIFO the microphone audio is written to", c.microphone_fifo,
+          "an absolute path",
+          storing_if(c.microphone_fifo, is_absolute_path));
+}
+
+void declare_files(FlagSet& f, Config& c) {
+  f.group("Files");
+  f.value("--file-transfers", "MODE", "upload, download, both, or none", "upload,download",
+          "upload, download, both, none, or upload,download",
+          storing(c.file_transfers, parse_file_transfers));
+  f.value("--files-root", "DIR", "folder the Files panel can see", "$HOME", "an absolute path",
+          storing_if(c.files_root, is_absolute_path));
+  f.value("--upload-dir", "DIR", "folder under --files-root that uploads go into", c.upload_dir,
+          "a relative path without . or .. parts",
+          storing_if(c.upload_dir, is_contained_relative_path));
+  f.integer("--max-upload-mb", "MB", "largest accepted upload, 0 for no limit", 0, 1 << 20,
+            c.max_upload_mb);
+}
+
+void declare_agents(FlagSet& f, Config& c) {
+  f.group("Agents");
+  f.text("--exec", "CMD", "shell command to run inside the private Xvfb", c.exec);
+  f.integer("--max-record-seconds", "S", "longest recording (/record)", 1, 86400, c.max_record_seconds);
+}
+
+void declare_display(FlagSet& f, Config& c) {
+  f.group("Display");
+  f.text("--display", "NAME", "X display to capture (default: $DISPLAY)", c.display);
+  f.optional_value("--xvfb", "WxH",
+                   "run a private Xvfb of this size (also done when DISPLAY is unset)",
+                   "1920x1080", "a size such as 1920x1080", [&c](const std::string& text) {
+                     c.xvfb = parse_size(text.empty() ? "1920x1080" : text);
+                     return c.xvfb.has_value();
+                   });
+  f.value("--capture-region", "X,Y,W,H", "capture only this rectangle", "", "x,y,w,h with w and h > 0",
+          storing(c.capture_region, parse_rect));
+  f.value("--capture-window", "ID", "capture one window by id", "", "a window id, decimal or 0x hex",
+          [&c](const std::string& text) { return apply_window_id(text, c.capture_window); });
+  f.boolean("--enable-resize", "the desktop follows the viewer's window size", c.resize);
+  f.value("--resize-scale", "X", "desktop pixels per CSS pixel when resizing, 0.25-4", "1.5",
+          "a number from 0.25 to 4",
+          storing(c.resize_scale, [](const std::string& t) { return parse_decimal(t, 0.25, 4.0); }));
+  f.integer("--round-corners", "PX", "corner radius of top-level windows, 0 for square", 0,
+            kMaxCornerRadius, c.round_corners);
+  f.value("--round-windows", "LIST", "title:radius,... rounds the windows with that title", "none",
+          "none or title:radius,... with radius from 0 to 256",
+          storing(c.round_windows, parse_window_rounding));
+}
+
+void declare_logging(FlagSet& f, Config& c) {
+  f.group("Logging");
+  f.integer("--stats-seconds", "S", "seconds between capture statistics lines", 1, 3600, c.stats_seconds);
+  f.value("--log-level", "LEVEL", "trace, debug, info, warn or error", c.log_level,
+          "trace, debug, info, warn or error",
+          storing_if(c.log_level, is_log_level));
+}
+
+}  // namespace
+
+void declare_flags(FlagSet& flags, Config& config) {
+  declare_network(flags, config);
+  declare_video(flags, config);
+  declare_input(flags, config);
+  declare_audio(flags, config);
+  declare_files(flags, config);
+  declare_agents(flags, config);
+  declare_display(flags, config);
+  declare_logging(flags, config);
+}
+
+}  // namespace voxl::app

@@ -1,0 +1,105 @@
+#include "encode/color_converter.h"
+
+#include <algorithm>
+
+#include <libyuv/convert.h>
+
+namespace voxl::encode {
+
+namespace {
+
+// Work is handed out in horizontal bands of this many rows: big enough to
+// amortise the hand-off, small enough to balance a few threads.
+constexpr int kBandRows = 64;
+
+void convert_band(const uint8_t* src, int src_stride, const Rect& r, I420Image& out) {
+  const uint8_t* s = src + ptrdiff_t(r.y) * src_stride + ptrdiff_t(r.x) * capture::kBytesPerPixel;
+  uint8_t* y = out.y() + ptrdiff_t(r.y) * out.stride_y() + r.x;
+  uint8_t* u = out.u() + ptrdiff_t(r.y / 2) * out.stride_uv() + r.x / 2;
+  uint8_t* v = out.v() + ptrdiff_t(r.y / 2) * out.stride_uv() + r.x / 2;
+  // libyuv's "ARGB" is B, G, R, A in memory: exactly the frame's BGRX.
+  libyuv::ARGBToI420(s, src_stride, y, out.stride_y(), u, out.stride_uv(), v, out.stride_uv(),
+                     r.width, r.height);
+}
+
+}  // namespace
+
+ColorConverter::ColorConverter(int threads) {
+  // The calling thread works too, so N threads means N-1 helpers.
+  for (int i = 1; i < std::max(1, threads); ++i) workers_.emplace_back([this, i] { worker_main(i); });
+}
+
+ColorConverter::~ColorConverter() {
+  {
+    std::lock_guard lock(mu_);
+    quit_ = true;
+  }
+  start_cv_.notify_all();
+  for (auto& t : workers_) t.join();
+}
+
+void ColorConverter::convert(const capture::Frame& frame, std::span<const Rect> rects,
+                             I420Image& out) {
+  const Rect bounds = Rect::from_size(out.size());
+  std::vector<Band> bands;
+  for (const Rect& raw : rects) {
+    // Chroma covers 2x2 pixels: widen to even coordinates, then clip to
+    // the (even) encoded size.
+    const int x0 = raw.x & ~1, y0 = raw.y & ~1;
+    const Rect r = Rect{x0, y0, (raw.right() - x0 + 1) & ~1, (raw.bottom() - y0 + 1) & ~1}.intersect(bounds);
+    if (r.empty()) continue;
+    for (int y = r.y; y < r.bottom(); y += kBandRows)
+      bands.push_back({frame.data(), frame.stride(), {r.x, y, r.width, std::min(kBandRows, r.bottom() - y)}});
+  }
+  if (bands.empty()) return;
+  if (workers_.empty() || bands.size() == 1) {
+    for (const Band& b : bands) convert_band(b.src, b.src_stride, b.r, out);
+    return;
+  }
+  {
+    std::lock_guard lock(mu_);
+    bands_ = std::move(bands);
+    target_ = &out;
+    next_band_ = 0;
+    busy_ = int(workers_.size());
+    ++generation_;
+  }
+  start_cv_.notify_all();
+  run_bands(out);
+  std::unique_lock lock(mu_);
+  done_cv_.wait(lock, [this] { return busy_ == 0; });
+}
+
+void ColorConverter::run_bands(I420Image& out) {
+  for (;;) {
+    Band b;
+    {
+      std::lock_guard lock(mu_);
+      if (next_band_ >= bands_.size()) return;
+      b = bands_[next_band_++];
+    }
+    convert_band(b.src, b.src_stride, b.r, out);
+  }
+}
+
+void ColorConverter::worker_main(int) {
+  uint64_t seen = 0;
+  for (;;) {
+    I420Image* out;
+    {
+      std::unique_lock lock(mu_);
+      start_cv_.wait(lock, [&] { return quit_ || generation_ != seen; });
+      if (quit_) return;
+      seen = generation_;
+      out = target_;
+    }
+    run_bands(*out);
+    {
+      std::lock_guard lock(mu_);
+      --busy_;
+    }
+    done_cv_.notify_one();
+  }
+}
+
+}  // namespace voxl::encode

@@ -1,0 +1,35 @@
+// One encoded picture, shared read-only by every viewer and recorder that
+// sends or stores it. Immutable once published; any thread.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/geometry.h"
+
+namespace voxl::encode {
+
+// Microseconds each stage of the pipeline took for this frame.
+struct StageTimes {
+  uint32_t capture_us = 0;
+  uint32_t convert_us = 0;
+  uint32_t encode_us = 0;
+};
+
+struct EncodedFrame {
+  std::vector<uint8_t> data;  // one H.264 Annex B access unit
+  bool key = false;           // IDR, with SPS and PPS in front
+  uint32_t id = 0;            // counts encoded frames from 1
+  Size size;
+  std::string codec;          // "avc1.PPCCLL" from the stream's SPS
+  uint64_t capture_wall_us = 0;  // CLOCK_REALTIME at capture
+  std::chrono::steady_clock::time_point captured_at;
+  StageTimes times;
+};
+
+using EncodedFramePtr = std::shared_ptr<const EncodedFrame>;
+
+}  // namespace voxl::encode

@@ -1,0 +1,120 @@
+#include "encode/x264_encoder.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+extern "C" {
+#include <x264.h>
+}
+
+namespace voxl::encode {
+
+namespace {
+
+void log_from_x264(void* opaque, int level, const char* fmt, va_list args) {
+  char buf[512];
+  std::vsnprintf(buf, sizeof buf, fmt, args);
+  size_t n = std::strlen(buf);
+  while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r')) buf[--n] = 0;
+  auto* log = static_cast<spdlog::logger*>(opaque);
+  if (level <= X264_LOG_ERROR) log->error("x264: {}", buf);
+  else if (level == X264_LOG_WARNING) log->warn("x264: {}", buf);
+  else log->debug("x264: {}", buf);
+}
+
+// A VBV buffer of a few frames' worth at the ceiling: enough to absorb a
+// busy frame, small enough that a burst cannot queue seconds of video.
+int vbv_buffer_kbit(int max_kbps, int fps) { return std::max(1, max_kbps * 4 / std::max(1, fps)); }
+
+}  // namespace
+
+X264Encoder::X264Encoder(Size size, const EncoderSettings& s, Logger log)
+    : size_(size), fps_(s.fps), max_kbps_(s.max_kbps), log_(std::move(log)) {
+  x264_param_t p;
+  if (x264_param_default_preset(&p, s.preset.c_str(), "zerolatency") < 0)
+    throw std::runtime_error("x264 does not know the preset '" + s.preset + "'");
+  p.i_width = size.width;
+  p.i_height = size.height;
+  p.i_csp = X264_CSP_I420;
+  p.i_threads = std::max(1, s.threads);
+  p.b_sliced_threads = 1;
+  p.i_fps_num = uint32_t(std::max(1, s.fps));
+  p.i_fps_den = 1;
+  p.i_timebase_num = 1;
+  p.i_timebase_den = 1000000;
+  // Constant-rate timing although frames come only when the screen changes:
+  // with VFR input x264 holds each frame back until the next one arrives
+  // (it needs the next timestamp), which would cost a whole frame of
+  // latency and leave the last change of a burst unsent.
+  p.b_vfr_input = 0;
+  p.i_keyint_max = X264_KEYINT_MAX_INFINITE;
+  p.i_keyint_min = 1;
+  p.b_repeat_headers = 1;
+  p.b_annexb = 1;
+  p.rc.i_rc_method = X264_RC_CRF;
+  p.rc.f_rf_constant = float(s.crf);
+  p.rc.i_vbv_max_bitrate = s.max_kbps;
+  p.rc.i_vbv_buffer_size = vbv_buffer_kbit(s.max_kbps, s.fps);
+  p.pf_log = log_from_x264;
+  p.p_log_private = log_.get();
+  p.i_log_level = X264_LOG_WARNING;
+  // Desktop content: full range is not worth a decoder-compatibility risk;
+  // keep the BT.601 limited range libyuv produces and say so in the VUI.
+  p.vui.b_fullrange = 0;
+  if (x264_param_apply_profile(&p, "baseline") < 0)
+    throw std::runtime_error("x264 cannot apply the baseline profile");
+  enc_ = x264_encoder_open(&p);
+  if (!enc_)
+    throw std::runtime_error("x264 cannot open an encoder for " + std::to_string(size.width) + "x" +
+                             std::to_string(size.height));
+}
+
+X264Encoder::~X264Encoder() {
+  if (enc_) x264_encoder_close(enc_);
+}
+
+bool X264Encoder::encode(const I420Image& image, int64_t pts_us, bool force_key,
+                         std::vector<uint8_t>& out, bool& is_key) {
+  x264_picture_t in;
+  x264_picture_init(&in);
+  in.img.i_csp = X264_CSP_I420;
+  in.img.i_plane = 3;
+  // x264 only reads the planes.
+  in.img.plane[0] = const_cast<uint8_t*>(image.y());
+  in.img.plane[1] = const_cast<uint8_t*>(image.u());
+  in.img.plane[2] = const_cast<uint8_t*>(image.v());
+  in.img.i_stride[0] = image.stride_y();
+  in.img.i_stride[1] = image.stride_uv();
+  in.img.i_stride[2] = image.stride_uv();
+  in.i_pts = pts_us;
+  in.i_type = force_key ? X264_TYPE_IDR : X264_TYPE_AUTO;
+
+  x264_picture_t pic_out;
+  x264_nal_t* nals = nullptr;
+  int n = 0;
+  const int bytes = x264_encoder_encode(enc_, &nals, &n, &in, &pic_out);
+  if (bytes < 0) {
+    log_->error("x264 failed to encode a frame");
+    return false;
+  }
+  if (bytes == 0 || n == 0) return false;
+  // The payloads are contiguous in x264's buffer, start codes included.
+  const size_t at = out.size();
+  out.resize(at + size_t(bytes));
+  std::memcpy(out.data() + at, nals[0].p_payload, size_t(bytes));
+  is_key = pic_out.b_keyframe != 0;
+  return true;
+}
+
+void X264Encoder::set_max_kbps(int kbps) {
+  if (kbps == max_kbps_) return;
+  x264_param_t p;
+  x264_encoder_parameters(enc_, &p);
+  p.rc.i_vbv_max_bitrate = kbps;
+  p.rc.i_vbv_buffer_size = vbv_buffer_kbit(kbps, fps_);
+  if (x264_encoder_reconfig(enc_, &p) == 0) max_kbps_ = kbps;
+}
+
+}  // namespace voxl::encode

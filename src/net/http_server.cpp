@@ -1,0 +1,197 @@
+// Listener and HTTP sessions (Beast). One of the two translation units
+// that include Beast; the other is websocket_session.cpp.
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+#include <boost/beast/websocket/rfc6455.hpp>
+
+#include <fstream>
+#include <optional>
+
+#include "net/http_routes.h"
+#include "net/server.h"
+#include "net/websocket_session.h"
+
+namespace voxl::net {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace ssl = asio::ssl;
+using tcp = asio::ip::tcp;
+
+namespace {
+
+constexpr auto kReadTimeout = std::chrono::seconds(30);
+constexpr auto kHandshakeTimeout = std::chrono::seconds(15);
+constexpr size_t kHeaderLimit = 16 * 1024;
+constexpr size_t kBodyLimit = 16 * 1024;  // nothing takes a body yet
+
+bool ignorable(const beast::error_code& ec) {
+  return ec == asio::error::operation_aborted || ec == asio::error::eof ||
+         ec == http::error::end_of_stream || ec == beast::error::timeout ||
+         ec == asio::error::connection_reset || ec == ssl::error::stream_truncated;
+}
+
+template <class Stream>
+class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
+ public:
+  HttpSession(Stream&& stream, SessionContext& ctx) : stream_(std::move(stream)), ctx_(ctx) {}
+
+  void run() { read(); }
+
+ private:
+  void read() {
+    parser_.emplace();
+    parser_->header_limit(kHeaderLimit);
+    parser_->body_limit(kBodyLimit);
+    beast::get_lowest_layer(stream_).expires_after(kReadTimeout);
+    http::async_read(stream_, buffer_, *parser_,
+                     [self = this->shared_from_this()](beast::error_code ec, size_t) { self->on_read(ec); });
+  }
+
+  void on_read(beast::error_code ec) {
+    if (ec == http::error::end_of_stream) return close();
+    if (ec) {
+      if (ignorable(ec)) return;
+      // Malformed or oversized request: say so once, then hang up.
+      return write(bad_request_response(ec.message()));
+    }
+    Request req = parser_->release();
+    Routed r = route_request(req, ctx_);
+    if (r.upgrade) {
+      beast::get_lowest_layer(stream_).expires_never();
+      start_viewer_session(std::move(stream_), std::move(req), r.role, ctx_);
+      return;
+    }
+    write(std::move(r.response));
+  }
+
+  void write(http::response<http::string_body> res) {
+    auto msg = std::make_shared<http::response<http::string_body>>(std::move(res));
+    http::async_write(stream_, *msg, [self = this->shared_from_this(), msg](beast::error_code ec, size_t) {
+      if (ec) return;
+      if (msg->need_eof()) return self->close();
+      self->read();
+    });
+  }
+
+  void close() {
+    if constexpr (std::is_same_v<Stream, TlsStream>) {
+      beast::get_lowest_layer(stream_).expires_after(kHandshakeTimeout);
+      stream_.async_shutdown([self = this->shared_from_this()](beast::error_code) {});
+    } else {
+      beast::error_code ec;
+      stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    }
+  }
+
+  Stream stream_;
+  SessionContext& ctx_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+};
+
+}  // namespace
+
+struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
+  Impl(asio::io_context& context, SessionContext shared) : io(context), acceptor(context), ctx(std::move(shared)) {}
+
+  void accept() {
+    acceptor.async_accept([self = shared_from_this()](beast::error_code ec, tcp::socket s) {
+      if (ec) {
+        if (ec != asio::error::operation_aborted) {
+          self->ctx.log->warn("accept failed: {}", ec.message());
+          self->accept();
+        }
+        return;
+      }
+      s.set_option(tcp::no_delay(true));
+      if (self->tls) {
+        auto stream = std::make_shared<TlsStream>(std::move(s), *self->tls);
+        beast::get_lowest_layer(*stream).expires_after(kHandshakeTimeout);
+        stream->async_handshake(ssl::stream_base::server, [self, stream](beast::error_code hec) {
+          if (hec) {
+            self->ctx.log->debug("TLS handshake failed: {}", hec.message());
+            return;
+          }
+          std::make_shared<HttpSession<TlsStream>>(std::move(*stream), self->ctx)->run();
+        });
+      } else {
+        std::make_shared<HttpSession<PlainStream>>(PlainStream(std::move(s)), self->ctx)->run();
+      }
+      self->accept();
+    });
+  }
+
+  asio::io_context& io;
+  tcp::acceptor acceptor;
+  std::optional<ssl::context> tls;
+  SessionContext ctx;
+  std::string host_for_url;
+};
+
+namespace {
+
+std::string read_file(const std::string& path, const char* what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(std::string("cannot read the ") + what + " " + path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+Server::Server(asio::io_context& io, ServerOptions o, stream::Hub& hub, Logger log) {
+  beast::error_code ec;
+  const auto address = asio::ip::make_address(o.addr == "localhost" ? "127.0.0.1" : o.addr, ec);
+  if (ec) throw std::runtime_error("--addr: '" + o.addr + "' is not an IP address");
+  o.access.loopback_only = address.is_loopback();
+  impl_ = std::make_shared<Impl>(io, SessionContext{hub, o.access, o.https, log, o.stats_json});
+  if (o.https) {
+    impl_->tls.emplace(ssl::context::tls_server);
+    auto& tls = *impl_->tls;
+    tls.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
+                    ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | ssl::context::single_dh_use);
+    const std::string cert = read_file(o.cert_file, "certificate");
+    const std::string key = read_file(o.key_file, "private key");
+    tls.use_certificate_chain(asio::buffer(cert), ec);
+    if (ec) throw std::runtime_error("--https-cert " + o.cert_file + ": " + ec.message());
+    tls.use_private_key(asio::buffer(key), ssl::context::pem, ec);
+    if (ec) throw std::runtime_error("--https-key " + o.key_file + ": " + ec.message());
+  }
+  const tcp::endpoint ep(address, o.port);
+  auto& acc = impl_->acceptor;
+  acc.open(ep.protocol(), ec);
+  if (!ec) acc.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) acc.bind(ep, ec);
+  if (!ec) acc.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec)
+    throw std::runtime_error("cannot listen on " + o.addr + ":" + std::to_string(o.port) + ": " + ec.message());
+  impl_->host_for_url = address.is_unspecified() ? "127.0.0.1"
+                        : address.is_v6()        ? "[" + address.to_string() + "]"
+                                                 : address.to_string();
+  if (!address.is_loopback() && !o.access.basic_auth)
+    log->warn("listening on {} with no authentication: anyone who can reach port {} sees and controls this desktop "
+              "(use --enable-basic-auth, or --addr=127.0.0.1)", o.addr, port());
+  impl_->accept();
+}
+
+Server::~Server() { stop(); }
+
+uint16_t Server::port() const {
+  beast::error_code ec;
+  return impl_->acceptor.local_endpoint(ec).port();
+}
+
+std::string Server::url() const {
+  return std::string(impl_->tls ? "https://" : "http://") + impl_->host_for_url + ":" + std::to_string(port()) + "/";
+}
+
+void Server::stop() {
+  beast::error_code ec;
+  impl_->acceptor.close(ec);
+}
+
+}  // namespace voxl::net

@@ -1,0 +1,55 @@
+// voxl's HTTP and WebSocket server: the embedded web client at "/", the
+// stream at "/ws", and JSON figures at "/stats", over plain TCP or TLS,
+// behind the access policy. Beast stays inside src/net.
+//
+// Threads: everything runs on the loop thread that runs the io_context
+// passed in; construct, start and stop there.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "base/logging.h"
+#include "net/access_policy.h"
+
+namespace boost::asio {
+class io_context;
+}
+
+namespace voxl::stream {
+class Hub;
+}
+
+namespace voxl::net {
+
+struct ServerOptions {
+  std::string addr = "0.0.0.0";
+  uint16_t port = 6901;  // 0: any free port (see Server::port())
+  bool https = false;
+  std::string cert_file;
+  std::string key_file;
+  AccessSettings access;  // loopback_only is derived from addr
+  std::function<std::string()> stats_json;  // figures for /stats and viewers
+};
+
+class Server {
+ public:
+  // Binds and listens. Throws std::runtime_error with a readable message
+  // (address in use, bad address, unreadable certificate).
+  Server(boost::asio::io_context& io, ServerOptions options, stream::Hub& hub, Logger log);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  uint16_t port() const;
+  std::string url() const;  // e.g. http://127.0.0.1:6901/
+  void stop();              // stops accepting; open sessions end with the loop
+
+ private:
+  struct Impl;
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace voxl::net

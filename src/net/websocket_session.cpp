@@ -1,0 +1,245 @@
+// Viewer sessions: one WebSocket per viewer, fed from the hub. One write in
+// flight; control messages go first, video behind them through the
+// viewer's bounded SendQueue. The second translation unit with Beast.
+#include "net/websocket_session.h"
+
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/ssl.hpp>
+#include <boost/beast/websocket.hpp>
+#include <boost/beast/websocket/ssl.hpp>
+
+#include <array>
+#include <deque>
+
+#include <nlohmann/json.hpp>
+
+#include "stream/hub.h"
+#include "stream/send_queue.h"
+#include "stream/wire_format.h"
+
+namespace voxl::net {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+using json = nlohmann::json;
+
+namespace {
+
+constexpr size_t kMaxQueuedFrames = 8;
+constexpr size_t kMaxQueuedBytes = 16 * 1024 * 1024;
+constexpr size_t kMaxQueuedText = 256;  // a viewer this far behind on control is gone
+constexpr size_t kMaxIncoming = 64 * 1024;
+constexpr auto kStatsEvery = std::chrono::seconds(1);
+
+uint64_t wall_us() {
+  return uint64_t(std::chrono::duration_cast<std::chrono::microseconds>(
+                      std::chrono::system_clock::now().time_since_epoch())
+                      .count());
+}
+
+template <class Stream>
+class ViewerSession final : public stream::VideoSink,
+                            public std::enable_shared_from_this<ViewerSession<Stream>> {
+ public:
+  ViewerSession(Stream&& s, Role role, SessionContext& ctx)
+      : ws_(std::move(s)), role_(role), ctx_(ctx), queue_(kMaxQueuedFrames, kMaxQueuedBytes),
+        stats_timer_(ws_.get_executor()) {}
+
+  ~ViewerSession() override { leave(); }
+
+  void start(Request req) {
+    ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+    ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& res) {
+      res.set(beast::http::field::server, "voxl");
+    }));
+    ws_.read_message_max(kMaxIncoming);
+    ws_.auto_fragment(false);
+    ws_.async_accept(req, [self = this->shared_from_this()](beast::error_code ec) { self->on_accept(ec); });
+  }
+
+  void on_video(const encode::EncodedFramePtr& frame) override {
+    if (closed_) return;
+    if (queue_.push(frame) == stream::SendQueue::Push::kNeedKeyframe) {
+      ctx_.log->debug("viewer {} fell behind; dropped its pending frames", id_);
+      ctx_.hub.request_keyframe();
+    }
+    pump();
+  }
+
+ private:
+  void on_accept(beast::error_code ec) {
+    if (ec) {
+      ctx_.log->debug("WebSocket handshake failed: {}", ec.message());
+      return;
+    }
+    id_ = ++ctx_.viewers_seen;
+    ctx_.log->info("viewer {} connected{}", id_, role_ == Role::kViewOnly ? " (view only)" : "");
+    send_text(json{{"type", "hello"}, {"version", stream::kProtocolVersion}, {"server", "voxl 0.1.0"},
+                   {"view_only", role_ == Role::kViewOnly}}
+                  .dump());
+    joined_ = true;
+    ctx_.hub.add(this);
+    read();
+  }
+
+  void leave() {
+    if (joined_) ctx_.hub.remove(this);
+    joined_ = false;
+  }
+
+  void fail(beast::error_code ec, const char* what) {
+    if (!closed_ && ec != websocket::error::closed && ec != asio::error::operation_aborted &&
+        ec != asio::error::eof && ec != asio::error::connection_reset)
+      ctx_.log->debug("viewer {} {}: {}", id_, what, ec.message());
+    if (!closed_) ctx_.log->info("viewer {} left", id_);
+    closed_ = true;
+    stats_timer_.cancel();
+    leave();
+  }
+
+  void read() {
+    ws_.async_read(in_, [self = this->shared_from_this()](beast::error_code ec, size_t) {
+      if (ec) return self->fail(ec, "read");
+      if (self->ws_.got_text()) self->on_text(beast::buffers_to_string(self->in_.data()));
+      self->in_.consume(self->in_.size());
+      self->read();
+    });
+  }
+
+  void on_text(const std::string& text) {
+    const json m = json::parse(text, nullptr, false);
+    if (!m.is_object() || !m.contains("type") || !m["type"].is_string()) {
+      ctx_.log->debug("viewer {} sent a malformed message", id_);
+      return;
+    }
+    const std::string type = m["type"];
+    if (type == "ack") {
+      ++acked_;
+      if (m.contains("decode_ms") && m["decode_ms"].is_number()) last_decode_ms_ = m["decode_ms"];
+    } else if (type == "keyframe") {
+      ctx_.log->debug("viewer {} asked for a key frame: {}", id_, m.value("reason", std::string("?")));
+      ctx_.hub.request_keyframe();
+    } else if (type == "ping") {
+      send_text(json{{"type", "pong"}, {"t", m.value("t", 0.0)}, {"server_us", wall_us()}}.dump());
+    } else if (type == "stats") {
+      const bool on = m.value("enabled", false);
+      if (on && !stats_on_) {
+        stats_on_ = true;
+        schedule_stats();
+      } else if (!on) {
+        stats_on_ = false;
+        stats_timer_.cancel();
+      }
+    }
+  }
+
+  void schedule_stats() {
+    stats_timer_.expires_after(kStatsEvery);
+    stats_timer_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
+      if (ec || self->closed_ || !self->stats_on_) return;
+      json s = json::parse(self->ctx_.stats_json ? self->ctx_.stats_json() : "{}", nullptr, false);
+      if (!s.is_object()) s = json::object();
+      s["type"] = "stats";
+      s["viewer"] = {{"queued_frames", self->queue_.size()},
+                     {"queued_bytes", self->queue_.bytes()},
+                     {"dropped_frames", self->queue_.dropped()},
+                     {"acked_frames", self->acked_},
+                     {"decode_ms", self->last_decode_ms_}};
+      self->send_text(s.dump());
+      self->schedule_stats();
+    });
+  }
+
+  void send_text(std::string text) {
+    if (closed_) return;
+    if (text_.size() >= kMaxQueuedText) {
+      ctx_.log->info("viewer {} is not reading; closing", id_);
+      closed_ = true;
+      ws_.async_close(websocket::close_code::policy_error, [self = this->shared_from_this()](beast::error_code) {});
+      leave();
+      return;
+    }
+    text_.push_back(std::move(text));
+    pump();
+  }
+
+  // Starts the next write if none is in flight.
+  void pump() {
+    if (writing_ || closed_) return;
+    if (!text_.empty()) {
+      writing_ = true;
+      ws_.text(true);
+      ws_.async_write(asio::buffer(text_.front()), [self = this->shared_from_this()](beast::error_code ec, size_t) {
+        self->writing_ = false;
+        if (ec) return self->fail(ec, "write");
+        self->text_.pop_front();
+        self->pump();
+      });
+      return;
+    }
+    if (queue_.empty()) return;
+    const auto& next = *queue_.peek();
+    if (next.key && (next.codec != sent_codec_ || next.size != sent_size_)) {
+      sent_codec_ = next.codec;
+      sent_size_ = next.size;
+      send_text(json{{"type", "video"}, {"codec", next.codec}, {"width", next.size.width},
+                     {"height", next.size.height}}
+                    .dump());
+      return;
+    }
+    sending_ = queue_.pop();
+    stream::VideoHeader h;
+    h.key = sending_->key;
+    h.frame_id = sending_->id;
+    h.capture_us = sending_->capture_wall_us;
+    h.width = uint16_t(sending_->size.width);
+    h.height = uint16_t(sending_->size.height);
+    h.server_us = uint32_t(std::chrono::duration_cast<std::chrono::microseconds>(
+                               std::chrono::steady_clock::now() - sending_->captured_at)
+                               .count());
+    stream::write_video_header(h, header_);
+    writing_ = true;
+    ws_.binary(true);
+    const std::array<asio::const_buffer, 2> bufs{asio::buffer(header_),
+                                                 asio::buffer(sending_->data)};
+    ws_.async_write(bufs, [self = this->shared_from_this()](beast::error_code ec, size_t) {
+      self->writing_ = false;
+      self->sending_.reset();
+      if (ec) return self->fail(ec, "write");
+      self->pump();
+    });
+  }
+
+  websocket::stream<Stream> ws_;
+  Role role_;
+  SessionContext& ctx_;
+  stream::SendQueue queue_;
+  std::deque<std::string> text_;
+  encode::EncodedFramePtr sending_;
+  std::array<uint8_t, stream::kVideoHeaderBytes> header_{};
+  beast::flat_buffer in_;
+  asio::steady_timer stats_timer_;
+  std::string sent_codec_;
+  Size sent_size_;
+  uint64_t id_ = 0;
+  uint64_t acked_ = 0;
+  double last_decode_ms_ = 0;
+  bool joined_ = false;
+  bool writing_ = false;
+  bool closed_ = false;
+  bool stats_on_ = false;
+};
+
+}  // namespace
+
+template <class Stream>
+void start_viewer_session(Stream&& stream, Request request, Role role, SessionContext& ctx) {
+  std::make_shared<ViewerSession<Stream>>(std::move(stream), role, ctx)->start(std::move(request));
+}
+
+template void start_viewer_session<PlainStream>(PlainStream&&, Request, Role, SessionContext&);
+template void start_viewer_session<TlsStream>(TlsStream&&, Request, Role, SessionContext&);
+
+}  // namespace voxl::net

@@ -1,0 +1,37 @@
+#include "stream/hub.h"
+
+#include <algorithm>
+
+namespace voxl::stream {
+
+void Hub::add(VideoSink* sink) {
+  sinks_.push_back(sink);
+  if (sinks_.size() == 1 && controls_.set_active) controls_.set_active(true);
+  request_keyframe();
+}
+
+void Hub::remove(VideoSink* sink) {
+  const auto it = std::find(sinks_.begin(), sinks_.end(), sink);
+  if (it == sinks_.end()) return;
+  sinks_.erase(it);
+  if (sinks_.empty() && controls_.set_active) controls_.set_active(false);
+}
+
+void Hub::publish(const encode::EncodedFramePtr& frame) {
+  latest_ = frame;
+  if (frame->key) key_pending_ = false;
+  // A sink may leave while being fed (its socket failed): iterate a copy.
+  const auto sinks = sinks_;
+  for (VideoSink* s : sinks)
+    if (std::find(sinks_.begin(), sinks_.end(), s) != sinks_.end()) s->on_video(frame);
+}
+
+void Hub::request_keyframe() {
+  const auto now = std::chrono::steady_clock::now();
+  if (key_pending_ && now - key_asked_at_ < kRetry) return;
+  key_pending_ = true;
+  key_asked_at_ = now;
+  if (controls_.request_keyframe) controls_.request_keyframe();
+}
+
+}  // namespace voxl::stream

@@ -1,0 +1,57 @@
+// Fan-out of the one encoded stream to every consumer (viewers now;
+// recorders and /wait later). It switches the video pipeline on while
+// anyone consumes and off when the last one leaves, and rate-limits
+// key frame requests so many viewers joining or falling behind at once cost
+// one IDR.
+//
+// Threads: the loop thread only. Sinks are registered by raw pointer and
+// must remove themselves before they are destroyed.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <vector>
+
+#include "encode/encoded_frame.h"
+
+namespace voxl::stream {
+
+class VideoSink {
+ public:
+  virtual ~VideoSink() = default;
+  // Called on the loop thread for every encoded frame; must not block.
+  virtual void on_video(const encode::EncodedFramePtr& frame) = 0;
+};
+
+struct PipelineControls {
+  std::function<void(bool)> set_active;
+  std::function<void()> request_keyframe;
+};
+
+class Hub {
+ public:
+  explicit Hub(PipelineControls controls) : controls_(std::move(controls)) {}
+
+  void add(VideoSink* sink);     // asks for a key frame so the newcomer can start
+  void remove(VideoSink* sink);  // the last one out turns the pipeline off
+  size_t sinks() const { return sinks_.size(); }
+
+  void publish(const encode::EncodedFramePtr& frame);
+
+  // At most one outstanding request: repeated asks before the key frame
+  // arrives (or within kRetry of the last ask) are merged.
+  void request_keyframe();
+
+  const encode::EncodedFramePtr& latest() const { return latest_; }
+
+  static constexpr std::chrono::milliseconds kRetry{500};
+
+ private:
+  PipelineControls controls_;
+  std::vector<VideoSink*> sinks_;
+  encode::EncodedFramePtr latest_;
+  bool key_pending_ = false;
+  std::chrono::steady_clock::time_point key_asked_at_;
+};
+
+}  // namespace voxl::stream

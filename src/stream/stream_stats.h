@@ -1,0 +1,40 @@
+// Figures about the encoded stream over the last second: frames, key
+// frames, bitrate, and the median time of each pipeline stage. Fed with
+// every published frame; read for /stats and the viewers' stats messages.
+// Loop thread only.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <string>
+
+#include "encode/encoded_frame.h"
+
+namespace voxl::stream {
+
+class StreamStats {
+ public:
+  void add(const encode::EncodedFrame& f, std::chrono::steady_clock::time_point published);
+
+  // JSON object: fps, kbps, key_frames, frames_total, size, codec and the
+  // per-stage medians in milliseconds (capture, convert, encode, and
+  // capture -> published on the loop thread).
+  std::string json(std::chrono::steady_clock::time_point now) const;
+
+ private:
+  struct Sample {
+    std::chrono::steady_clock::time_point at;
+    encode::StageTimes times;
+    uint32_t pipeline_us;  // capture -> published
+    size_t bytes;
+    bool key;
+  };
+  static constexpr auto kWindow = std::chrono::seconds(1);
+  std::deque<Sample> window_;  // bounded by the frame rate times kWindow
+  uint64_t total_ = 0;
+  Size size_;
+  std::string codec_;
+};
+
+}  // namespace voxl::stream

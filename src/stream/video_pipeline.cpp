@@ -1,0 +1,158 @@
+#include "stream/video_pipeline.h"
+
+#include <optional>
+
+#include "capture/frame_pool.h"
+#include "encode/color_converter.h"
+#include "encode/h264_bitstream.h"
+#include "encode/i420_image.h"
+
+namespace voxl::stream {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+uint32_t micros_between(Clock::time_point a, Clock::time_point b) {
+  return uint32_t(std::max<int64_t>(0, std::chrono::duration_cast<std::chrono::microseconds>(b - a).count()));
+}
+
+uint64_t wall_clock_us() {
+  return uint64_t(std::chrono::duration_cast<std::chrono::microseconds>(
+                      std::chrono::system_clock::now().time_since_epoch())
+                      .count());
+}
+
+}  // namespace
+
+VideoPipeline::VideoPipeline(std::unique_ptr<capture::Capturer> capturer, PipelineSettings settings,
+                             Logger log, FrameCallback on_frame, StopCallback on_stopped)
+    : capturer_(std::move(capturer)),
+      settings_(std::move(settings)),
+      log_(std::move(log)),
+      on_frame_(std::move(on_frame)),
+      on_stopped_(std::move(on_stopped)),
+      max_kbps_(settings_.encoder.max_kbps) {
+  thread_ = std::thread([this] { run(); });
+}
+
+VideoPipeline::~VideoPipeline() {
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  capturer_->wake();
+  thread_.join();
+}
+
+void VideoPipeline::set_active(bool active) {
+  {
+    std::lock_guard lock(mu_);
+    if (active_ == active) return;
+    active_ = active;
+  }
+  cv_.notify_all();
+  if (!active) capturer_->wake();
+}
+
+void VideoPipeline::request_keyframe() {
+  keyframe_ = true;
+  capturer_->wake();
+}
+
+void VideoPipeline::set_max_kbps(int kbps) { max_kbps_ = kbps; }
+
+bool VideoPipeline::wait_until_active() {
+  std::unique_lock lock(mu_);
+  cv_.wait(lock, [this] { return active_ || stop_; });
+  return !stop_;
+}
+
+void VideoPipeline::run() {
+  capture::FramePool pool(2);
+  encode::ColorConverter converter(settings_.convert_threads);
+  encode::I420Image image;
+  std::unique_ptr<encode::X264Encoder> encoder;
+  const auto interval = std::chrono::microseconds(1'000'000 / std::max(1, settings_.max_fps));
+  Clock::time_point next_slot = Clock::now();
+  std::string codec;
+  uint32_t frame_id = 0;
+  bool have_picture = false;
+  std::vector<Rect> rects;
+
+  while (wait_until_active()) {
+    {
+      // Never faster than the frame rate: damage keeps accumulating in the
+      // capturer meanwhile, so nothing is lost by waiting.
+      std::unique_lock lock(mu_);
+      if (cv_.wait_until(lock, next_slot, [this] { return stop_ || !active_; })) continue;
+    }
+    auto r = capturer_->capture(pool, std::chrono::milliseconds(500));
+    bool key = keyframe_.exchange(false);
+    const Clock::time_point got = Clock::now();
+
+    if (r.status == capture::CaptureStatus::kReinit || r.status == capture::CaptureStatus::kPermanent) {
+      log_->error("video capture stopped: {}", r.error);
+      on_stopped_(r.error);
+      return;
+    }
+    if (r.status == capture::CaptureStatus::kTemporary) {
+      log_->debug("capture: {}", r.error);
+      next_slot = got + interval;
+      continue;
+    }
+    if (r.status == capture::CaptureStatus::kNoChange && !(key && have_picture)) continue;
+
+    auto out = std::make_shared<encode::EncodedFrame>();
+    out->capture_wall_us = wall_clock_us();
+    out->captured_at = r.frame ? r.frame->captured_at : got;
+    if (r.frame) {
+      const capture::Frame& f = *r.frame;
+      const Size want = encode::encodable_size(f.size());
+      out->times.capture_us = f.grab_us;
+      const auto t0 = Clock::now();
+      if (!encoder || encoder->size() != want) {
+        if (want.empty()) continue;
+        image = encode::I420Image(want);
+        try {
+          auto s = settings_.encoder;
+          s.max_kbps = max_kbps_;
+          encoder = std::make_unique<encode::X264Encoder>(want, s, log_);
+        } catch (const std::exception& e) {
+          log_->error("cannot encode {}x{}: {}", want.width, want.height, e.what());
+          on_stopped_(e.what());
+          return;
+        }
+        rects.assign(1, Rect::from_size(want));
+        key = true;
+      } else {
+        rects = f.damage_blocks.to_rects();
+      }
+      converter.convert(f, rects, image);
+      have_picture = true;
+      out->times.convert_us = micros_between(t0, Clock::now());
+    }
+    r.frame.reset();  // the buffer goes back to the pool before encoding
+
+    encoder->set_max_kbps(max_kbps_);
+    const auto t1 = Clock::now();
+    bool is_key = false;
+    const int64_t pts = std::chrono::duration_cast<std::chrono::microseconds>(
+                            out->captured_at.time_since_epoch())
+                            .count();
+    if (!encoder->encode(image, pts, key, out->data, is_key)) continue;
+    out->times.encode_us = micros_between(t1, Clock::now());
+    out->key = is_key;
+    out->id = ++frame_id;
+    out->size = encoder->size();
+    if (is_key) {
+      if (auto c = encode::codec_string(out->data)) codec = *c;
+    }
+    out->codec = codec;
+    on_frame_(std::move(out));
+    next_slot = std::max(next_slot + interval, got);
+  }
+}
+
+}  // namespace voxl::stream

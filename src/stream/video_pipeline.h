@@ -1,0 +1,66 @@
+// The video thread: paced, damage-driven capture -> conversion of the
+// damaged blocks -> x264, one encode shared by every consumer. It runs only
+// while someone consumes (set_active): with no viewer nothing is captured or
+// encoded, and an idle screen wakes it for nothing.
+//
+// Threads: constructed and destroyed on the loop thread; the control calls
+// (set_active, request_keyframe, set_max_kbps) are thread-safe. `on_frame`
+// and `on_stopped` are called on the video thread: post to your own loop.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "base/logging.h"
+#include "capture/capturer.h"
+#include "encode/encoded_frame.h"
+#include "encode/x264_encoder.h"
+
+namespace voxl::stream {
+
+struct PipelineSettings {
+  encode::EncoderSettings encoder;
+  int max_fps = 60;
+  int convert_threads = 4;
+};
+
+class VideoPipeline {
+ public:
+  using FrameCallback = std::function<void(encode::EncodedFramePtr)>;
+  using StopCallback = std::function<void(const std::string& why)>;
+
+  VideoPipeline(std::unique_ptr<capture::Capturer> capturer, PipelineSettings settings,
+                Logger log, FrameCallback on_frame, StopCallback on_stopped);
+  ~VideoPipeline();  // stops and joins the thread
+  VideoPipeline(const VideoPipeline&) = delete;
+  VideoPipeline& operator=(const VideoPipeline&) = delete;
+
+  void set_active(bool active);
+  void request_keyframe();
+  void set_max_kbps(int kbps);
+
+ private:
+  void run();
+  bool wait_until_active();
+
+  std::unique_ptr<capture::Capturer> capturer_;
+  PipelineSettings settings_;
+  Logger log_;
+  FrameCallback on_frame_;
+  StopCallback on_stopped_;
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool active_ = false;
+  bool stop_ = false;
+  std::atomic<bool> keyframe_{false};
+  std::atomic<int> max_kbps_;
+  std::thread thread_;
+};
+
+}  // namespace voxl::stream

@@ -1,0 +1,49 @@
+#include "stream/wire_format.h"
+
+namespace voxl::stream {
+
+namespace {
+
+template <class T>
+void put(uint8_t* p, T v) {
+  for (size_t i = 0; i < sizeof(T); ++i) p[i] = uint8_t(uint64_t(v) >> (8 * i));
+}
+
+template <class T>
+T get(const uint8_t* p) {
+  uint64_t v = 0;
+  for (size_t i = 0; i < sizeof(T); ++i) v |= uint64_t(p[i]) << (8 * i);
+  return T(v);
+}
+
+}  // namespace
+
+void write_video_header(const VideoHeader& h, std::span<uint8_t, kVideoHeaderBytes> out) {
+  uint8_t* p = out.data();
+  p[0] = kKindVideo;
+  p[1] = h.key ? kFlagKeyFrame : 0;
+  put<uint16_t>(p + 2, uint16_t(kVideoHeaderBytes));
+  put<uint32_t>(p + 4, h.frame_id);
+  put<uint64_t>(p + 8, h.capture_us);
+  put<uint16_t>(p + 16, h.width);
+  put<uint16_t>(p + 18, h.height);
+  put<uint32_t>(p + 20, h.server_us);
+}
+
+std::optional<VideoHeader> read_video_header(std::span<const uint8_t> m, size_t& payload_offset) {
+  if (m.size() < kVideoHeaderBytes || m[0] != kKindVideo) return std::nullopt;
+  const uint8_t* p = m.data();
+  const size_t header_bytes = get<uint16_t>(p + 2);
+  if (header_bytes < kVideoHeaderBytes || header_bytes > m.size()) return std::nullopt;
+  VideoHeader h;
+  h.key = (p[1] & kFlagKeyFrame) != 0;
+  h.frame_id = get<uint32_t>(p + 4);
+  h.capture_us = get<uint64_t>(p + 8);
+  h.width = get<uint16_t>(p + 16);
+  h.height = get<uint16_t>(p + 18);
+  h.server_us = get<uint32_t>(p + 20);
+  payload_offset = header_bytes;
+  return h;
+}
+
+}  // namespace voxl::stream

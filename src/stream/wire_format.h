@@ -1,0 +1,64 @@
+// The voxl wire format, version 1: one WebSocket per viewer. Keep
+// web/src/protocol.ts in step; tests/unit/wire_format_test.cpp pins both.
+//
+// Binary messages, server -> client: a fixed little-endian header, then the
+// payload.
+//   offset size field
+//        0    1 kind          1 = video (payload: one H.264 Annex B access unit)
+//        1    1 flags         bit 0: key frame (IDR, SPS and PPS included)
+//        2    2 header_bytes  24 in version 1; readers skip what they do not know
+//        4    4 frame_id      counts encoded frames from 1 (wraps at 2^32)
+//        8    8 capture_us    server wall clock (CLOCK_REALTIME) at capture, in µs
+//       16    2 width         coded picture size in pixels
+//       18    2 height
+//       20    4 server_us     capture -> handed to the socket, in µs
+//
+// Text messages: JSON objects with a "type".
+//  server -> client
+//   {"type":"hello","version":1,"server":"voxl 0.1.0"}
+//   {"type":"video","codec":"avc1.42E028","width":1920,"height":1080}
+//        before the first frame and whenever the stream's size or codec changes
+//   {"type":"pong","t":<client ms echoed>,"server_us":<wall clock µs>}
+//   {"type":"stats", ...}   server-side figures, once a second while asked for
+//  client -> server
+//   {"type":"ack","id":<frame_id>,"decode_ms":<decode time>,"queued":<frames waiting to decode>}
+//   {"type":"keyframe","reason":"decoder error"}
+//   {"type":"ping","t":<performance.now() ms>}
+//   {"type":"stats","enabled":true|false}
+//
+// Pure data; any thread.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace voxl::stream {
+
+inline constexpr int kProtocolVersion = 1;
+
+inline constexpr uint8_t kKindVideo = 1;
+inline constexpr uint8_t kFlagKeyFrame = 1;
+inline constexpr size_t kVideoHeaderBytes = 24;
+
+struct VideoHeader {
+  bool key = false;
+  uint32_t frame_id = 0;
+  uint64_t capture_us = 0;
+  uint16_t width = 0;
+  uint16_t height = 0;
+  uint32_t server_us = 0;
+};
+
+// Writes the header into the first kVideoHeaderBytes of `out`.
+void write_video_header(const VideoHeader& h, std::span<uint8_t, kVideoHeaderBytes> out);
+
+// Parses a binary message's header; nullopt when it is not a version-1-or-
+// later video message (too short, other kind, header_bytes < 24 or past the end).
+// `payload_offset` is set to where the access unit starts.
+std::optional<VideoHeader> read_video_header(std::span<const uint8_t> message,
+                                             size_t& payload_offset);
+
+}  // namespace voxl::stream

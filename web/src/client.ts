@@ -1,0 +1,176 @@
+// One viewer: routes the connection's messages to the decoder, the clock, the
+// picture and the figures, and answers the server as the protocol asks.
+
+import { ClockSync } from "./clock_sync";
+import { Connection, streamUrl } from "./connection";
+import { PROTOCOL_VERSION, parseServerMessage, readVideoHeader, type ClientMessage, type StatsMessage } from "./protocol";
+import type { StatusOverlay } from "./status_overlay";
+import { StreamDecoder, type DecodedFrame } from "./video_decoder";
+import { StreamStats } from "./stream_stats";
+import type { ClientState, VoxlStats } from "./test_hook";
+import type { OverlayFigures } from "./stats_overlay";
+import type { View } from "./view";
+
+export class Client {
+  private state: ClientState = "connecting";
+  private connections = 0;
+  private lastError: string | null = null;
+  private serverStats: StatsMessage | null = null;
+  private readonly stats = new StreamStats();
+  private readonly clock = new ClockSync();
+  private readonly conn: Connection;
+  private readonly decoder: StreamDecoder;
+
+  constructor(
+    private readonly view: View,
+    private readonly status: StatusOverlay,
+    private readonly wantStats: boolean,
+  ) {
+    this.decoder = new StreamDecoder({
+      frame: (f) => this.showFrame(f),
+      dropped: () => this.stats.droppedFrames++,
+      needKeyFrame: (reason) => {
+        if (this.send({ type: "keyframe", reason })) this.stats.keyframeRequests++;
+      },
+      error: (message, fatal) => {
+        this.stats.decoderErrors++;
+        this.lastError = message;
+        console.warn(`voxl: ${message}`);
+        if (fatal) {
+          this.state = "error";
+          this.view.clear();
+          this.status.error("Cannot show the stream", message);
+        }
+      },
+    });
+    this.conn = new Connection(streamUrl(), {
+      opened: () => this.opened(),
+      closed: (reason, retryAt) => this.closed(reason, retryAt),
+      text: (data) => this.text(data),
+      binary: (data) => this.binary(data),
+    });
+  }
+
+  start(): void {
+    this.status.connecting();
+    this.conn.start();
+  }
+
+  private send(msg: ClientMessage): boolean {
+    return this.conn.send(msg);
+  }
+
+  private opened(): void {
+    this.connections++;
+    this.state = "connected";
+    this.resetSession();
+    this.status.connected();
+    this.clock.start((ping) => this.send(ping));
+    if (this.wantStats) this.send({ type: "stats", enabled: true });
+  }
+
+  private closed(reason: string, retryAt: number): void {
+    this.state = "reconnecting";
+    this.lastError = reason;
+    this.resetSession();
+    this.view.clear();
+    this.status.reconnecting(reason, retryAt);
+  }
+
+  // Nothing carries over from one connection to the next: the new one starts
+  // with a video message and a key frame.
+  private resetSession(): void {
+    this.decoder.reset();
+    this.clock.stop();
+    this.stats.resetWindows();
+    this.serverStats = null;
+  }
+
+  private text(data: string): void {
+    const msg = parseServerMessage(data);
+    if (!msg) return;
+    switch (msg.type) {
+      case "hello":
+        // Newer servers stay readable: unknown header bytes and messages are skipped.
+        if (msg.version !== PROTOCOL_VERSION) {
+          console.warn(`voxl: server speaks protocol ${msg.version}, this page ${PROTOCOL_VERSION}`);
+        }
+        break;
+      case "video":
+        this.decoder.configure(msg.codec, msg.width, msg.height);
+        if (this.state === "error") {
+          this.state = "connected";
+          this.status.connected();
+        }
+        break;
+      case "pong":
+        this.clock.onPong(msg);
+        break;
+      case "stats":
+        this.serverStats = msg;
+        break;
+    }
+  }
+
+  private binary(buf: ArrayBuffer): void {
+    const h = readVideoHeader(buf);
+    if (!h) return;
+    const payload = new Uint8Array(buf, h.payloadOffset);
+    this.stats.received(performance.now(), payload.byteLength);
+    this.decoder.decode(h, payload);
+  }
+
+  private showFrame(f: DecodedFrame): void {
+    const now = performance.now();
+    const latency = this.clock.latencyMs(f.captureUs, now);
+    const { displayWidth: w, displayHeight: h } = f.frame;
+    try {
+      this.view.draw(f.frame);
+    } finally {
+      f.frame.close();
+    }
+    this.stats.decoded(now, f.frameId, w, h, f.decodeMs, latency);
+    this.send({ type: "ack", id: f.frameId, decode_ms: round3(f.decodeMs), queued: f.queued });
+    if (this.state !== "streaming") {
+      this.state = "streaming";
+      this.status.hide();
+    }
+  }
+
+  figures(): OverlayFigures {
+    return {
+      ...this.stats.snapshot(performance.now()),
+      rttMs: this.clock.bestRttMs,
+      codec: this.decoder.codec,
+      server: this.serverStats,
+    };
+  }
+
+  testStats(): VoxlStats {
+    const f = this.figures();
+    return {
+      state: this.state,
+      connected: this.conn.isOpen,
+      connections: this.connections,
+      framesDecoded: f.framesDecoded,
+      lastFrameId: f.lastFrameId,
+      width: f.width,
+      height: f.height,
+      codec: f.codec,
+      fps: f.fps,
+      latencyMs: f.latencyMs,
+      latencyP50Ms: f.latencyP50Ms,
+      decodeMs: f.decodeMs,
+      rttMs: f.rttMs,
+      clockOffsetMs: this.clock.offsetMs,
+      droppedFrames: f.droppedFrames,
+      errors: f.decoderErrors,
+      keyframeRequests: f.keyframeRequests,
+      lastError: this.lastError,
+    };
+  }
+}
+
+function round3(v: number): number {
+  return Math.round(v * 1000) / 1000;
+}

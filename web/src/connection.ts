@@ -1,0 +1,85 @@
+// The viewer's one WebSocket, reopened with exponential backoff whenever it
+// drops. Knows nothing of what the messages mean.
+
+import type { ClientMessage } from "./protocol";
+
+const FIRST_RETRY_MS = 500;
+const MAX_RETRY_MS = 8000;
+
+export interface ConnectionEvents {
+  opened(): void;
+  text(data: string): void;
+  binary(data: ArrayBuffer): void;
+  // The socket is gone; another attempt starts at `retryAt` (performance.now() ms).
+  closed(reason: string, retryAt: number): void;
+}
+
+export function streamUrl(loc: Location = window.location): string {
+  const scheme = loc.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${loc.host}/ws`;
+}
+
+export class Connection {
+  private socket: WebSocket | null = null;
+  private retryMs = FIRST_RETRY_MS;
+  private retryTimer = 0;
+
+  constructor(
+    private readonly url: string,
+    private readonly events: ConnectionEvents,
+  ) {}
+
+  get isOpen(): boolean {
+    return this.socket?.readyState === WebSocket.OPEN;
+  }
+
+  start(): void {
+    window.clearTimeout(this.retryTimer);
+    let ws: WebSocket;
+    try {
+      ws = new WebSocket(this.url);
+    } catch (e) {
+      // A malformed URL throws instead of closing; treat it like any failure.
+      this.scheduleRetry(e instanceof Error ? e.message : String(e));
+      return;
+    }
+    ws.binaryType = "arraybuffer";
+    this.socket = ws;
+    let wasOpen = false;
+    ws.onopen = () => {
+      wasOpen = true;
+      this.retryMs = FIRST_RETRY_MS;
+      this.events.opened();
+    };
+    ws.onmessage = (ev: MessageEvent) => {
+      if (typeof ev.data === "string") this.events.text(ev.data);
+      else if (ev.data instanceof ArrayBuffer) this.events.binary(ev.data);
+    };
+    ws.onclose = (ev: CloseEvent) => {
+      if (this.socket !== ws) return;
+      this.socket = null;
+      this.scheduleRetry(describeClose(ev, wasOpen));
+    };
+  }
+
+  // Returns false when the socket is not open; control messages are not
+  // worth queueing across a reconnect because the session state resets.
+  send(msg: ClientMessage): boolean {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(msg));
+    return true;
+  }
+
+  private scheduleRetry(reason: string): void {
+    const delay = this.retryMs;
+    this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
+    this.retryTimer = window.setTimeout(() => this.start(), delay);
+    this.events.closed(reason, performance.now() + delay);
+  }
+}
+
+function describeClose(ev: CloseEvent, wasOpen: boolean): string {
+  if (ev.code === 1000) return ev.reason || "the server closed the connection";
+  if (ev.code === 1006) return wasOpen ? "connection lost" : "cannot reach the server";
+  return `connection closed (${ev.code}${ev.reason ? `: ${ev.reason}` : ""})`;
+}

@@ -1,0 +1,35 @@
+// Where the stream goes in the window: letterboxed, never enlarged, and placed
+// on whole device pixels so that at 1:1 each stream pixel lands on exactly one
+// screen pixel.
+
+export interface Fit {
+  scale: number; // device pixels per stream pixel, at most 1
+  // The picture's rectangle in CSS pixels, relative to the window.
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  // Smoothing only blurs an exact integer scale; anything else needs it.
+  pixelated: boolean;
+}
+
+// `viewW`/`viewH` are the window's size in device pixels, `dpr` the device
+// pixels per CSS pixel.
+export function fitStream(streamW: number, streamH: number, viewW: number, viewH: number, dpr: number): Fit {
+  if (streamW <= 0 || streamH <= 0 || viewW <= 0 || viewH <= 0 || !(dpr > 0)) {
+    return { scale: 1, left: 0, top: 0, width: 0, height: 0, pixelated: false };
+  }
+  const scale = Math.min(1, viewW / streamW, viewH / streamH);
+  const w = Math.max(1, Math.round(streamW * scale));
+  const h = Math.max(1, Math.round(streamH * scale));
+  const x = Math.floor((viewW - w) / 2);
+  const y = Math.floor((viewH - h) / 2);
+  return {
+    scale,
+    left: x / dpr,
+    top: y / dpr,
+    width: w / dpr,
+    height: h / dpr,
+    pixelated: Number.isInteger(scale),
+  };
+}

@@ -1,0 +1,64 @@
+// Entry point: checks that this browser can decode at all, then starts the
+// viewer and, with ?stats in the address, the figures panel.
+
+import { Client } from "./client";
+import { StatsOverlay } from "./stats_overlay";
+import { StatusOverlay } from "./status_overlay";
+import { checkSupport } from "./support";
+import { installTestHook, type VoxlStats } from "./test_hook";
+import { View } from "./view";
+
+const STATS_INTERVAL_MS = 250;
+
+function byId<T extends HTMLElement>(id: string, type: new () => T): T {
+  const el = document.getElementById(id);
+  if (!(el instanceof type)) throw new Error(`index.html lacks #${id}`);
+  return el;
+}
+
+function main(): void {
+  const stage = byId("stage", HTMLDivElement);
+  const status = new StatusOverlay(byId("status", HTMLDivElement));
+
+  const unsupported = checkSupport();
+  if (unsupported) {
+    status.blocked(unsupported.title, unsupported.detail);
+    installTestHook(() => idleStats(unsupported.title));
+    return;
+  }
+
+  const view = new View(stage, byId("screen", HTMLCanvasElement));
+  const wantStats = new URLSearchParams(window.location.search).has("stats");
+  const client = new Client(view, status, wantStats);
+  installTestHook(() => client.testStats());
+  if (wantStats) {
+    const overlay = new StatsOverlay(document.body);
+    window.setInterval(() => overlay.update(client.figures()), STATS_INTERVAL_MS);
+  }
+  client.start();
+}
+
+function idleStats(reason: string): VoxlStats {
+  return {
+    state: "unsupported",
+    connected: false,
+    connections: 0,
+    framesDecoded: 0,
+    lastFrameId: 0,
+    width: 0,
+    height: 0,
+    codec: null,
+    fps: 0,
+    latencyMs: null,
+    latencyP50Ms: null,
+    decodeMs: null,
+    rttMs: null,
+    clockOffsetMs: null,
+    droppedFrames: 0,
+    errors: 0,
+    keyframeRequests: 0,
+    lastError: reason,
+  };
+}
+
+main();

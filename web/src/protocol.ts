@@ -1,0 +1,79 @@
+// voxl wire format, version 1: the client's half. src/stream/wire_format.h
+// defines it and documents every message; tests/unit/wire_format_test.cpp
+// checks that the constants below match the server's.
+
+export const PROTOCOL_VERSION = 1;
+export const KIND_VIDEO = 1;
+export const FLAG_KEY_FRAME = 1;
+export const VIDEO_HEADER_BYTES = 24;
+
+export interface VideoHeader {
+  key: boolean;
+  frameId: number;
+  captureUs: number; // server wall clock at capture, µs
+  width: number;
+  height: number;
+  serverUs: number; // capture -> handed to the socket, µs
+  payloadOffset: number;
+}
+
+// Parses a binary message; null when it is not a video message this client
+// understands.
+export function readVideoHeader(buf: ArrayBuffer): VideoHeader | null {
+  if (buf.byteLength < VIDEO_HEADER_BYTES) return null;
+  const v = new DataView(buf);
+  if (v.getUint8(0) !== KIND_VIDEO) return null;
+  const headerBytes = v.getUint16(2, true);
+  if (headerBytes < VIDEO_HEADER_BYTES || headerBytes > buf.byteLength) return null;
+  return {
+    key: (v.getUint8(1) & FLAG_KEY_FRAME) !== 0,
+    frameId: v.getUint32(4, true),
+    captureUs: Number(v.getBigUint64(8, true)),
+    width: v.getUint16(16, true),
+    height: v.getUint16(18, true),
+    serverUs: v.getUint32(20, true),
+    payloadOffset: headerBytes,
+  };
+}
+
+// Server -> client control messages.
+export interface HelloMessage { type: "hello"; version: number; server: string }
+export interface VideoConfigMessage { type: "video"; codec: string; width: number; height: number }
+export interface PongMessage { type: "pong"; t: number; server_us: number }
+export interface StatsMessage { type: "stats"; [key: string]: unknown }
+export type ServerMessage = HelloMessage | VideoConfigMessage | PongMessage | StatsMessage;
+
+// Client -> server control messages.
+export interface AckMessage { type: "ack"; id: number; decode_ms: number; queued: number }
+export interface KeyframeRequest { type: "keyframe"; reason: string }
+export interface PingMessage { type: "ping"; t: number }
+export interface StatsRequest { type: "stats"; enabled: boolean }
+export type ClientMessage = AckMessage | KeyframeRequest | PingMessage | StatsRequest;
+
+// Parses a text message from the server; null for anything malformed or of a
+// type this client does not know, so a newer server cannot break an older page.
+export function parseServerMessage(text: string): ServerMessage | null {
+  let m: unknown;
+  try {
+    m = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof m !== "object" || m === null) return null;
+  const o = m as Record<string, unknown>;
+  const num = (k: string): boolean => typeof o[k] === "number" && Number.isFinite(o[k]);
+  switch (o.type) {
+    case "hello":
+      return num("version") ? (o as unknown as HelloMessage) : null;
+    case "video":
+      return typeof o.codec === "string" && o.codec !== "" && num("width") && num("height")
+        ? (o as unknown as VideoConfigMessage)
+        : null;
+    case "pong":
+      return num("t") && num("server_us") ? (o as unknown as PongMessage) : null;
+    case "stats":
+      return o as StatsMessage;
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,54 @@
+// The ?stats panel: the stream's figures as text plus the strip chart.
+
+import { StatsGraph } from "./stats_graph";
+import type { StatsSnapshot } from "./stream_stats";
+
+export interface OverlayFigures extends StatsSnapshot {
+  rttMs: number | null;
+  codec: string | null;
+  server: Readonly<Record<string, unknown>> | null; // the server's latest stats message
+}
+
+export class StatsOverlay {
+  private readonly text: HTMLPreElement;
+  private readonly graph = new StatsGraph();
+
+  constructor(parent: HTMLElement) {
+    const el = parent.appendChild(document.createElement("div"));
+    el.id = "stats";
+    this.text = el.appendChild(document.createElement("pre"));
+    el.appendChild(this.graph.canvas);
+  }
+
+  update(f: OverlayFigures): void {
+    const lines = [
+      `fps      ${f.fps}`,
+      `latency  ${ms(f.latencyMs)}  p50 ${ms(f.latencyP50Ms)}`,
+      `bitrate  ${Math.round(f.kbps)} kbit/s`,
+      `decode   ${ms(f.decodeMs)}  p50 ${ms(f.decodeP50Ms)}`,
+      `rtt      ${ms(f.rttMs)}`,
+      `dropped  ${f.droppedFrames}  errors ${f.decoderErrors}  key req ${f.keyframeRequests}`,
+      `stream   ${f.width ? `${f.width}×${f.height}` : "-"}  ${f.codec ?? ""}`,
+    ];
+    if (f.server) lines.push(`server   ${describeServer(f.server)}`);
+    this.text.textContent = lines.join("\n");
+    this.graph.add(f.latencyP50Ms ?? f.latencyMs, f.fps);
+  }
+}
+
+function ms(v: number | null): string {
+  return v === null ? "-" : `${v.toFixed(1)} ms`;
+}
+
+// The server's figures are free-form; show the plain ones, a few per line.
+function describeServer(s: Readonly<Record<string, unknown>>): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(s)) {
+    if (k === "type") continue;
+    if (typeof v === "number") parts.push(`${k} ${Number.isInteger(v) ? v : v.toFixed(2)}`);
+    else if (typeof v === "string" || typeof v === "boolean") parts.push(`${k} ${v}`);
+  }
+  const rows: string[] = [];
+  for (let i = 0; i < parts.length; i += 3) rows.push(parts.slice(i, i + 3).join("  "));
+  return rows.join("\n         ");
+}

@@ -1,0 +1,41 @@
+// window.voxl: a read-only window onto the client's state, for automated
+// browser tests and tooling (e.g. `await page.evaluate(() => voxl.stats())`).
+// Nothing in the page reads it; changing what it returns breaks only those.
+
+export type ClientState = "connecting" | "connected" | "streaming" | "reconnecting" | "error" | "unsupported";
+
+export interface VoxlStats {
+  state: ClientState;
+  connected: boolean; // the WebSocket is open
+  connections: number; // successful opens since the page loaded
+  framesDecoded: number; // since the page loaded, across reconnects
+  lastFrameId: number;
+  width: number; // size of the last decoded frame
+  height: number;
+  codec: string | null;
+  fps: number;
+  latencyMs: number | null; // capture -> decoded, last frame; null before clock sync
+  latencyP50Ms: number | null;
+  decodeMs: number | null;
+  rttMs: number | null;
+  clockOffsetMs: number | null; // server wall clock - page wall clock
+  droppedFrames: number;
+  errors: number; // decoder errors
+  keyframeRequests: number;
+  lastError: string | null;
+}
+
+export interface VoxlHook {
+  stats(): VoxlStats;
+}
+
+declare global {
+  interface Window {
+    readonly voxl?: VoxlHook;
+  }
+}
+
+export function installTestHook(stats: () => VoxlStats): void {
+  const hook: VoxlHook = Object.freeze({ stats: () => ({ ...stats() }) });
+  Object.defineProperty(window, "voxl", { value: hook, enumerable: false, writable: false, configurable: false });
+}
