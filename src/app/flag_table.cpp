@@ -86,7 +86,7 @@ void declare_network(FlagSet& f, Config& c) {
   f.group("Network");
   f.value("--addr", "ADDR", "address to listen on", c.addr, "an IPv4 or IPv6 address or a host name",
           storing(c.addr, parse_listen_address));
-  f.integer("--port", "PORT", "TCP port to listen on", 1, 65535, c.port);
+  f.integer("--port", "PORT", "TCP port to listen on; 0 picks a free one (logged at start)", 0, 65535, c.port);
   f.boolean("--enable-https", "serve HTTPS (needs --https-cert, --https-key)", c.https);
   f.text("--https-cert", "FILE", "TLS certificate chain (PEM)", c.https_cert);
   f.text("--https-key", "FILE", "TLS private key (PEM)", c.https_key);

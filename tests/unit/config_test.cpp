@@ -484,8 +484,8 @@ TEST(ConfigCommandLine, EachBadValueIsRefusedNamingTheFlag) {
     const char* says;
   };
   const Case cases[] = {
-      {"--port=0", "--port", "1 to 65535"},
-      {"--port=65536", "--port", "1 to 65535"},
+      {"--port=-1", "--port", "0 to 65535"},
+      {"--port=65536", "--port", "0 to 65535"},
       {"--encoder-threads=0", "--encoder-threads", "1 to 64"},
       {"--max-kbps=99", "--max-kbps", "100 to 1000000"},
       {"--video-bitrate=fast", "--video-bitrate", "kbit/s"},
