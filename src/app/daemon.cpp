@@ -123,7 +123,7 @@ int run_daemon(const Config& config, const Logger& log) {
     log->info("stopping ({})", sig == SIGINT ? "SIGINT" : "SIGTERM");
     io->stop();
   });
-  log->info("voxl is serving {} (display {})", server->url(), display);
+  log->info("voxl is serving {} (display {}): open it in a browser", server->url(), display);
   io->run();
 
   pipeline.reset();

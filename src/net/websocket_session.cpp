@@ -27,7 +27,12 @@ using json = nlohmann::json;
 
 namespace {
 
-constexpr size_t kMaxQueuedFrames = 8;
+// Frames waiting for the socket, and frames sent but not yet acknowledged
+// as decoded. Together they bound how far a viewer can fall behind (a slow
+// link, or a slow decoder on a busy machine) before its pending deltas are
+// dropped for a fresh key frame: at 60 fps about 200 ms.
+constexpr size_t kMaxQueuedFrames = 6;
+constexpr size_t kMaxInFlight = 6;
 constexpr size_t kMaxQueuedBytes = 16 * 1024 * 1024;
 constexpr size_t kMaxQueuedText = 256;  // a viewer this far behind on control is gone
 constexpr size_t kMaxIncoming = 64 * 1024;
@@ -118,6 +123,7 @@ class ViewerSession final : public stream::VideoSink,
     if (type == "ack") {
       ++acked_;
       if (m.contains("decode_ms") && m["decode_ms"].is_number()) last_decode_ms_ = m["decode_ms"];
+      if (m.contains("id") && m["id"].is_number_unsigned()) on_ack(m["id"].get<uint32_t>());
     } else if (type == "keyframe") {
       ctx_.log->debug("viewer {} asked for a key frame: {}", id_, m.value("reason", std::string("?")));
       ctx_.hub.request_keyframe();
@@ -135,6 +141,20 @@ class ViewerSession final : public stream::VideoSink,
     }
   }
 
+  // Clients that acknowledge frames are held to kMaxInFlight unacknowledged
+  // ones; clients that never do are paced by TCP alone.
+  void on_ack(uint32_t id) {
+    acks_seen_ = true;
+    const auto now = std::chrono::steady_clock::now();
+    // Ids wrap at 2^32: compare by signed distance.
+    while (!in_flight_.empty() && int32_t(in_flight_.front().id - id) <= 0) {
+      if (in_flight_.front().id == id)
+        ack_delay_ms_ = std::chrono::duration<double, std::milli>(now - in_flight_.front().sent).count();
+      in_flight_.pop_front();
+    }
+    pump();
+  }
+
   void schedule_stats() {
     stats_timer_.expires_after(kStatsEvery);
     stats_timer_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
@@ -146,6 +166,10 @@ class ViewerSession final : public stream::VideoSink,
                      {"queued_bytes", self->queue_.bytes()},
                      {"dropped_frames", self->queue_.dropped()},
                      {"acked_frames", self->acked_},
+                     {"in_flight", self->in_flight_.size()},
+                     {"ack_delay_ms", self->ack_delay_ms_},
+                     {"queue_ms", self->queue_ms_},
+                     {"send_ms", self->send_ms_},
                      {"decode_ms", self->last_decode_ms_}};
       self->send_text(s.dump());
       self->schedule_stats();
@@ -180,6 +204,7 @@ class ViewerSession final : public stream::VideoSink,
       return;
     }
     if (queue_.empty()) return;
+    if (acks_seen_ && in_flight_.size() >= kMaxInFlight) return;  // the next ack resumes
     const auto& next = *queue_.peek();
     if (next.key && (next.codec != sent_codec_ || next.size != sent_size_)) {
       sent_codec_ = next.codec;
@@ -190,6 +215,8 @@ class ViewerSession final : public stream::VideoSink,
       return;
     }
     sending_ = queue_.pop();
+    in_flight_.push_back({sending_->id, std::chrono::steady_clock::now()});
+    if (in_flight_.size() > kMaxInFlight) in_flight_.pop_front();  // a client that never acks
     stream::VideoHeader h;
     h.key = sending_->key;
     h.frame_id = sending_->id;
@@ -204,7 +231,11 @@ class ViewerSession final : public stream::VideoSink,
     ws_.binary(true);
     const std::array<asio::const_buffer, 2> bufs{asio::buffer(header_),
                                                  asio::buffer(sending_->data)};
-    ws_.async_write(bufs, [self = this->shared_from_this()](beast::error_code ec, size_t) {
+    queue_ms_ = double(h.server_us) / 1000.0;
+    const auto write_start = std::chrono::steady_clock::now();
+    ws_.async_write(bufs, [self = this->shared_from_this(), write_start](beast::error_code ec, size_t) {
+      self->send_ms_ =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - write_start).count();
       self->writing_ = false;
       self->sending_.reset();
       if (ec) return self->fail(ec, "write");
@@ -224,6 +255,15 @@ class ViewerSession final : public stream::VideoSink,
   std::string sent_codec_;
   Size sent_size_;
   uint64_t id_ = 0;
+  struct Sent {
+    uint32_t id;
+    std::chrono::steady_clock::time_point sent;
+  };
+  std::deque<Sent> in_flight_;  // at most kMaxInFlight once acks flow
+  bool acks_seen_ = false;
+  double ack_delay_ms_ = 0;  // send -> decoded ack of the last acknowledged frame
+  double queue_ms_ = 0;      // capture -> handed to the socket, last frame
+  double send_ms_ = 0;       // handed to the socket -> written, last frame
   uint64_t acked_ = 0;
   double last_decode_ms_ = 0;
   bool joined_ = false;

@@ -146,6 +146,10 @@ export class Client {
     };
   }
 
+  latencies(): number[] {
+    return this.stats.latencies();
+  }
+
   testStats(): VoxlStats {
     const f = this.figures();
     return {

@@ -71,6 +71,9 @@ export class StreamStats {
   private readonly latency = new RecentValues();
   private readonly decode = new RecentValues();
   private readonly bytes = new RecentValues();
+  // Every latency of the last few minutes, for measurements over a run.
+  private readonly latencyLog: number[] = [];
+  private static readonly kLatencyLogMax = 20000;
 
   received(now: number, payloadBytes: number): void {
     this.bytes.push(now, payloadBytes);
@@ -85,7 +88,15 @@ export class StreamStats {
     this.frames.push(now, 1);
     this.decode.push(now, decodeMs);
     this.lastLatency = latencyMs;
-    if (latencyMs !== null) this.latency.push(now, latencyMs);
+    if (latencyMs !== null) {
+      this.latency.push(now, latencyMs);
+      if (this.latencyLog.length >= StreamStats.kLatencyLogMax) this.latencyLog.shift();
+      this.latencyLog.push(latencyMs);
+    }
+  }
+
+  latencies(): number[] {
+    return this.latencyLog.slice();
   }
 
   // A new connection starts the windows afresh; totals run for the page's life.

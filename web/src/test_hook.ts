@@ -27,6 +27,9 @@ export interface VoxlStats {
 
 export interface VoxlHook {
   stats(): VoxlStats;
+  // Capture -> decoded latency of each frame since the page loaded (the
+  // most recent 20000), in ms: for measuring p50/p99 over a run.
+  latencies(): number[];
 }
 
 declare global {
@@ -35,7 +38,7 @@ declare global {
   }
 }
 
-export function installTestHook(stats: () => VoxlStats): void {
-  const hook: VoxlHook = Object.freeze({ stats: () => ({ ...stats() }) });
+export function installTestHook(stats: () => VoxlStats, latencies: () => number[] = () => []): void {
+  const hook: VoxlHook = Object.freeze({ stats: () => ({ ...stats() }), latencies });
   Object.defineProperty(window, "voxl", { value: hook, enumerable: false, writable: false, configurable: false });
 }
