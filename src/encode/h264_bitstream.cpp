@@ -23,7 +23,12 @@ std::vector<NalUnit> split_annex_b(std::span<const uint8_t> s) {
       ++i;
     }
   }
-  if (start != std::string::npos && start < n) out.push_back({s.subspan(start)});
+  if (start != std::string::npos && start < n) {
+    // Trailing zeros end the stream; a NAL unit never ends with a zero byte.
+    size_t end = n;
+    while (end > start && s[end - 1] == 0) --end;
+    if (end > start) out.push_back({s.subspan(start, end - start)});
+  }
   return out;
 }
 

@@ -60,9 +60,13 @@ X264Encoder::X264Encoder(Size size, const EncoderSettings& s, Logger log)
   p.pf_log = log_from_x264;
   p.p_log_private = log_.get();
   p.i_log_level = X264_LOG_WARNING;
-  // Desktop content: full range is not worth a decoder-compatibility risk;
-  // keep the BT.601 limited range libyuv produces and say so in the VUI.
+  // Say exactly what libyuv produced: BT.601 (SMPTE 170M) limited range.
+  // Without it decoders guess BT.709 and every colour shifts.
+  constexpr int kSmpte170m = 6;  // H.264 Table E-3/E-4/E-5
   p.vui.b_fullrange = 0;
+  p.vui.i_colorprim = kSmpte170m;
+  p.vui.i_transfer = kSmpte170m;
+  p.vui.i_colmatrix = kSmpte170m;
   if (x264_param_apply_profile(&p, "baseline") < 0)
     throw std::runtime_error("x264 cannot apply the baseline profile");
   enc_ = x264_encoder_open(&p);

@@ -38,20 +38,44 @@ bool accepts_gzip(const Request& req) {
   return ae.find("gzip") != beast::string_view::npos;
 }
 
+// True when an If-None-Match header (a list of entity tags, or *) names
+// `etag`. Weak comparison, as RFC 9110 asks for this header.
+bool etag_listed(std::string_view header, std::string_view etag) {
+  auto opaque = [](std::string_view t) {
+    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+    while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
+    if (t.substr(0, 2) == "W/") t.remove_prefix(2);
+    return t;
+  };
+  const std::string_view want = opaque(etag);
+  while (!header.empty()) {
+    const size_t comma = header.find(',');
+    const std::string_view item = opaque(header.substr(0, comma));
+    if (item == "*" || item == want) return true;
+    if (comma == std::string_view::npos) break;
+    header.remove_prefix(comma + 1);
+  }
+  return false;
+}
+
 Response asset_response(const Request& req, const Asset& a) {
+  const bool gz = !a.gzip.empty() && accepts_gzip(req);
+  // The compressed body is another representation: it gets its own tag.
+  std::string etag(a.etag);
+  if (gz) etag.insert(etag.size() - 1, "-gz");
   Response res{http::status::ok, req.version()};
   res.set(http::field::server, kServerName);
-  res.set(http::field::etag, std::string(a.etag));
+  res.set(http::field::etag, etag);
   res.set(http::field::cache_control, "no-cache");
   res.set(http::field::vary, "Accept-Encoding");
   res.keep_alive(req.keep_alive());
-  if (req[http::field::if_none_match] == a.etag) {
+  const auto inm = req[http::field::if_none_match];
+  if (!inm.empty() && etag_listed(std::string_view(inm.data(), inm.size()), etag)) {
     res.result(http::status::not_modified);
     return res;
   }
   res.set(http::field::content_type, std::string(a.content_type));
   res.set("X-Content-Type-Options", "nosniff");
-  const bool gz = !a.gzip.empty() && accepts_gzip(req);
   const auto& bytes = gz ? a.gzip : a.data;
   if (gz) res.set(http::field::content_encoding, "gzip");
   res.body().assign(reinterpret_cast<const char*>(bytes.data()), bytes.size());

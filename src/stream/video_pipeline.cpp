@@ -89,7 +89,9 @@ void VideoPipeline::run() {
       if (cv_.wait_until(lock, next_slot, [this] { return stop_ || !active_; })) continue;
     }
     auto r = capturer_->capture(pool, std::chrono::milliseconds(500));
-    bool key = keyframe_.exchange(false);
+    // A key frame request is only taken once a frame is really encoded;
+    // until then it stays pending, whatever this capture returned.
+    bool key = false;
     const Clock::time_point got = Clock::now();
 
     if (r.status == capture::CaptureStatus::kReinit || r.status == capture::CaptureStatus::kPermanent) {
@@ -102,7 +104,7 @@ void VideoPipeline::run() {
       next_slot = got + interval;
       continue;
     }
-    if (r.status == capture::CaptureStatus::kNoChange && !(key && have_picture)) continue;
+    if (r.status == capture::CaptureStatus::kNoChange && !(keyframe_ && have_picture)) continue;
 
     auto out = std::make_shared<encode::EncodedFrame>();
     out->capture_wall_us = wall_clock_us();
@@ -141,7 +143,11 @@ void VideoPipeline::run() {
     const int64_t pts = std::chrono::duration_cast<std::chrono::microseconds>(
                             out->captured_at.time_since_epoch())
                             .count();
-    if (!encoder->encode(image, pts, key, out->data, is_key)) continue;
+    const bool asked = keyframe_.exchange(false);
+    if (!encoder->encode(image, pts, key || asked, out->data, is_key)) {
+      if (asked) keyframe_ = true;
+      continue;
+    }
     out->times.encode_us = micros_between(t1, Clock::now());
     out->key = is_key;
     out->id = ++frame_id;

@@ -60,6 +60,10 @@ export class StreamDecoder {
       codedHeight: height,
       optimizeForLatency: true,
       hardwareAcceleration: "no-preference",
+      // The server encodes BT.601 limited range and says so in the stream;
+      // stating it here too keeps decoders that ignore the VUI from
+      // assuming BT.709.
+      colorSpace: { primaries: "smpte170m", transfer: "smpte170m", matrix: "smpte170m", fullRange: false },
     };
     this.fatal = false;
     this.waitingForKey = true;

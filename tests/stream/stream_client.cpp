@@ -1,0 +1,192 @@
+#include "stream_client.h"
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/websocket.hpp>
+
+namespace voxl::testing {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+using tcp = asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
+using json = nlohmann::json;
+
+struct StreamClient::Impl {
+  asio::io_context io{1};
+  websocket::stream<beast::tcp_stream> ws{io};
+  beast::flat_buffer in;
+  websocket::response_type response;
+  bool message_ready = false;
+
+  // Runs handlers until `ready()` or the deadline; false on timeout.
+  template <class Ready>
+  bool run(Clock::time_point deadline, Ready ready) {
+    while (!ready()) {
+      if (io.stopped()) io.restart();
+      if (io.run_one_until(deadline) == 0 && (Clock::now() >= deadline || io.stopped())) return ready();
+    }
+    return true;
+  }
+};
+
+StreamClient::StreamClient(const ClientOptions& options, std::chrono::milliseconds limit)
+    : impl_(std::make_unique<Impl>()), options_(options) {
+  const auto deadline = Clock::now() + limit;
+  auto& tcp_layer = beast::get_lowest_layer(impl_->ws);
+  auto& socket = tcp_layer.socket();
+  socket.open(tcp::v4());
+  if (options_.receive_buffer > 0)
+    socket.set_option(asio::socket_base::receive_buffer_size(options_.receive_buffer));
+
+  // The Beast stream's own timer bounds connect and handshake; the
+  // WebSocket then runs without one and every read has our deadline.
+  tcp_layer.expires_at(deadline);
+  std::optional<beast::error_code> connected;
+  const tcp::endpoint server(asio::ip::make_address("127.0.0.1"), options_.port);
+  tcp_layer.async_connect(server, [&](beast::error_code ec) { connected = ec; });
+  impl_->run(deadline + 1s, [&] { return connected.has_value(); });
+  if (!connected || *connected)
+    throw std::runtime_error("cannot connect to port " + std::to_string(options_.port) + ": " +
+                             (connected ? connected->message() : "timed out"));
+
+  impl_->ws.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
+  impl_->ws.set_option(websocket::stream_base::decorator([o = options_](websocket::request_type& req) {
+    if (o.origin) req.set(beast::http::field::origin, *o.origin);
+    if (!o.authorization.empty()) req.set(beast::http::field::authorization, o.authorization);
+  }));
+  const std::string host =
+      options_.host.empty() ? "127.0.0.1:" + std::to_string(options_.port) : options_.host;
+  std::optional<beast::error_code> shaken;
+  impl_->ws.async_handshake(impl_->response, host, "/ws", [&](beast::error_code ec) { shaken = ec; });
+  impl_->run(deadline + 1s, [&] { return shaken.has_value(); });
+  if (!shaken) throw std::runtime_error("WebSocket handshake timed out");
+  if (*shaken) {
+    const int status = int(impl_->response.result_int());
+    if (*shaken == websocket::error::upgrade_declined && status != 101)
+      throw HandshakeRefused(status, "WebSocket refused with HTTP " + std::to_string(status) + ": " +
+                                         impl_->response.body());
+    throw std::runtime_error("WebSocket handshake failed: " + shaken->message());
+  }
+  tcp_layer.expires_never();
+}
+
+StreamClient::~StreamClient() {
+  beast::error_code ec;
+  beast::get_lowest_layer(impl_->ws).socket().close(ec);
+}
+
+void StreamClient::start_read() {
+  reading_ = true;
+  impl_->ws.async_read(impl_->in, [this](beast::error_code ec, size_t) {
+    reading_ = false;
+    if (ec) {
+      closed_ = true;
+      last_error_ = "connection ended: " + ec.message();
+      return;
+    }
+    const bool text = impl_->ws.got_text();
+    std::string bytes = beast::buffers_to_string(impl_->in.data());
+    impl_->in.consume(impl_->in.size());
+    on_message(text, std::move(bytes));
+    impl_->message_ready = true;
+  });
+}
+
+void StreamClient::on_message(bool text, std::string bytes) {
+  if (text) {
+    last_kind_ = Got::kText;
+    texts_.push_back(json::parse(bytes, nullptr, false));
+    return;
+  }
+  last_kind_ = Got::kVideo;
+  const std::span<const uint8_t> message(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  size_t offset = 0;
+  const auto header = stream::read_video_header(message, offset);
+  if (!header) {
+    ++decode_errors_;
+    last_error_ = "a binary message that is not video (" + std::to_string(bytes.size()) + " bytes)";
+    return;
+  }
+  frames_.push_back(*header);
+  video_bytes_ += bytes.size();
+  const auto t0 = Clock::now();
+  bool got_picture = false;
+  if (!decoder_.decode(message.subspan(offset), got_picture)) {
+    ++decode_errors_;
+    last_error_ = "frame " + std::to_string(header->frame_id) + ": " + decoder_.error();
+    send(json{{"type", "keyframe"}, {"reason", "decoder error"}}.dump());
+    return;
+  }
+  const double decode_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  if (got_picture) {
+    picture_ = decoder_.picture();
+    picture_frame_id_ = header->frame_id;
+  }
+  if (options_.ack)
+    send(json{{"type", "ack"}, {"id", header->frame_id}, {"decode_ms", decode_ms}, {"queued", 0}}.dump());
+}
+
+void StreamClient::send(std::string text) {
+  outgoing_.push_back(std::move(text));
+  pump_writes();
+}
+
+// One write in flight, as Beast requires; the rest wait in outgoing_.
+void StreamClient::pump_writes() {
+  if (writing_ || closed_ || outgoing_.empty()) return;
+  writing_ = true;
+  impl_->ws.text(true);
+  impl_->ws.async_write(asio::buffer(outgoing_.front()), [this](beast::error_code ec, size_t) {
+    writing_ = false;
+    outgoing_.pop_front();
+    if (ec) {
+      closed_ = true;
+      last_error_ = "write failed: " + ec.message();
+      return;
+    }
+    pump_writes();
+  });
+}
+
+StreamClient::Got StreamClient::read_one(std::chrono::milliseconds limit) {
+  if (closed_) return Got::kClosed;
+  impl_->message_ready = false;
+  if (!reading_) start_read();
+  impl_->run(Clock::now() + limit, [this] { return impl_->message_ready || closed_; });
+  if (impl_->message_ready) return last_kind_;
+  return closed_ ? Got::kClosed : Got::kTimeout;
+}
+
+bool StreamClient::wait_until(const std::function<bool()>& done, std::chrono::milliseconds limit) {
+  const auto deadline = Clock::now() + limit;
+  while (!done()) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (left <= 0ms) return false;
+    if (read_one(left) == Got::kClosed) return done();
+  }
+  return true;
+}
+
+bool StreamClient::wait_for_colour(int x, int y, uint32_t rgb, std::chrono::milliseconds limit) {
+  return wait_until([&] { return pixel(x, y) && near_colour(*pixel(x, y), rgb); }, limit);
+}
+
+std::optional<uint32_t> StreamClient::pixel(int x, int y) const {
+  if (!picture_ || x < 0 || y < 0 || x >= picture_->width || y >= picture_->height) return std::nullopt;
+  return picture_->rgb_at(x, y);
+}
+
+std::string StreamClient::status() const {
+  std::string s = std::to_string(frames_.size()) + " frames, " + std::to_string(texts_.size()) + " texts";
+  if (picture_)
+    s += ", newest picture " + std::to_string(picture_->width) + "x" + std::to_string(picture_->height) +
+         " from frame " + std::to_string(picture_frame_id_);
+  if (!last_error_.empty()) s += "; " + last_error_;
+  return s;
+}
+
+}  // namespace voxl::testing

@@ -1,0 +1,107 @@
+// A viewer of voxl's stream for tests: a WebSocket client that reads the
+// control and video messages, decodes the H.264 with libavcodec and acks
+// every frame like the browser does. Every wait takes a deadline and returns
+// when it passes, so a test fails instead of hanging.
+//
+// Nothing happens in the background: messages are only read (and acks only
+// written) inside read_one() and wait_until(). A client that is never asked
+// to read is therefore a stalled viewer; with a small receive_buffer its
+// socket fills quickly.
+//
+// Threads: one thread at a time.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "h264_decoder.h"
+#include "stream/wire_format.h"
+
+namespace voxl::testing {
+
+using namespace std::chrono_literals;
+
+struct ClientOptions {
+  uint16_t port = 0;
+  std::string host;                   // the Host header; empty: 127.0.0.1:<port>
+  std::optional<std::string> origin;  // sent as Origin when set
+  std::string authorization;          // sent as Authorization when not empty
+  int receive_buffer = 0;             // SO_RCVBUF set before connecting; 0 keeps the default
+  bool ack = true;                    // ack every decoded frame
+};
+
+// The server declined the WebSocket handshake; `status` is its HTTP answer.
+struct HandshakeRefused : std::runtime_error {
+  HandshakeRefused(int code, const std::string& what) : std::runtime_error(what), status(code) {}
+  int status;
+};
+
+class StreamClient {
+ public:
+  // Connects and completes the handshake within `limit`. Throws
+  // HandshakeRefused when the server answers with an error status, and
+  // std::runtime_error for anything else.
+  explicit StreamClient(const ClientOptions& options, std::chrono::milliseconds limit = 30s);
+  ~StreamClient();
+  StreamClient(const StreamClient&) = delete;
+  StreamClient& operator=(const StreamClient&) = delete;
+
+  enum class Got { kText, kVideo, kTimeout, kClosed };
+  // Handles the next message, waiting at most `limit` for it.
+  Got read_one(std::chrono::milliseconds limit);
+  // Handles messages until `done()` holds (true) or `limit` passes or the
+  // connection ends (false). `done` is checked after every message.
+  bool wait_until(const std::function<bool()>& done, std::chrono::milliseconds limit = 30s);
+  // Waits for a decoded picture whose pixel at (x, y) is near `rgb`.
+  bool wait_for_colour(int x, int y, uint32_t rgb, std::chrono::milliseconds limit = 30s);
+
+  // The newest decoded picture and the id of the frame it came from.
+  const std::optional<Picture>& picture() const { return picture_; }
+  uint32_t picture_frame_id() const { return picture_frame_id_; }
+  // 0x00RRGGBB of the newest picture at (x, y); nullopt before any.
+  std::optional<uint32_t> pixel(int x, int y) const;
+
+  const std::vector<nlohmann::json>& texts() const { return texts_; }
+  // Headers of every video message received, in order.
+  const std::vector<stream::VideoHeader>& frames() const { return frames_; }
+  int decode_errors() const { return decode_errors_; }
+  // Bytes of every video message received.
+  uint64_t video_bytes() const { return video_bytes_; }
+  bool closed() const { return closed_; }
+  // What happened last: a decoder error, how the connection ended.
+  std::string status() const;
+
+ private:
+  struct Impl;
+  void start_read();
+  void on_message(bool text, std::string bytes);
+  void send(std::string text);
+  void pump_writes();
+
+  std::unique_ptr<Impl> impl_;
+  ClientOptions options_;
+  H264Decoder decoder_;
+  std::optional<Picture> picture_;
+  uint32_t picture_frame_id_ = 0;
+  std::vector<nlohmann::json> texts_;
+  std::vector<stream::VideoHeader> frames_;
+  std::deque<std::string> outgoing_;
+  uint64_t video_bytes_ = 0;
+  int decode_errors_ = 0;
+  Got last_kind_ = Got::kTimeout;
+  bool reading_ = false;
+  bool writing_ = false;
+  bool closed_ = false;
+  std::string last_error_;
+};
+
+}  // namespace voxl::testing

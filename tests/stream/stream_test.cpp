@@ -1,0 +1,178 @@
+// The stream end to end: shapes drawn on a private Xvfb must come out of a
+// real voxl process, decoded, in the right colours; a still screen costs
+// nothing; viewers share one stream and a stalled one harms nobody.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "voxl_fixture.h"
+
+namespace voxl::testing {
+namespace {
+
+constexpr uint32_t kBackground = 0x204060;
+constexpr uint32_t kRed = 0xff0000;
+constexpr uint32_t kGreen = 0x00ff00;
+constexpr uint32_t kBlue = 0x0000ff;
+constexpr Rect kRect{100, 100, 200, 150};
+constexpr Rect kOtherRect{340, 220, 200, 150};
+constexpr int kOutsideX = 600;  // above and right of both rectangles
+constexpr int kOutsideY = 40;
+
+int centre_x(const Rect& r) { return r.x + r.width / 2; }
+int centre_y(const Rect& r) { return r.y + r.height / 2; }
+
+std::string describe(const StreamClient& c, int x, int y) {
+  const auto p = c.pixel(x, y);
+  return "(" + std::to_string(x) + "," + std::to_string(y) + ") is " + (p ? colour_name(*p) : "undecoded") +
+         "; client: " + c.status();
+}
+
+class StreamTest : public VoxlFixture {
+ protected:
+  void SetUp() override { start_display(kBackground); }
+
+  // Reads until the newest picture shows `rgb` at the centre of `r` and the
+  // background outside every rectangle.
+  ::testing::AssertionResult shows(StreamClient& c, uint32_t rgb, const Rect& r = kRect) {
+    const bool ok = c.wait_until([&] {
+      const auto inside = c.pixel(centre_x(r), centre_y(r));
+      const auto outside = c.pixel(kOutsideX, kOutsideY);
+      return inside && outside && near_colour(*inside, rgb) && near_colour(*outside, kBackground);
+    });
+    if (ok) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "waiting for " << colour_name(rgb) << " at "
+                                         << describe(c, centre_x(r), centre_y(r)) << "; outside "
+                                         << describe(c, kOutsideX, kOutsideY);
+  }
+};
+
+TEST_F(StreamTest, DecodedFrameShowsDrawnRectangle) {
+  fill(kRect, kRed);
+  start_voxl();
+  StreamClient client(client_options());
+  ASSERT_TRUE(shows(client, kRed));
+
+  // The protocol around it: hello, then the stream's format, then a key
+  // frame of the screen's size.
+  const auto& texts = client.texts();
+  ASSERT_GE(texts.size(), 2u);
+  EXPECT_EQ(texts[0].value("type", ""), "hello");
+  EXPECT_EQ(texts[0].value("version", 0), stream::kProtocolVersion);
+  EXPECT_EQ(texts[1].value("type", ""), "video");
+  EXPECT_EQ(texts[1].value("width", 0), kScreen.width);
+  EXPECT_EQ(texts[1].value("height", 0), kScreen.height);
+  ASSERT_FALSE(client.frames().empty());
+  EXPECT_TRUE(client.frames().front().key);
+  EXPECT_EQ(client.frames().front().width, kScreen.width);
+  EXPECT_EQ(client.frames().front().height, kScreen.height);
+  EXPECT_EQ(client.picture()->width, kScreen.width);
+  EXPECT_EQ(client.decode_errors(), 0) << client.status();
+}
+
+TEST_F(StreamTest, ChangeOnScreenArrives) {
+  fill(kRect, kRed);
+  start_voxl();
+  StreamClient client(client_options());
+  ASSERT_TRUE(shows(client, kRed));
+  const uint32_t red_frame = client.picture_frame_id();
+
+  fill(kRect, kGreen);
+  ASSERT_TRUE(shows(client, kGreen));
+  EXPECT_GT(client.picture_frame_id(), red_frame);
+  EXPECT_EQ(client.decode_errors(), 0) << client.status();
+}
+
+TEST_F(StreamTest, StillScreenSendsNoFrames) {
+  // Sharpening a still screen (paintover) would be a legitimate frame;
+  // its delay is set far beyond the window below.
+  start_voxl({"--paintover-delay-ms=10000"});
+  StreamClient client(client_options());
+  // The first picture comes before the drawing, so that the drawing is one
+  // damage event and therefore exactly one frame.
+  ASSERT_TRUE(shows(client, kBackground));
+  fill(kRect, kBlue);
+  ASSERT_TRUE(shows(client, kBlue));
+
+  // Nothing changes on the screen any more, so nothing may arrive. The
+  // window only bounds the wait for an event that must not happen.
+  const size_t frames_before = client.frames().size();
+  const auto got = client.read_one(std::chrono::milliseconds(1500));
+  EXPECT_EQ(got, StreamClient::Got::kTimeout) << "a message arrived for a still screen: " << client.status();
+  EXPECT_EQ(client.frames().size(), frames_before);
+}
+
+TEST_F(StreamTest, TwoViewersGetTheSameStream) {
+  start_voxl();
+  StreamClient first(client_options());
+  ASSERT_TRUE(first.wait_until([&] { return first.picture().has_value(); })) << first.status();
+  StreamClient second(client_options());
+  ASSERT_TRUE(second.wait_until([&] { return second.picture().has_value(); })) << second.status();
+
+  fill(kRect, kRed);
+  ASSERT_TRUE(shows(first, kRed));
+  ASSERT_TRUE(shows(second, kRed));
+  // The same encode reached both: the change is the same frame.
+  EXPECT_EQ(first.picture_frame_id(), second.picture_frame_id());
+
+  // The second viewer starts on the key frame its joining asked for; from
+  // there on both saw the same frames, up to the one with the change.
+  ASSERT_FALSE(second.frames().empty());
+  EXPECT_TRUE(second.frames().front().key);
+  const uint32_t from = second.frames().front().frame_id;
+  const uint32_t to = second.picture_frame_id();
+  auto ids_between = [&](const StreamClient& c) {
+    std::vector<uint32_t> ids;
+    for (const auto& h : c.frames())
+      if (h.frame_id >= from && h.frame_id <= to) ids.push_back(h.frame_id);
+    return ids;
+  };
+  const std::vector<uint32_t> ids = ids_between(first);
+  EXPECT_EQ(ids, ids_between(second));
+  EXPECT_TRUE(std::is_sorted(ids.begin(), ids.end()));
+  EXPECT_EQ(first.decode_errors(), 0) << first.status();
+  EXPECT_EQ(second.decode_errors(), 0) << second.status();
+}
+
+TEST_F(StreamTest, StalledViewerDoesNotStopTheOther) {
+  // Debug logging says when a viewer's queue overflowed.
+  start_voxl({"--log-level=debug"});
+  ClientOptions stalled_options = client_options();
+  stalled_options.receive_buffer = 4096;  // the kernel fills this one fast
+  StreamClient stalled(stalled_options);  // connects, then is never read
+  ASSERT_TRUE(voxl_->wait_for_log("viewer 1 connected", std::chrono::seconds(30))) << voxl_->log();
+
+  StreamClient healthy(client_options());
+  ASSERT_TRUE(shows(healthy, kBackground, kRect));
+  const long rss_before = voxl_->rss_kib();
+  ASSERT_GT(rss_before, 0);
+
+  // Every other change covers most of the screen with noise: frames large
+  // enough that the stalled viewer's socket and then its queue fill within
+  // the first few dozen changes.
+  constexpr Rect kBand{0, 60, kScreen.width, kScreen.height - 60};
+  constexpr int kChanges = 100;
+  for (int i = 0; i < kChanges; ++i) {
+    const bool odd = i % 2 != 0;
+    const Rect& now = odd ? kOtherRect : kRect;
+    const uint32_t colour = (i / 2) % 2 ? kBlue : kRed;
+    if (odd)
+      painter_->paint_pattern(kBand);
+    else
+      fill(kBand, kBackground);
+    fill(now, colour);
+    ASSERT_TRUE(shows(healthy, colour, now)) << "change " << i;
+  }
+  const long rss_after = voxl_->rss_kib();
+  EXPECT_LT(rss_after - rss_before, 64 * 1024) << "VmRSS grew from " << rss_before << " to " << rss_after
+                                               << " KiB";
+  EXPECT_EQ(healthy.decode_errors(), 0) << healthy.status();
+  EXPECT_FALSE(healthy.closed()) << healthy.status();
+  // The scenario really happened: the server gave up on the stalled
+  // viewer's backlog (and asked for a key frame) at least once.
+  EXPECT_TRUE(voxl_->wait_for_log("viewer 1 fell behind", std::chrono::seconds(30)));
+}
+
+}  // namespace
+}  // namespace voxl::testing

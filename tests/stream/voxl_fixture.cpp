@@ -1,0 +1,38 @@
+#include "voxl_fixture.h"
+
+#include <iostream>
+
+namespace voxl::testing {
+
+void VoxlFixture::start_display(uint32_t background) {
+  capture::x11::VirtualDisplayOptions o;
+  o.size = kScreen;
+  display_.emplace(o);
+  painter_.emplace(display_->name());
+  fill(Rect::from_size(kScreen), background);
+}
+
+void VoxlFixture::start_voxl(const std::vector<std::string>& extra_args) {
+  if (!display_) start_display(0);
+  voxl_.emplace(display_->name(), extra_args);
+}
+
+void VoxlFixture::TearDown() {
+  if (!voxl_) return;
+  // A clean exit is part of every test: under the sanitizers a leak or an
+  // error at shutdown shows up as a non-zero status.
+  const int status = voxl_->stop();
+  EXPECT_EQ(status, 0) << "voxl did not exit cleanly after SIGTERM";
+  if (HasFailure()) std::cerr << "---- voxl's log ----\n" << voxl_->log() << "---- end of voxl's log ----\n";
+  voxl_.reset();
+  painter_.reset();
+  display_.reset();
+}
+
+ClientOptions VoxlFixture::client_options() const {
+  ClientOptions o;
+  o.port = voxl_->port();
+  return o;
+}
+
+}  // namespace voxl::testing

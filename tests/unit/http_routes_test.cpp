@@ -1,0 +1,286 @@
+#include "net/http_routes.h"
+
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/_experimental/test/stream.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http.hpp>
+#include <spdlog/sinks/null_sink.h>
+
+#include <memory>
+#include <span>
+#include <string>
+
+#include "net/embedded_assets.h"
+#include "stream/hub.h"
+
+namespace voxl::net {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+
+using ParsedResponse = http::response<http::string_body>;
+
+Logger null_logger() {
+  return std::make_shared<spdlog::logger>("http-routes-test", std::make_shared<spdlog::sinks::null_sink_mt>());
+}
+
+// Carries requests and responses through Beast's in-memory stream, so both
+// directions go through real HTTP serialisation and parsing.
+class HttpRoutesTest : public testing::Test {
+ protected:
+  HttpRoutesTest() : client_(ioc_), server_(ioc_), ctx_{hub_, {}, false, null_logger(), {}, 0} {
+    client_.connect(server_);
+  }
+
+  // Sends `raw` from the client, parses it on the server side and routes it.
+  Routed route(const std::string& raw) {
+    asio::write(client_, asio::buffer(raw));
+    Request req;
+    beast::flat_buffer buf;
+    http::read(server_, buf, req);
+    return route_request(req, ctx_);
+  }
+
+  // Writes `res` from the server and parses it on the client side.
+  ParsedResponse deliver(Response res, bool head = false) {
+    http::write(server_, res);
+    beast::flat_buffer buf;
+    http::response_parser<http::string_body> parser;
+    parser.body_limit(64 * 1024 * 1024);
+    if (head) parser.skip(true);  // a HEAD response has headers only
+    http::read(client_, buf, parser);
+    return parser.release();
+  }
+
+  ParsedResponse get(const std::string& raw, bool head = false) {
+    Routed r = route(raw);
+    EXPECT_FALSE(r.upgrade);
+    return deliver(std::move(r.response), head);
+  }
+
+  static std::string header(const ParsedResponse& res, http::field f) {
+    const auto it = res.find(f);
+    return it == res.end() ? std::string("<missing>") : std::string(it->value());
+  }
+
+  static std::string bytes(std::span<const uint8_t> b) {
+    return std::string(reinterpret_cast<const char*>(b.data()), b.size());
+  }
+
+  asio::io_context ioc_;
+  beast::test::stream client_;
+  beast::test::stream server_;
+  stream::Hub hub_{stream::PipelineControls{}};
+  SessionContext ctx_;
+};
+
+constexpr const char* kUpgradeHeaders =
+    "Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"
+    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
+
+TEST_F(HttpRoutesTest, IndexIsServedAsHtml) {
+  const auto res = get("GET / HTTP/1.1\r\nHost: localhost:6901\r\n\r\n");
+  EXPECT_EQ(res.result(), http::status::ok);
+  EXPECT_EQ(header(res, http::field::content_type).rfind("text/html", 0), 0u) << header(res, http::field::content_type);
+  const Asset* index = find_asset("/");
+  ASSERT_NE(index, nullptr);
+  EXPECT_EQ(res.body(), bytes(index->data));
+  EXPECT_NE(res.body().find("<html"), std::string::npos);
+  EXPECT_EQ(header(res, http::field::etag), std::string(index->etag));
+}
+
+TEST_F(HttpRoutesTest, ScriptIsServedPlainWithoutAcceptEncoding) {
+  const auto res = get("GET /app.js HTTP/1.1\r\nHost: localhost\r\n\r\n");
+  EXPECT_EQ(res.result(), http::status::ok);
+  EXPECT_EQ(header(res, http::field::content_type).rfind("text/javascript", 0), 0u);
+  EXPECT_EQ(res.find(http::field::content_encoding), res.end());
+  const Asset* js = find_asset("/app.js");
+  ASSERT_NE(js, nullptr);
+  EXPECT_FALSE(js->data.empty());
+  EXPECT_EQ(res.body(), bytes(js->data));
+  EXPECT_EQ(header(res, http::field::vary), "Accept-Encoding");
+  EXPECT_EQ(header(res, http::field::cache_control), "no-cache");
+}
+
+TEST_F(HttpRoutesTest, ScriptIsServedGzippedWhenAccepted) {
+  const auto res = get("GET /app.js HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: gzip, deflate, br\r\n\r\n");
+  EXPECT_EQ(res.result(), http::status::ok);
+  EXPECT_EQ(header(res, http::field::content_encoding), "gzip");
+  const Asset* js = find_asset("/app.js");
+  ASSERT_NE(js, nullptr);
+  EXPECT_EQ(res.body(), bytes(js->gzip));
+  ASSERT_GE(res.body().size(), 2u);
+  EXPECT_EQ(uint8_t(res.body()[0]), 0x1f);
+  EXPECT_EQ(uint8_t(res.body()[1]), 0x8b);
+  EXPECT_EQ(header(res, http::field::content_length), std::to_string(js->gzip.size()));
+}
+
+TEST_F(HttpRoutesTest, QueryStringIsIgnoredForAssets) {
+  const auto res = get("GET /app.js?v=3 HTTP/1.1\r\nHost: localhost\r\n\r\n");
+  EXPECT_EQ(res.result(), http::status::ok);
+}
+
+TEST_F(HttpRoutesTest, MatchingIfNoneMatchGives304) {
+  const Asset* js = find_asset("/app.js");
+  ASSERT_NE(js, nullptr);
+  const auto res = get("GET /app.js HTTP/1.1\r\nHost: localhost\r\nIf-None-Match: " + std::string(js->etag) +
+                       "\r\n\r\n");
+  EXPECT_EQ(res.result(), http::status::not_modified);
+  EXPECT_TRUE(res.body().empty());
+  EXPECT_EQ(header(res, http::field::etag), std::string(js->etag));
+
+  const auto stale = get("GET /app.js HTTP/1.1\r\nHost: localhost\r\nIf-None-Match: \"0000\"\r\n\r\n");
+  EXPECT_EQ(stale.result(), http::status::ok);
+}
+
+TEST_F(HttpRoutesTest, IfNoneMatchListsAndWeakTagsAreUnderstood) {
+  const Asset* js = find_asset("/app.js");
+  ASSERT_NE(js, nullptr);
+  const std::string tag(js->etag);
+  for (const std::string& inm : {"\"x\", " + tag, "W/" + tag, std::string("*"), tag + " ,\"y\""}) {
+    const auto res = get("GET /app.js HTTP/1.1\r\nHost: localhost\r\nIf-None-Match: " + inm + "\r\n\r\n");
+    EXPECT_EQ(res.result(), http::status::not_modified) << inm;
+  }
+}
+
+TEST_F(HttpRoutesTest, CompressedBodyHasItsOwnEntityTag) {
+  const Asset* js = find_asset("/app.js");
+  ASSERT_NE(js, nullptr);
+  const auto gz = get("GET /app.js HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: gzip\r\n\r\n");
+  const std::string gz_tag = header(gz, http::field::etag);
+  EXPECT_NE(gz_tag, std::string(js->etag));
+  // The plain tag does not validate the compressed body, and vice versa.
+  const auto plain_tag_for_gz = get("GET /app.js HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: gzip\r\nIf-None-Match: " +
+                                    std::string(js->etag) + "\r\n\r\n");
+  EXPECT_EQ(plain_tag_for_gz.result(), http::status::ok);
+  const auto revalidated = get("GET /app.js HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: gzip\r\nIf-None-Match: " +
+                               gz_tag + "\r\n\r\n");
+  EXPECT_EQ(revalidated.result(), http::status::not_modified);
+}
+
+TEST_F(HttpRoutesTest, HeadHasContentLengthButNoBody) {
+  const Asset* index = find_asset("/");
+  ASSERT_NE(index, nullptr);
+  Routed r = route("HEAD / HTTP/1.1\r\nHost: localhost\r\n\r\n");
+  EXPECT_TRUE(r.response.body().empty());
+  const auto res = deliver(std::move(r.response), true);
+  EXPECT_EQ(res.result(), http::status::ok);
+  EXPECT_EQ(header(res, http::field::content_length), std::to_string(index->data.size()));
+  EXPECT_TRUE(res.body().empty());
+}
+
+TEST_F(HttpRoutesTest, UnknownPathIs404) {
+  const auto res = get("GET /nope HTTP/1.1\r\nHost: localhost\r\n\r\n");
+  EXPECT_EQ(res.result(), http::status::not_found);
+  EXPECT_NE(res.body().find("/nope"), std::string::npos);
+}
+
+TEST_F(HttpRoutesTest, OtherMethodsAre405WithAllow) {
+  for (const char* method : {"POST", "PUT", "DELETE"}) {
+    const auto res = get(std::string(method) + " / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\nhi");
+    EXPECT_EQ(res.result(), http::status::method_not_allowed) << method;
+    EXPECT_EQ(header(res, http::field::allow), "GET, HEAD") << method;
+  }
+}
+
+TEST_F(HttpRoutesTest, StatsAreJson) {
+  ctx_.stats_json = [] { return std::string(R"({"fps":42})"); };
+  const auto res = get("GET /stats HTTP/1.1\r\nHost: localhost\r\n\r\n");
+  EXPECT_EQ(res.result(), http::status::ok);
+  EXPECT_EQ(header(res, http::field::content_type), "application/json");
+  EXPECT_EQ(header(res, http::field::cache_control), "no-store");
+  EXPECT_EQ(res.body().substr(0, 10), R"({"fps":42})");
+}
+
+TEST_F(HttpRoutesTest, StatsWithoutASourceAreAnEmptyObject) {
+  const auto res = get("GET /stats HTTP/1.1\r\nHost: localhost\r\n\r\n");
+  EXPECT_EQ(res.result(), http::status::ok);
+  EXPECT_EQ(res.body().substr(0, 2), "{}");
+}
+
+TEST_F(HttpRoutesTest, WebSocketPathWithoutUpgradeIs426) {
+  const auto res = get("GET /ws HTTP/1.1\r\nHost: localhost\r\n\r\n");
+  EXPECT_EQ(res.result(), http::status::upgrade_required);
+}
+
+TEST_F(HttpRoutesTest, WebSocketUpgradeIsHandedOverWithTheRole) {
+  const Routed r = route(std::string("GET /ws HTTP/1.1\r\nHost: localhost:6901\r\n") + kUpgradeHeaders +
+                         "Origin: http://localhost:6901\r\n\r\n");
+  EXPECT_TRUE(r.upgrade);
+  EXPECT_EQ(r.role, Role::kFull);
+}
+
+TEST_F(HttpRoutesTest, UpgradeElsewhereIsNotAWebSocket) {
+  const Routed r = route(std::string("GET / HTTP/1.1\r\nHost: localhost\r\n") + kUpgradeHeaders + "\r\n");
+  EXPECT_FALSE(r.upgrade);
+  EXPECT_EQ(deliver(r.response).result(), http::status::ok);
+}
+
+TEST_F(HttpRoutesTest, ViewOnlyCredentialsGiveAViewOnlyWebSocket) {
+  ctx_.access.basic_auth = true;
+  ctx_.access.user = "user";
+  ctx_.access.password = "secret";
+  ctx_.access.viewonly_password = "look";
+  const Routed r = route(std::string("GET /ws HTTP/1.1\r\nHost: localhost\r\n") + kUpgradeHeaders +
+                         "Authorization: Basic dXNlcjpsb29r\r\n\r\n");
+  EXPECT_TRUE(r.upgrade);
+  EXPECT_EQ(r.role, Role::kViewOnly);
+}
+
+TEST_F(HttpRoutesTest, WebSocketFromAForeignOriginIsRefused) {
+  Routed r = route(std::string("GET /ws HTTP/1.1\r\nHost: localhost:6901\r\n") + kUpgradeHeaders +
+                   "Origin: http://evil.com\r\n\r\n");
+  EXPECT_FALSE(r.upgrade);
+  EXPECT_EQ(deliver(std::move(r.response)).result(), http::status::forbidden);
+}
+
+TEST_F(HttpRoutesTest, ForeignHostIsRefusedWhenLoopbackOnly) {
+  ctx_.access.loopback_only = true;
+  const auto res = get("GET / HTTP/1.1\r\nHost: attacker.example:6901\r\n\r\n");
+  EXPECT_EQ(res.result(), http::status::forbidden);
+  EXPECT_NE(res.body().find("attacker.example"), std::string::npos);
+  EXPECT_EQ(get("GET / HTTP/1.1\r\nHost: localhost:6901\r\n\r\n").result(), http::status::ok);
+}
+
+TEST_F(HttpRoutesTest, MissingHostIs400) {
+  const auto res = get("GET / HTTP/1.1\r\n\r\n");
+  EXPECT_EQ(res.result(), http::status::bad_request);
+}
+
+TEST_F(HttpRoutesTest, BasicAuthChallengesAndAccepts) {
+  ctx_.access.basic_auth = true;
+  ctx_.access.user = "user";
+  ctx_.access.password = "secret";
+  const auto missing = get("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n");
+  EXPECT_EQ(missing.result(), http::status::unauthorized);
+  EXPECT_EQ(header(missing, http::field::www_authenticate).rfind("Basic realm=", 0), 0u)
+      << header(missing, http::field::www_authenticate);
+
+  const auto wrong = get("GET / HTTP/1.1\r\nHost: localhost\r\nAuthorization: Basic dXNlcjp3cm9uZw==\r\n\r\n");
+  EXPECT_EQ(wrong.result(), http::status::unauthorized);
+  EXPECT_NE(wrong.find(http::field::www_authenticate), wrong.end());
+
+  const auto ok = get("GET / HTTP/1.1\r\nHost: localhost\r\nAuthorization: Basic dXNlcjpzZWNyZXQ=\r\n\r\n");
+  EXPECT_EQ(ok.result(), http::status::ok);
+}
+
+TEST_F(HttpRoutesTest, KeepAliveFollowsTheRequest) {
+  EXPECT_TRUE(get("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n").keep_alive());
+  EXPECT_FALSE(get("GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").keep_alive());
+  EXPECT_FALSE(get("GET /nope HTTP/1.0\r\nHost: localhost\r\n\r\n").keep_alive());
+}
+
+TEST(BadRequestResponse, Is400AndClosesTheConnection) {
+  const Response res = bad_request_response("header too long");
+  EXPECT_EQ(res.result(), http::status::bad_request);
+  EXPECT_FALSE(res.keep_alive());
+  EXPECT_NE(res.body().find("header too long"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace voxl::net

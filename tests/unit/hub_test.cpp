@@ -1,0 +1,230 @@
+#include "stream/hub.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace voxl::stream {
+namespace {
+
+using encode::EncodedFrame;
+using encode::EncodedFramePtr;
+
+// Records what the hub asks of the video pipeline.
+struct FakePipeline {
+  std::vector<bool> active_calls;
+  int keyframe_requests = 0;
+
+  PipelineControls controls() {
+    return {[this](bool on) { active_calls.push_back(on); }, [this] { ++keyframe_requests; }};
+  }
+};
+
+struct RecordingSink : VideoSink {
+  std::vector<uint32_t> ids;
+  std::function<void()> on_frame;  // runs after recording, if set
+  void on_video(const EncodedFramePtr& frame) override {
+    ids.push_back(frame->id);
+    if (on_frame) on_frame();
+  }
+};
+
+EncodedFramePtr frame(uint32_t id, bool key) {
+  auto f = std::make_shared<EncodedFrame>();
+  f->id = id;
+  f->key = key;
+  return f;
+}
+
+TEST(Hub, FirstSinkActivatesThePipelineAndLastRemovalDeactivatesIt) {
+  FakePipeline p;
+  Hub hub(p.controls());
+  RecordingSink a, b;
+
+  hub.add(&a);
+  EXPECT_EQ(p.active_calls, std::vector<bool>{true});
+  hub.add(&b);
+  EXPECT_EQ(p.active_calls, std::vector<bool>{true}) << "only the first sink switches it on";
+  EXPECT_EQ(hub.sinks(), 2u);
+
+  hub.remove(&a);
+  EXPECT_EQ(p.active_calls, std::vector<bool>{true}) << "one sink is still there";
+  hub.remove(&b);
+  EXPECT_EQ(p.active_calls, (std::vector<bool>{true, false}));
+  EXPECT_EQ(hub.sinks(), 0u);
+
+  hub.add(&a);
+  EXPECT_EQ(p.active_calls, (std::vector<bool>{true, false, true})) << "a later viewer switches it on again";
+}
+
+TEST(Hub, RemovingAnUnknownSinkDoesNothing) {
+  FakePipeline p;
+  Hub hub(p.controls());
+  RecordingSink a, stranger;
+  hub.remove(&stranger);
+  EXPECT_TRUE(p.active_calls.empty()) << "an empty hub is not switched off again";
+  hub.add(&a);
+  hub.remove(&stranger);
+  EXPECT_EQ(hub.sinks(), 1u);
+  EXPECT_EQ(p.active_calls, std::vector<bool>{true});
+  hub.remove(&a);
+  hub.remove(&a);
+  EXPECT_EQ(p.active_calls, (std::vector<bool>{true, false}));
+}
+
+TEST(Hub, AddingASinkAsksForAKeyFrame) {
+  FakePipeline p;
+  Hub hub(p.controls());
+  RecordingSink a;
+  hub.add(&a);
+  EXPECT_EQ(p.keyframe_requests, 1);
+}
+
+TEST(Hub, RepeatedKeyFrameRequestsAreMergedUntilAKeyFrameIsPublished) {
+  FakePipeline p;
+  Hub hub(p.controls());
+  RecordingSink a, b, c;
+  hub.add(&a);
+  hub.add(&b);
+  hub.request_keyframe();
+  hub.request_keyframe();
+  hub.add(&c);
+  EXPECT_EQ(p.keyframe_requests, 1) << "many viewers joining at once cost one IDR";
+
+  hub.publish(frame(1, false));
+  hub.request_keyframe();
+  EXPECT_EQ(p.keyframe_requests, 1) << "a delta frame does not answer the request";
+
+  hub.publish(frame(2, true));
+  hub.request_keyframe();
+  EXPECT_EQ(p.keyframe_requests, 2) << "the key frame came: the next ask is a new request";
+  hub.request_keyframe();
+  EXPECT_EQ(p.keyframe_requests, 2);
+}
+
+TEST(Hub, UnaskedKeyFrameAlsoClearsTheMergeState) {
+  FakePipeline p;
+  Hub hub(p.controls());
+  hub.publish(frame(1, true));
+  hub.request_keyframe();
+  EXPECT_EQ(p.keyframe_requests, 1);
+  hub.publish(frame(2, true));
+  hub.request_keyframe();
+  EXPECT_EQ(p.keyframe_requests, 2);
+}
+
+TEST(Hub, PublishReachesEverySinkInOrder) {
+  FakePipeline p;
+  Hub hub(p.controls());
+  RecordingSink a, b, c;
+  hub.add(&a);
+  hub.add(&b);
+  hub.add(&c);
+  hub.publish(frame(1, true));
+  hub.publish(frame(2, false));
+  for (const RecordingSink* s : {&a, &b, &c}) EXPECT_EQ(s->ids, (std::vector<uint32_t>{1, 2}));
+  ASSERT_TRUE(hub.latest());
+  EXPECT_EQ(hub.latest()->id, 2u);
+}
+
+TEST(Hub, LatestIsKeptWithoutSinks) {
+  Hub hub(PipelineControls{});
+  EXPECT_EQ(hub.latest(), nullptr);
+  const auto f = frame(7, true);
+  hub.publish(f);
+  EXPECT_EQ(hub.latest(), f);
+}
+
+TEST(Hub, RemovedSinkGetsNoMoreFrames) {
+  FakePipeline p;
+  Hub hub(p.controls());
+  RecordingSink a, b;
+  hub.add(&a);
+  hub.add(&b);
+  hub.publish(frame(1, true));
+  hub.remove(&a);
+  hub.publish(frame(2, false));
+  EXPECT_EQ(a.ids, std::vector<uint32_t>{1});
+  EXPECT_EQ(b.ids, (std::vector<uint32_t>{1, 2}));
+}
+
+TEST(Hub, SinkRemovingItselfDuringPublishIsSafe) {
+  FakePipeline p;
+  Hub hub(p.controls());
+  RecordingSink a, b, c;
+  hub.add(&a);
+  hub.add(&b);
+  hub.add(&c);
+  b.on_frame = [&] { hub.remove(&b); };  // its socket failed
+
+  hub.publish(frame(1, true));
+  EXPECT_EQ(a.ids, std::vector<uint32_t>{1});
+  EXPECT_EQ(b.ids, std::vector<uint32_t>{1});
+  EXPECT_EQ(c.ids, std::vector<uint32_t>{1}) << "sinks after the one that left still get the frame";
+  EXPECT_EQ(hub.sinks(), 2u);
+
+  hub.publish(frame(2, false));
+  EXPECT_EQ(b.ids, std::vector<uint32_t>{1});
+  EXPECT_EQ(c.ids, (std::vector<uint32_t>{1, 2}));
+}
+
+TEST(Hub, SinkRemovingAnotherDuringPublishIsSafe) {
+  FakePipeline p;
+  Hub hub(p.controls());
+  auto a = std::make_unique<RecordingSink>();
+  auto b = std::make_unique<RecordingSink>();
+  auto c = std::make_unique<RecordingSink>();
+  hub.add(a.get());
+  hub.add(b.get());
+  hub.add(c.get());
+  // a takes c down with it; c is destroyed right away, so the hub must not call it.
+  a->on_frame = [&] {
+    hub.remove(c.get());
+    c.reset();
+  };
+  hub.publish(frame(1, true));
+  EXPECT_EQ(a->ids, std::vector<uint32_t>{1});
+  EXPECT_EQ(b->ids, std::vector<uint32_t>{1});
+  EXPECT_EQ(hub.sinks(), 2u);
+}
+
+TEST(Hub, LastSinkLeavingDuringPublishDeactivates) {
+  FakePipeline p;
+  Hub hub(p.controls());
+  RecordingSink a;
+  hub.add(&a);
+  a.on_frame = [&] { hub.remove(&a); };
+  hub.publish(frame(1, true));
+  EXPECT_EQ(hub.sinks(), 0u);
+  EXPECT_EQ(p.active_calls, (std::vector<bool>{true, false}));
+}
+
+TEST(Hub, SinkAddedDuringPublishStartsWithTheNextFrame) {
+  FakePipeline p;
+  Hub hub(p.controls());
+  RecordingSink a, late;
+  hub.add(&a);
+  a.on_frame = [&] {
+    if (hub.sinks() == 1) hub.add(&late);
+  };
+  hub.publish(frame(1, true));
+  EXPECT_TRUE(late.ids.empty());
+  hub.publish(frame(2, false));
+  EXPECT_EQ(late.ids, std::vector<uint32_t>{2});
+}
+
+TEST(Hub, WorksWithoutPipelineControls) {
+  Hub hub(PipelineControls{});
+  RecordingSink a;
+  hub.add(&a);
+  hub.request_keyframe();
+  hub.publish(frame(1, true));
+  hub.remove(&a);
+  EXPECT_EQ(a.ids, std::vector<uint32_t>{1});
+  EXPECT_EQ(hub.sinks(), 0u);
+}
+
+}  // namespace
+}  // namespace voxl::stream
