@@ -95,7 +95,8 @@ int run_daemon(const Config& config, const Logger& log) {
   stream::StreamStats stats;
   std::unique_ptr<stream::VideoPipeline> pipeline;
   stream::Hub hub({[&pipeline](bool on) { if (pipeline) pipeline->set_active(on); },
-                   [&pipeline] { if (pipeline) pipeline->request_keyframe(); }});
+                   [&pipeline] { if (pipeline) pipeline->request_keyframe(); },
+                   [&pipeline](bool paused) { if (pipeline) pipeline->set_paused(paused); }});
   int exit_code = 0;
 
   auto options = server_options(config);

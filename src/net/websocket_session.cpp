@@ -9,7 +9,9 @@
 #include <boost/beast/websocket.hpp>
 #include <boost/beast/websocket/ssl.hpp>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <deque>
 
 #include <nlohmann/json.hpp>
@@ -33,6 +35,12 @@ namespace {
 // dropped for a fresh key frame: at 60 fps about 200 ms.
 constexpr size_t kMaxQueuedFrames = 6;
 constexpr size_t kMaxInFlight = 6;
+// A frame not acknowledged after this long was lost with a decoder reset.
+constexpr auto kAckGiveUp = std::chrono::seconds(1);
+// Frames a viewer may have in flight before it counts as congested: enough
+// to cover the round trip and decoding at 60 fps (the smallest recent
+// send -> decoded delay), at least two.
+constexpr double kFrameMs = 1000.0 / 60.0;
 constexpr size_t kMaxQueuedBytes = 16 * 1024 * 1024;
 constexpr size_t kMaxQueuedText = 256;  // a viewer this far behind on control is gone
 constexpr size_t kMaxIncoming = 64 * 1024;
@@ -62,6 +70,12 @@ class ViewerSession final : public stream::VideoSink,
     ws_.read_message_max(kMaxIncoming);
     ws_.auto_fragment(false);
     ws_.async_accept(req, [self = this->shared_from_this()](beast::error_code ec) { self->on_accept(ec); });
+  }
+
+  bool ready() const override {
+    if (closed_ || !queue_.empty()) return false;
+    if (!acks_seen_) return !sending_;  // TCP alone paces it
+    return in_flight_.size() < window();
   }
 
   void on_video(const encode::EncodedFramePtr& frame) override {
@@ -126,7 +140,9 @@ class ViewerSession final : public stream::VideoSink,
       if (m.contains("id") && m["id"].is_number_unsigned()) on_ack(m["id"].get<uint32_t>());
     } else if (type == "keyframe") {
       ctx_.log->debug("viewer {} asked for a key frame: {}", id_, m.value("reason", std::string("?")));
+      in_flight_.clear();  // a reset decoder will not acknowledge what it had
       ctx_.hub.request_keyframe();
+      ctx_.hub.refresh_pause();
     } else if (type == "ping") {
       send_text(json{{"type", "pong"}, {"t", m.value("t", 0.0)}, {"server_us", wall_us()}}.dump());
     } else if (type == "stats") {
@@ -148,11 +164,21 @@ class ViewerSession final : public stream::VideoSink,
     const auto now = std::chrono::steady_clock::now();
     // Ids wrap at 2^32: compare by signed distance.
     while (!in_flight_.empty() && int32_t(in_flight_.front().id - id) <= 0) {
-      if (in_flight_.front().id == id)
+      if (in_flight_.front().id == id) {
         ack_delay_ms_ = std::chrono::duration<double, std::milli>(now - in_flight_.front().sent).count();
+        recent_delays_.push_back(ack_delay_ms_);
+        if (recent_delays_.size() > kDelaySamples) recent_delays_.pop_front();
+      }
       in_flight_.pop_front();
     }
     pump();
+    ctx_.hub.refresh_pause();
+  }
+
+  size_t window() const {
+    if (recent_delays_.empty()) return kMaxInFlight;
+    const double best = *std::min_element(recent_delays_.begin(), recent_delays_.end());
+    return std::clamp<size_t>(size_t(std::ceil(best / kFrameMs)) + 1, 2, kMaxInFlight);
   }
 
   void schedule_stats() {
@@ -204,6 +230,8 @@ class ViewerSession final : public stream::VideoSink,
       return;
     }
     if (queue_.empty()) return;
+    const auto now = std::chrono::steady_clock::now();
+    while (!in_flight_.empty() && now - in_flight_.front().sent > kAckGiveUp) in_flight_.pop_front();
     if (acks_seen_ && in_flight_.size() >= kMaxInFlight) return;  // the next ack resumes
     const auto& next = *queue_.peek();
     if (next.key && (next.codec != sent_codec_ || next.size != sent_size_)) {
@@ -240,6 +268,7 @@ class ViewerSession final : public stream::VideoSink,
       self->sending_.reset();
       if (ec) return self->fail(ec, "write");
       self->pump();
+      self->ctx_.hub.refresh_pause();
     });
   }
 
@@ -261,6 +290,8 @@ class ViewerSession final : public stream::VideoSink,
   };
   std::deque<Sent> in_flight_;  // at most kMaxInFlight once acks flow
   bool acks_seen_ = false;
+  static constexpr size_t kDelaySamples = 32;
+  std::deque<double> recent_delays_;  // send -> decoded, the last kDelaySamples
   double ack_delay_ms_ = 0;  // send -> decoded ack of the last acknowledged frame
   double queue_ms_ = 0;      // capture -> handed to the socket, last frame
   double send_ms_ = 0;       // handed to the socket -> written, last frame

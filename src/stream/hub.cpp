@@ -8,6 +8,7 @@ void Hub::add(VideoSink* sink) {
   sinks_.push_back(sink);
   if (sinks_.size() == 1 && controls_.set_active) controls_.set_active(true);
   request_keyframe();
+  refresh_pause();
 }
 
 void Hub::remove(VideoSink* sink) {
@@ -15,6 +16,7 @@ void Hub::remove(VideoSink* sink) {
   if (it == sinks_.end()) return;
   sinks_.erase(it);
   if (sinks_.empty() && controls_.set_active) controls_.set_active(false);
+  refresh_pause();
 }
 
 void Hub::publish(const encode::EncodedFramePtr& frame) {
@@ -24,6 +26,15 @@ void Hub::publish(const encode::EncodedFramePtr& frame) {
   const auto sinks = sinks_;
   for (VideoSink* s : sinks)
     if (std::find(sinks_.begin(), sinks_.end(), s) != sinks_.end()) s->on_video(frame);
+  refresh_pause();
+}
+
+void Hub::refresh_pause() {
+  const bool paused =
+      !sinks_.empty() && std::none_of(sinks_.begin(), sinks_.end(), [](const VideoSink* s) { return s->ready(); });
+  if (paused == paused_) return;
+  paused_ = paused;
+  if (controls_.set_paused) controls_.set_paused(paused);
 }
 
 void Hub::request_keyframe() {

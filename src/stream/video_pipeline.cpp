@@ -56,6 +56,14 @@ void VideoPipeline::set_active(bool active) {
   if (!active) capturer_->wake();
 }
 
+void VideoPipeline::set_paused(bool paused) {
+  {
+    std::lock_guard lock(mu_);
+    paused_ = paused;
+  }
+  cv_.notify_all();
+}
+
 void VideoPipeline::request_keyframe() {
   keyframe_ = true;
   capturer_->wake();
@@ -87,6 +95,9 @@ void VideoPipeline::run() {
       // capturer meanwhile, so nothing is lost by waiting.
       std::unique_lock lock(mu_);
       if (cv_.wait_until(lock, next_slot, [this] { return stop_ || !active_; })) continue;
+      // Don't produce while every viewer is congested.
+      cv_.wait_for(lock, kMaxPause, [this] { return stop_ || !active_ || !paused_; });
+      if (stop_ || !active_) continue;
     }
     auto r = capturer_->capture(pool, std::chrono::milliseconds(500));
     // A key frame request is only taken once a frame is really encoded;

@@ -4,7 +4,7 @@
 // encoded, and an idle screen wakes it for nothing.
 //
 // Threads: constructed and destroyed on the loop thread; the control calls
-// (set_active, request_keyframe, set_max_kbps) are thread-safe. `on_frame`
+// (set_active, set_paused, request_keyframe, set_max_kbps) are thread-safe. `on_frame`
 // and `on_stopped` are called on the video thread: post to your own loop.
 #pragma once
 
@@ -41,7 +41,13 @@ class VideoPipeline {
   VideoPipeline& operator=(const VideoPipeline&) = delete;
 
   void set_active(bool active);
+  // While paused no frame is made (damage keeps accumulating), except one
+  // every kMaxPause so a consumer that stopped acknowledging cannot stall
+  // the stream for good.
+  void set_paused(bool paused);
   void request_keyframe();
+
+  static constexpr std::chrono::milliseconds kMaxPause{500};
   void set_max_kbps(int kbps);
 
  private:
@@ -57,6 +63,7 @@ class VideoPipeline {
   std::mutex mu_;
   std::condition_variable cv_;
   bool active_ = false;
+  bool paused_ = false;
   bool stop_ = false;
   std::atomic<bool> keyframe_{false};
   std::atomic<int> max_kbps_;

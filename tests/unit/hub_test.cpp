@@ -16,9 +16,11 @@ using encode::EncodedFramePtr;
 struct FakePipeline {
   std::vector<bool> active_calls;
   int keyframe_requests = 0;
+  std::vector<bool> paused_calls;
 
   PipelineControls controls() {
-    return {[this](bool on) { active_calls.push_back(on); }, [this] { ++keyframe_requests; }};
+    return {[this](bool on) { active_calls.push_back(on); }, [this] { ++keyframe_requests; },
+            [this](bool paused) { paused_calls.push_back(paused); }};
   }
 };
 
@@ -224,6 +226,43 @@ TEST(Hub, WorksWithoutPipelineControls) {
   hub.remove(&a);
   EXPECT_EQ(a.ids, std::vector<uint32_t>{1});
   EXPECT_EQ(hub.sinks(), 0u);
+}
+
+}  // namespace
+}  // namespace voxl::stream
+
+namespace voxl::stream {
+namespace {
+
+struct GateSink : VideoSink {
+  bool is_ready = true;
+  void on_video(const encode::EncodedFramePtr&) override {}
+  bool ready() const override { return is_ready; }
+};
+
+TEST(HubPause, PausesOnlyWhileEverySinkIsCongested) {
+  std::vector<bool> paused;
+  Hub hub({{}, {}, [&paused](bool p) { paused.push_back(p); }});
+  GateSink a, b;
+  hub.add(&a);
+  hub.add(&b);
+  EXPECT_TRUE(paused.empty()) << "ready sinks: never paused";
+  a.is_ready = false;
+  hub.refresh_pause();
+  EXPECT_TRUE(paused.empty()) << "one slow sink does not hold back the other";
+  b.is_ready = false;
+  hub.refresh_pause();
+  ASSERT_EQ(paused, std::vector<bool>{true});
+  hub.refresh_pause();
+  EXPECT_EQ(paused.size(), 1u) << "reported on change only";
+  b.is_ready = true;
+  hub.refresh_pause();
+  EXPECT_EQ(paused, (std::vector<bool>{true, false}));
+  a.is_ready = b.is_ready = false;
+  hub.refresh_pause();
+  hub.remove(&a);
+  hub.remove(&b);
+  EXPECT_EQ(paused.back(), false) << "no sinks left: nothing to wait for";
 }
 
 }  // namespace
