@@ -20,7 +20,6 @@ void Hub::remove(VideoSink* sink) {
 }
 
 void Hub::publish(const encode::EncodedFramePtr& frame) {
-  latest_ = frame;
   if (frame->key) key_pending_ = false;
   // A sink may leave while being fed (its socket failed): iterate a copy.
   const auto sinks = sinks_;

@@ -52,14 +52,11 @@ class Hub {
   // when they may have become ready.
   void refresh_pause();
 
-  const encode::EncodedFramePtr& latest() const { return latest_; }
-
   static constexpr std::chrono::milliseconds kRetry{500};
 
  private:
   PipelineControls controls_;
   std::vector<VideoSink*> sinks_;
-  encode::EncodedFramePtr latest_;
   bool key_pending_ = false;
   bool paused_ = false;
   std::chrono::steady_clock::time_point key_asked_at_;

@@ -140,7 +140,7 @@ void VideoPipeline::run() {
         rects.assign(1, Rect::from_size(want));
         key = true;
       } else {
-        rects = f.damage_blocks.to_rects();
+        rects = f.damage_rects;  // exact, or the block cover when there were many
       }
       converter.convert(f, rects, image);
       have_picture = true;

@@ -127,16 +127,6 @@ TEST(Hub, PublishReachesEverySinkInOrder) {
   hub.publish(frame(1, true));
   hub.publish(frame(2, false));
   for (const RecordingSink* s : {&a, &b, &c}) EXPECT_EQ(s->ids, (std::vector<uint32_t>{1, 2}));
-  ASSERT_TRUE(hub.latest());
-  EXPECT_EQ(hub.latest()->id, 2u);
-}
-
-TEST(Hub, LatestIsKeptWithoutSinks) {
-  Hub hub(PipelineControls{});
-  EXPECT_EQ(hub.latest(), nullptr);
-  const auto f = frame(7, true);
-  hub.publish(f);
-  EXPECT_EQ(hub.latest(), f);
 }
 
 TEST(Hub, RemovedSinkGetsNoMoreFrames) {

@@ -36,7 +36,6 @@ class ShmSegment {
   size_t size() const { return size_; }
   ShmKind kind() const { return kind_; }
   xcb_shm_seg_t id() const { return seg_; }
-  int sysv_id() const { return sysv_id_; }  // -1 for memfd
 
  private:
   ShmSegment(xcb_connection_t* c, ShmKind kind) : c_(c), kind_(kind) {}

@@ -19,10 +19,8 @@ class ShmSource final : public PixelSource {
   std::string grab(xcb_drawable_t drawable, Rect origin, std::span<const Rect> rects,
                    Frame& frame) override;
 
-  ShmKind shm_kind() const { return kind_; }
   // The server-side segment id: diagnostics and tests only.
   xcb_shm_seg_t segment_id() const { return segment_ ? segment_->id() : 0; }
-  size_t segment_bytes() const { return segment_ ? segment_->size() : 0; }
 
  private:
   xcb_connection_t* c_;
