@@ -10,6 +10,8 @@
 #include "base/child_process.h"
 #include "capture/x11/virtual_display.h"
 #include "capture/x11/x11_capturer.h"
+#include "capture/x11/x11_damage_watcher.h"
+#include "endpoints/agent_endpoints.h"
 #include "net/server.h"
 #include "stream/hub.h"
 #include "stream/stream_stats.h"
@@ -101,6 +103,15 @@ int run_daemon(const Config& config, const Logger& log) {
 
   auto options = server_options(config);
   options.stats_json = [&stats] { return stats.json(std::chrono::steady_clock::now()); };
+  // Agent endpoints: destroyed before the loop, after the server.
+  auto changes = std::make_unique<endpoints::ChangeMonitor>(
+      *io, std::make_unique<x11::X11DamageWatcher>(display), log);
+  auto screenshots = std::make_unique<endpoints::ScreenshotService>(
+      [&config, display, &xvfb, log] { return make_capturer(config, display, xvfb.get(), log); }, log);
+  const char* tmp = std::getenv("TMPDIR");
+  auto recordings = std::make_unique<endpoints::RecordService>(
+      *io, hub, std::chrono::seconds(config.max_record_seconds), tmp && *tmp ? tmp : "/tmp", log);
+  options.endpoints = endpoints::agent_endpoints({*io, *changes, *screenshots, *recordings, log});
   auto server = std::make_unique<net::Server>(*io, options, hub, log);
 
   pipeline = std::make_unique<stream::VideoPipeline>(
@@ -130,6 +141,9 @@ int run_daemon(const Config& config, const Logger& log) {
   pipeline.reset();
   server.reset();
   signals.reset();
+  recordings.reset();
+  screenshots.reset();
+  changes.reset();
   io.reset();
   program.reset();
   return exit_code;

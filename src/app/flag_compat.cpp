@@ -27,7 +27,6 @@ constexpr std::array kPendingFlags = std::to_array<PendingFlag>({
     {"--files-root", "the Files panel"},
     {"--upload-dir", "file upload"},
     {"--max-upload-mb", "file upload"},
-    {"--max-record-seconds", "recording"},
     {"--enable-resize", "desktop resizing"},
     {"--resize-scale", "desktop resizing"},
     {"--round-corners", "window rounding"},

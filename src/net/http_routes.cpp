@@ -4,6 +4,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
 
+#include <algorithm>
 #include <optional>
 
 #include "net/embedded_assets.h"
@@ -136,6 +137,23 @@ Routed route_request(const Request& req, SessionContext& ctx) {
   if (upgrade) {
     r.upgrade = true;
     r.role = d.role;
+    return r;
+  }
+  const std::string_view path = path_of(req);
+  if (const auto it = ctx.endpoints.find(std::string(path)); it != ctx.endpoints.end()) {
+    const Endpoint& e = it->second;
+    const std::string method(req.method_string());
+    if (std::find(e.methods.begin(), e.methods.end(), method) == e.methods.end()) {
+      std::string allow;
+      for (const auto& m : e.methods) allow += (allow.empty() ? "" : ", ") + m;
+      r.response = text_response(req, http::status::method_not_allowed, "method " + method + " not allowed here");
+      r.response.set(http::field::allow, allow);
+      return r;
+    }
+    const std::string_view target(req.target().data(), req.target().size());
+    const size_t q = target.find('?');
+    r.endpoint = &e;
+    r.call = {method, std::string(path), q == std::string_view::npos ? std::string() : std::string(target.substr(q + 1))};
     return r;
   }
   r.response = answer(req, ctx);

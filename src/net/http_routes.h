@@ -1,6 +1,6 @@
 // What the server answers an HTTP request, decided without any socket: the
 // access policy first, then the route ("/" and "/app.js" from the embedded
-// client, "/stats", "/ws" upgrades). Kept apart from the sessions so it can
+// client, "/stats", "/ws" upgrades, then the registered endpoints). Kept apart from the sessions so it can
 // be tested on Beast's test stream. Internal to src/net; loop thread.
 #pragma once
 
@@ -20,6 +20,10 @@ using Response = boost::beast::http::response<boost::beast::http::string_body>;
 struct Routed {
   bool upgrade = false;  // a permitted WebSocket upgrade on /ws: hand over
   Role role = Role::kNone;
+  // A permitted request for a path in ctx.endpoints with an allowed
+  // method: the session calls endpoint->handle(call, ...).
+  const Endpoint* endpoint = nullptr;
+  EndpointRequest call;
   Response response;     // otherwise, the answer
 };
 

@@ -7,6 +7,9 @@
 #include <boost/beast/ssl.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
 
+#include <sys/socket.h>
+
+#include <cerrno>
 #include <fstream>
 #include <optional>
 
@@ -26,6 +29,8 @@ namespace {
 
 constexpr auto kReadTimeout = std::chrono::seconds(30);
 constexpr auto kHandshakeTimeout = std::chrono::seconds(15);
+// A recording of many minutes takes a while to send on a slow link.
+constexpr auto kWriteTimeout = std::chrono::minutes(10);
 constexpr size_t kHeaderLimit = 16 * 1024;
 constexpr size_t kBodyLimit = 16 * 1024;  // nothing takes a body yet
 
@@ -66,11 +71,91 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
       start_viewer_session(std::move(stream_), std::move(req), r.role, ctx_);
       return;
     }
+    if (r.endpoint) return call_endpoint(*r.endpoint, r.call, req);
     write(std::move(r.response));
   }
 
-  void write(http::response<http::string_body> res) {
-    auto msg = std::make_shared<http::response<http::string_body>>(std::move(res));
+  // The handler may answer long after this returns (/wait, /record): until
+  // then the session reads nothing and watches the socket, so a client that
+  // hangs up cancels the handler instead of leaving it running for nobody.
+  void call_endpoint(const Endpoint& e, const EndpointRequest& call, const Request& req) {
+    const unsigned version = req.version();
+    const bool keep_alive = req.keep_alive();
+    const uint64_t token = ++calls_;
+    pending_ = true;
+    beast::get_lowest_layer(stream_).expires_never();
+    std::weak_ptr<HttpSession> weak = this->shared_from_this();
+    CancelFn cancel = e.handle(call, [weak, token, version, keep_alive](EndpointReply reply) {
+      const auto self = weak.lock();
+      if (!self || !self->pending_ || self->calls_ != token) return;
+      self->pending_ = false;
+      self->cancel_ = nullptr;
+      beast::error_code ignored;
+      beast::get_lowest_layer(self->stream_).socket().cancel(ignored);  // the hang-up watch
+      self->reply(std::move(reply), version, keep_alive);
+    });
+    if (pending_) {
+      cancel_ = std::move(cancel);
+      watch_hang_up(token);
+    }
+  }
+
+  void watch_hang_up(uint64_t token) {
+    auto& sock = beast::get_lowest_layer(stream_).socket();
+    sock.async_wait(tcp::socket::wait_read, [self = this->shared_from_this(), token](beast::error_code ec) {
+      if (ec || !self->pending_ || self->calls_ != token) return;
+      char byte;
+      const ssize_t n = ::recv(beast::get_lowest_layer(self->stream_).socket().native_handle(), &byte, 1,
+                               MSG_PEEK | MSG_DONTWAIT);
+      // Data means a pipelined request: the client is still there, and it
+      // is read once this answer is written.
+      if (n > 0 || (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))) return;
+      self->hang_up();
+    });
+  }
+
+  void hang_up() {
+    pending_ = false;
+    if (auto cancel = std::exchange(cancel_, nullptr)) cancel();
+    beast::error_code ignored;
+    beast::get_lowest_layer(stream_).socket().close(ignored);
+  }
+
+  template <class Message>
+  void decorate(Message& res, EndpointReply& reply, bool keep_alive) {
+    res.set(http::field::server, "voxl");
+    res.set(http::field::cache_control, "no-store");
+    if (!reply.content_type.empty()) res.set(http::field::content_type, reply.content_type);
+    for (const auto& [name, value] : reply.headers) res.set(name, value);
+    res.keep_alive(keep_alive);
+  }
+
+  void reply(EndpointReply reply, unsigned version, bool keep_alive) {
+    beast::get_lowest_layer(stream_).expires_after(kWriteTimeout);
+    const auto status = http::int_to_status(unsigned(reply.status));
+    if (reply.file && reply.file->get() >= 0) {
+      http::response<http::file_body> res{status, version};
+      decorate(res, reply, keep_alive);
+      beast::file f;
+      f.native_handle(reply.file->release());  // the body owns it now
+      beast::error_code ec;
+      res.body().reset(std::move(f), ec);
+      if (!ec) {
+        res.prepare_payload();
+        return write(std::move(res));
+      }
+      reply = json_error(500, "", "cannot read the recording: " + ec.message());
+    }
+    http::response<http::string_body> res{status, version};
+    decorate(res, reply, keep_alive);
+    res.body() = std::move(reply.body);
+    res.prepare_payload();
+    write(std::move(res));
+  }
+
+  template <class Body>
+  void write(http::response<Body> res) {
+    auto msg = std::make_shared<http::response<Body>>(std::move(res));
     http::async_write(stream_, *msg, [self = this->shared_from_this(), msg](beast::error_code ec, size_t) {
       if (ec) return;
       if (msg->need_eof()) return self->close();
@@ -92,6 +177,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
   SessionContext& ctx_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
+  bool pending_ = false;  // an endpoint has not answered yet
+  uint64_t calls_ = 0;    // numbers endpoint calls, so a stale reply is dropped
+  CancelFn cancel_;
 };
 
 }  // namespace
@@ -148,7 +236,7 @@ Server::Server(asio::io_context& io, ServerOptions o, stream::Hub& hub, Logger l
   const auto address = asio::ip::make_address(o.addr == "localhost" ? "127.0.0.1" : o.addr, ec);
   if (ec) throw std::runtime_error("--addr: '" + o.addr + "' is not an IP address");
   o.access.loopback_only = address.is_loopback();
-  impl_ = std::make_shared<Impl>(io, SessionContext{hub, o.access, o.https, log, o.stats_json});
+  impl_ = std::make_shared<Impl>(io, SessionContext{hub, o.access, o.https, log, o.stats_json, 0, std::move(o.endpoints)});
   if (o.https) {
     impl_->tls.emplace(ssl::context::tls_server);
     auto& tls = *impl_->tls;

@@ -13,6 +13,7 @@
 
 #include "base/logging.h"
 #include "net/access_policy.h"
+#include "net/endpoint.h"
 
 namespace boost::asio {
 class io_context;
@@ -32,6 +33,7 @@ struct ServerOptions {
   std::string key_file;
   AccessSettings access;  // loopback_only is derived from addr
   std::function<std::string()> stats_json;  // figures for /stats and viewers
+  EndpointTable endpoints;  // more paths, behind the same access rules
 };
 
 class Server {

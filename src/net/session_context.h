@@ -8,6 +8,7 @@
 
 #include "base/logging.h"
 #include "net/access_policy.h"
+#include "net/endpoint.h"
 
 namespace voxl::stream {
 class Hub;
@@ -22,6 +23,7 @@ struct SessionContext {
   Logger log;
   std::function<std::string()> stats_json;
   uint64_t viewers_seen = 0;  // numbers viewers in the logs
+  EndpointTable endpoints;  // paths answered outside src/net (agent endpoints)
 };
 
 }  // namespace voxl::net

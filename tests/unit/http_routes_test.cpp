@@ -275,6 +275,34 @@ TEST_F(HttpRoutesTest, KeepAliveFollowsTheRequest) {
   EXPECT_FALSE(get("GET /nope HTTP/1.0\r\nHost: localhost\r\n\r\n").keep_alive());
 }
 
+TEST_F(HttpRoutesTest, RegisteredEndpointsGetTheCallAfterAccessAndMethodChecks) {
+  Endpoint e{{"POST"}, [](const EndpointRequest&, ReplyFn) { return CancelFn(); }};
+  ctx_.endpoints["/record/start"] = e;
+  const Routed ok = route("POST /record/start?x=1%20 HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n");
+  ASSERT_NE(ok.endpoint, nullptr);
+  EXPECT_EQ(ok.call.method, "POST");
+  EXPECT_EQ(ok.call.path, "/record/start");
+  EXPECT_EQ(ok.call.query, "x=1%20");
+
+  const Routed wrong = route("GET /record/start HTTP/1.1\r\nHost: localhost\r\n\r\n");
+  EXPECT_EQ(wrong.endpoint, nullptr);
+  const auto res = deliver(Response(wrong.response));
+  EXPECT_EQ(res.result(), http::status::method_not_allowed);
+  EXPECT_EQ(header(res, http::field::allow), "POST");
+
+  ctx_.access.loopback_only = true;
+  const Routed refused = route("POST /record/start HTTP/1.1\r\nHost: evil.example\r\nContent-Length: 0\r\n\r\n");
+  EXPECT_EQ(refused.endpoint, nullptr);
+  EXPECT_EQ(refused.response.result(), http::status::forbidden);
+}
+
+TEST(JsonError, NamesTheParameter) {
+  const EndpointReply r = json_error(400, "idle", "idle must be an integer");
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(r.content_type, "application/json");
+  EXPECT_EQ(r.body, "{\"error\":\"idle must be an integer\",\"parameter\":\"idle\"}\n");
+}
+
 TEST(BadRequestResponse, Is400AndClosesTheConnection) {
   const Response res = bad_request_response("header too long");
   EXPECT_EQ(res.result(), http::status::bad_request);

@@ -1,0 +1,163 @@
+#include "endpoints/agent_endpoints.h"
+
+#include <boost/asio/post.hpp>
+
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+namespace voxl::endpoints {
+
+namespace asio = boost::asio;
+using net::CancelFn;
+using net::EndpointReply;
+using net::EndpointRequest;
+using net::ReplyFn;
+
+namespace {
+
+constexpr const char* kSeqHeader = "X-Voxl-Seq";
+
+EndpointReply bad(const ParamError& e) { return net::json_error(400, e.parameter, e.parameter + " " + e.message); }
+
+// Parses the query and rejects parameters not in `known`.
+std::optional<Query> query_of(const EndpointRequest& req, const std::vector<std::string>& known, ReplyFn& reply) {
+  ParamError error;
+  auto q = Query::parse(req.query, error);
+  if (!q) {
+    reply(bad(error));
+    return std::nullopt;
+  }
+  if (auto u = q->unknown(known)) {
+    std::string list;
+    for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+    reply(bad({*u, "is not a parameter of " + req.path + (list.empty() ? "" : " (known: " + list + ")")}));
+    return std::nullopt;
+  }
+  return q;
+}
+
+EndpointReply mp4_reply(RecordOutcome o) {
+  if (o.status != 200) return net::json_error(o.status, "", o.error);
+  EndpointReply r;
+  r.content_type = "video/mp4";
+  r.file = std::move(o.file);
+  r.headers = {{"X-Voxl-Frames", std::to_string(o.frames)},
+               {"X-Voxl-Duration-Ms", std::to_string(int64_t(o.seconds * 1000 + 0.5))},
+               {"X-Voxl-Ended", o.ended}};
+  return r;
+}
+
+CancelFn screenshot(const AgentServices& s, const EndpointRequest& req, ReplyFn reply) {
+  auto q = query_of(req, {"region"}, reply);
+  if (!q) return nullptr;
+  ParamError error;
+  std::optional<Rect> region;
+  if (!q->rect("region", region, error)) return reply(bad(error)), nullptr;
+  // The seq first: whatever is drawn after it gets a later one, so
+  // /wait?since= never misses a change the picture may not show.
+  const uint64_t seq = s.changes.current_seq();
+  auto cancelled = std::make_shared<bool>(false);
+  auto& io = s.io;
+  const bool queued = s.screenshots.submit(region, [&io, reply, seq, cancelled](Screenshot shot) {
+    asio::post(io, [reply, seq, cancelled, shot = std::move(shot)]() mutable {
+      if (*cancelled) return;
+      if (shot.status != 200) return reply(net::json_error(shot.status, shot.parameter,
+                                                           (shot.parameter.empty() ? "" : shot.parameter + " ") + shot.error));
+      EndpointReply r;
+      r.content_type = "image/png";
+      r.body = std::move(shot.png);
+      r.headers = {{kSeqHeader, std::to_string(seq)},
+                   {"X-Voxl-Timing", "grab=" + std::to_string(shot.grab_us) + "us, png=" +
+                                         std::to_string(shot.encode_us) + "us"}};
+      reply(std::move(r));
+    });
+  });
+  if (!queued) {
+    reply(net::json_error(503, "", "too many screenshots are being taken; try again"));
+    return nullptr;
+  }
+  return [cancelled] { *cancelled = true; };
+}
+
+CancelFn wait(const AgentServices& s, const EndpointRequest& req, ReplyFn reply) {
+  auto q = query_of(req, {"idle", "change", "region", "timeout", "since"}, reply);
+  if (!q) return nullptr;
+  const uint64_t seq = s.changes.current_seq();
+  ParamError error;
+  auto spec = parse_wait(*q, seq, error);
+  if (!spec) return reply(bad(error)), nullptr;
+  const uint64_t id = s.changes.start_wait(*spec, [reply](const WaitOutcome& o) {
+    EndpointReply r;
+    r.body = o.json() + "\n";
+    r.headers = {{kSeqHeader, std::to_string(o.seq)}};
+    reply(std::move(r));
+  });
+  if (id == 0) {
+    reply(net::json_error(503, "", "too many waiters at once"));
+    return nullptr;
+  }
+  return [&changes = s.changes, id] { changes.cancel(id); };
+}
+
+CancelFn record(const AgentServices& s, const EndpointRequest& req, ReplyFn reply) {
+  auto q = query_of(req, {"seconds"}, reply);
+  if (!q) return nullptr;
+  if (!q->has("seconds")) return reply(net::json_error(400, "seconds", "seconds is required: /record?seconds=N")), nullptr;
+  int64_t seconds = 0;
+  ParamError error;
+  const int64_t max = s.recordings.max_length().count();
+  if (!q->integer("seconds", 1, max, seconds, error)) {
+    error.message += " (the most is --max-record-seconds)";
+    return reply(bad(error)), nullptr;
+  }
+  std::string why;
+  const uint64_t id = s.recordings.record_for(std::chrono::seconds(seconds),
+                                              [reply](RecordOutcome o) { reply(mp4_reply(std::move(o))); }, why);
+  if (id == 0) return reply(net::json_error(503, "", why)), nullptr;
+  return [&rec = s.recordings, id] { rec.cancel(id); };
+}
+
+CancelFn record_start(const AgentServices& s, const EndpointRequest& req, ReplyFn reply) {
+  if (!query_of(req, {}, reply)) return nullptr;
+  std::string why;
+  const uint64_t id = s.recordings.start(why);
+  if (id == 0) return reply(net::json_error(503, "", why)), nullptr;
+  EndpointReply r;
+  r.body = nlohmann::json{{"id", id}, {"max_seconds", s.recordings.max_length().count()}}.dump() + "\n";
+  reply(std::move(r));
+  return nullptr;
+}
+
+CancelFn record_stop(const AgentServices& s, const EndpointRequest& req, ReplyFn reply) {
+  auto q = query_of(req, {"id"}, reply);
+  if (!q) return nullptr;
+  if (!q->has("id")) return reply(net::json_error(400, "id", "id is required: /record/stop?id=N")), nullptr;
+  uint64_t id = 0;
+  ParamError error;
+  if (!q->unsigned_integer("id", id, error)) return reply(bad(error)), nullptr;
+  if (!s.recordings.stop(id, [reply](RecordOutcome o) { reply(mp4_reply(std::move(o))); }))
+    return reply(net::json_error(404, "id", "no recording " + std::to_string(id) + " (unknown or already stopped)")),
+           nullptr;
+  // A client that leaves while its recording is finalised: nothing to undo,
+  // the reply is dropped and the file closed.
+  return nullptr;
+}
+
+}  // namespace
+
+net::EndpointTable agent_endpoints(AgentServices services) {
+  auto s = std::make_shared<AgentServices>(services);
+  auto bind = [s](CancelFn (*f)(const AgentServices&, const EndpointRequest&, ReplyFn)) {
+    return [s, f](const EndpointRequest& req, ReplyFn reply) { return f(*s, req, std::move(reply)); };
+  };
+  net::EndpointTable t;
+  t["/screenshot"] = {{"GET"}, bind(screenshot)};
+  t["/wait"] = {{"GET"}, bind(wait)};
+  t["/record"] = {{"GET"}, bind(record)};
+  t["/record/start"] = {{"POST"}, bind(record_start)};
+  t["/record/stop"] = {{"POST"}, bind(record_stop)};
+  return t;
+}
+
+}  // namespace voxl::endpoints

@@ -1,0 +1,30 @@
+// The HTTP face of the agent endpoints: /screenshot, /wait, /record,
+// /record/start and /record/stop, as handlers for the server's endpoint
+// table. Parameters are checked here (400 with a JSON error naming the
+// parameter; unknown recording ids 404); the services do the work.
+//
+// Threads: the handlers run on the loop thread; the services must outlive
+// the server's sessions.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+
+#include "base/logging.h"
+#include "endpoints/change_monitor.h"
+#include "endpoints/record_service.h"
+#include "endpoints/screenshot_service.h"
+#include "net/endpoint.h"
+
+namespace voxl::endpoints {
+
+struct AgentServices {
+  boost::asio::io_context& io;
+  ChangeMonitor& changes;
+  ScreenshotService& screenshots;
+  RecordService& recordings;
+  Logger log;
+};
+
+net::EndpointTable agent_endpoints(AgentServices services);
+
+}  // namespace voxl::endpoints

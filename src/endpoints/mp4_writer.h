@@ -1,0 +1,56 @@
+// A minimal MP4 (ISO BMFF) muxer for one H.264 video track, fed the Annex B
+// access units the viewers get: no re-encode. Layout: ftyp, mdat (written
+// to the file as samples arrive), moov last with avcC from the first IDR's
+// SPS/PPS, sample sizes, key frames and durations from capture timestamps
+// (90 kHz). Only the sample tables stay in memory (about 13 bytes a frame),
+// so long recordings cost disk, not RAM.
+//
+// Threads: one owner. Blocking: writes to the file.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "base/geometry.h"
+
+namespace voxl::endpoints {
+
+class Mp4Writer {
+ public:
+  static constexpr uint32_t kTimescale = 90000;
+
+  // Writes to `fd` (not owned) from its current offset, which must be 0.
+  Mp4Writer(int fd, Size size);
+
+  // One access unit captured at `time_us` (any epoch; must not go back).
+  // The first must be an IDR carrying SPS and PPS. False on a write error
+  // or a bad first unit; `error()` says which.
+  bool add(std::span<const uint8_t> annex_b, bool key, int64_t time_us);
+  // Writes the index; the last frame lasts until `end_us`. The file offset
+  // is left at 0, ready to be sent. False on a write error.
+  bool finish(int64_t end_us);
+
+  size_t frames() const { return sizes_.size(); }
+  uint64_t bytes() const { return mdat_bytes_; }
+  const std::string& error() const { return error_; }
+
+ private:
+  bool write_all(const void* data, size_t n);
+  bool pwrite_all(const void* data, size_t n, uint64_t offset);
+
+  int fd_;
+  Size size_;
+  std::vector<uint8_t> sps_, pps_;
+  std::vector<uint32_t> sizes_;
+  std::vector<int64_t> times_us_;
+  std::vector<uint32_t> keys_;  // 1-based sample numbers
+  uint64_t mdat_start_ = 0;     // offset of the mdat box header
+  uint64_t mdat_bytes_ = 0;     // payload written so far
+  std::vector<uint8_t> scratch_;
+  std::string error_;
+  bool failed_ = false;
+};
+
+}  // namespace voxl::endpoints

@@ -1,0 +1,210 @@
+#include "endpoints/record_service.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <cerrno>
+#include <cstring>
+
+#include "endpoints/mp4_writer.h"
+
+namespace voxl::endpoints {
+
+namespace asio = boost::asio;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+int64_t micros(Clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::microseconds>(t.time_since_epoch()).count();
+}
+
+// A file with no name: it goes away with its last descriptor, even if voxl
+// is killed.
+int unnamed_file(const std::string& dir, std::string& error) {
+  int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd >= 0) return fd;
+  std::string path = dir + "/voxl-record-XXXXXX";
+  fd = ::mkostemp(path.data(), O_CLOEXEC);
+  if (fd < 0) {
+    error = "cannot create a temporary file in " + dir + ": " + std::strerror(errno);
+    return -1;
+  }
+  ::unlink(path.c_str());
+  return fd;
+}
+
+}  // namespace
+
+class RecordService::Recording final : public stream::VideoSink {
+ public:
+  Recording(RecordService& svc, uint64_t id, int fd, std::optional<std::chrono::milliseconds> length, Done done)
+      : svc_(svc), id_(id), file_(std::make_shared<net::OwnedFd>(fd)), done_(std::move(done)),
+        limit_(length && *length < svc.max_ ? *length : std::chrono::milliseconds(svc.max_)),
+        limit_reason_(length && *length < svc.max_ ? "length" : "max-record-seconds"), timer_(svc.io_) {
+    svc_.hub_.add(this);  // asks for a key frame
+    timer_.expires_after(kFirstFrameLimit);
+    timer_.async_wait([this, alive = alive_](boost::system::error_code ec) {
+      if (ec || !*alive || writer_ || ended_) return;
+      fail(503, "no picture came from the video pipeline");
+    });
+  }
+
+  ~Recording() override {
+    *alive_ = false;
+    leave();
+  }
+
+  void on_video(const encode::EncodedFramePtr& f) override {
+    if (ended_) return;
+    if (!writer_) {
+      if (!f->key) return;  // wait for the IDR asked for at add()
+      size_ = f->size;
+      first_ = f->captured_at;
+      writer_.emplace(file_->get(), f->size);
+      timer_.cancel();
+      timer_.expires_at(first_ + limit_);
+      timer_.async_wait([this, alive = alive_](boost::system::error_code ec) {
+        if (ec || !*alive || ended_) return;
+        end(limit_reason_, first_ + limit_);
+      });
+    }
+    if (f->size != size_) return end("resize", f->captured_at);
+    if (f->captured_at >= first_ + limit_) return end(limit_reason_, first_ + limit_);
+    if (!writer_->add(f->data, f->key, micros(f->captured_at))) fail(500, writer_->error());
+  }
+
+  bool ended() const { return ended_; }
+  bool has_done() const { return bool(done_); }
+  void set_done(Done d) { done_ = std::move(d); }
+
+  void stop() {
+    if (!ended_) end("stop", Clock::now());
+  }
+
+  // Hands the outcome to whoever asked; false when no one has yet.
+  bool deliver() {
+    if (!done_) return false;
+    Done d = std::move(done_);
+    d(std::move(outcome_));
+    return true;
+  }
+
+  void keep_unfetched() {
+    timer_.expires_after(kKeepUnfetched);
+    timer_.async_wait([svc = &svc_, id = id_, alive = alive_](boost::system::error_code ec) {
+      if (ec || !*alive) return;
+      svc->log_->info("recording {} dropped: not fetched within {} minutes", id, kKeepUnfetched.count());
+      svc->cancel(id);
+    });
+  }
+
+ private:
+  void leave() {
+    if (in_hub_) svc_.hub_.remove(this);
+    in_hub_ = false;
+  }
+
+  void end(const char* reason, Clock::time_point at) {
+    ended_ = true;
+    leave();
+    timer_.cancel();
+    if (!writer_) return fail(503, "the recording ended before its first picture");
+    if (!writer_->finish(micros(at))) return fail(500, writer_->error());
+    outcome_.file = file_;
+    outcome_.frames = writer_->frames();
+    outcome_.seconds = std::chrono::duration<double>(at - first_).count();
+    outcome_.ended = reason;
+    svc_.log_->info("recording {} ended ({}): {} frames, {:.2f} s, {} bytes", id_, reason, outcome_.frames,
+                    outcome_.seconds, writer_->bytes());
+    svc_.ended(id_);
+  }
+
+  void fail(int status, const std::string& why) {
+    ended_ = true;
+    leave();
+    timer_.cancel();
+    outcome_ = {};
+    outcome_.status = status;
+    outcome_.error = why;
+    svc_.log_->warn("recording {} failed: {}", id_, why);
+    svc_.ended(id_);
+  }
+
+  RecordService& svc_;
+  uint64_t id_;
+  std::shared_ptr<net::OwnedFd> file_;
+  Done done_;
+  std::chrono::milliseconds limit_;
+  const char* limit_reason_;
+  asio::steady_timer timer_;
+  std::optional<Mp4Writer> writer_;
+  Size size_;
+  Clock::time_point first_;
+  bool ended_ = false;
+  bool in_hub_ = true;
+  RecordOutcome outcome_;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+RecordService::RecordService(asio::io_context& io, stream::Hub& hub, std::chrono::seconds max_length,
+                             std::string temp_dir, Logger log)
+    : io_(io), hub_(hub), max_(max_length), temp_dir_(std::move(temp_dir)), log_(std::move(log)) {}
+
+RecordService::~RecordService() {
+  *alive_ = false;
+  recordings_.clear();
+}
+
+uint64_t RecordService::add(std::optional<std::chrono::milliseconds> length, Done done, std::string& error) {
+  if (recordings_.size() >= kMaxRecordings) {
+    error = "too many recordings at once (" + std::to_string(kMaxRecordings) + ")";
+    return 0;
+  }
+  const int fd = unnamed_file(temp_dir_, error);
+  if (fd < 0) return 0;
+  const uint64_t id = ++next_id_;
+  recordings_.emplace(id, std::make_unique<Recording>(*this, id, fd, length, std::move(done)));
+  log_->info("recording {} started", id);
+  return id;
+}
+
+uint64_t RecordService::record_for(std::chrono::milliseconds length, Done done, std::string& error) {
+  return add(length, std::move(done), error);
+}
+
+uint64_t RecordService::start(std::string& error) { return add(std::nullopt, nullptr, error); }
+
+bool RecordService::stop(uint64_t id, Done done) {
+  const auto it = recordings_.find(id);
+  if (it == recordings_.end() || it->second->has_done()) return false;
+  it->second->set_done(std::move(done));
+  if (it->second->ended()) ended(id);
+  else it->second->stop();  // calls ended()
+  return true;
+}
+
+void RecordService::cancel(uint64_t id) { recordings_.erase(id); }
+
+void RecordService::ended(uint64_t id) {
+  // From the loop, not from inside the recording's own call stack.
+  asio::post(io_, [this, id, alive = alive_] {
+    if (!*alive) return;
+    const auto it = recordings_.find(id);
+    if (it == recordings_.end()) return;
+    std::unique_ptr<Recording> r = std::move(it->second);
+    if (!r->has_done()) {
+      it->second = std::move(r);
+      it->second->keep_unfetched();
+      return;
+    }
+    recordings_.erase(it);
+    r->deliver();
+  });
+}
+
+}  // namespace voxl::endpoints

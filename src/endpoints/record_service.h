@@ -1,0 +1,79 @@
+// /record: recordings of the stream the viewers get, as MP4, with no second
+// encode. Each recording is a hub sink that is always ready, so it neither
+// holds viewers back nor gets paused by them; it waits for a fresh IDR
+// (asked for when it joins), writes access units to an unlinked temporary
+// file and ends at its length, at the longest allowed length, or when the
+// picture size changes.
+//
+// Threads: the loop thread only; destroy before the io_context and the hub.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "base/logging.h"
+#include "net/endpoint.h"
+#include "stream/hub.h"
+
+namespace voxl::endpoints {
+
+struct RecordOutcome {
+  int status = 200;  // else an HTTP error status with `error`
+  std::string error;
+  std::shared_ptr<net::OwnedFd> file;  // the MP4, offset 0
+  size_t frames = 0;
+  double seconds = 0;
+  std::string ended;  // "length", "stop", "max-record-seconds", "resize"
+};
+
+class RecordService {
+ public:
+  using Done = std::function<void(RecordOutcome)>;
+  static constexpr size_t kMaxRecordings = 16;
+  // A stopped-by-itself recording nobody fetches is dropped after this.
+  static constexpr std::chrono::minutes kKeepUnfetched{10};
+  // No first frame by then: the pipeline is not producing.
+  static constexpr std::chrono::seconds kFirstFrameLimit{15};
+
+  RecordService(boost::asio::io_context& io, stream::Hub& hub, std::chrono::seconds max_length,
+                std::string temp_dir, Logger log);
+  ~RecordService();
+  RecordService(const RecordService&) = delete;
+  RecordService& operator=(const RecordService&) = delete;
+
+  std::chrono::seconds max_length() const { return max_; }
+
+  // A recording of `length` (<= max_length) from its first frame; `done`
+  // runs once on the loop. 0 when too many recordings run or no temporary
+  // file can be made (`error` says which).
+  uint64_t record_for(std::chrono::milliseconds length, Done done, std::string& error);
+  // A recording that runs until stop() or max_length.
+  uint64_t start(std::string& error);
+  // Ends `id` and hands its file to `done` (at once if it already ended).
+  // False for an unknown id.
+  bool stop(uint64_t id, Done done);
+  void cancel(uint64_t id);  // dropped, file and all
+  size_t recordings() const { return recordings_.size(); }
+
+ private:
+  class Recording;
+  uint64_t add(std::optional<std::chrono::milliseconds> length, Done done, std::string& error);
+  void ended(uint64_t id);
+
+  boost::asio::io_context& io_;
+  stream::Hub& hub_;
+  std::chrono::seconds max_;
+  std::string temp_dir_;
+  Logger log_;
+  std::map<uint64_t, std::unique_ptr<Recording>> recordings_;
+  uint64_t next_id_ = 0;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+}  // namespace voxl::endpoints

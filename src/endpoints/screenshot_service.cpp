@@ -1,0 +1,99 @@
+#include "endpoints/screenshot_service.h"
+
+#include "capture/frame_pool.h"
+#include "endpoints/png_encoder.h"
+
+namespace voxl::endpoints {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+uint32_t micros_since(Clock::time_point t) {
+  return uint32_t(std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t).count());
+}
+
+}  // namespace
+
+ScreenshotService::ScreenshotService(MakeCapturer make, Logger log)
+    : make_(std::move(make)), log_(std::move(log)) {
+  thread_ = std::thread([this] { run(); });
+}
+
+ScreenshotService::~ScreenshotService() {
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+bool ScreenshotService::submit(std::optional<Rect> region, Done done) {
+  {
+    std::lock_guard lock(mu_);
+    if (jobs_.size() >= kMaxQueued) return false;
+    jobs_.push_back({region, std::move(done)});
+  }
+  cv_.notify_one();
+  return true;
+}
+
+void ScreenshotService::run() {
+  for (;;) {
+    Job job;
+    {
+      std::unique_lock lock(mu_);
+      cv_.wait(lock, [this] { return stop_ || !jobs_.empty(); });
+      if (stop_) return;
+      job = std::move(jobs_.front());
+      jobs_.pop_front();
+    }
+    job.done(take(job.region));
+  }
+}
+
+Screenshot ScreenshotService::take(const std::optional<Rect>& region) {
+  Screenshot s;
+  try {
+    if (!capturer_) capturer_ = make_();
+  } catch (const std::exception& e) {
+    s.status = 503;
+    s.error = std::string("cannot capture the screen: ") + e.what();
+    return s;
+  }
+  const Size screen = capturer_->size();
+  const Rect area = region.value_or(Rect::from_size(screen));
+  if (!Rect::from_size(screen).contains(area)) {
+    s.status = 400;
+    s.parameter = "region";
+    s.error = "must lie on the " + std::to_string(screen.width) + "x" + std::to_string(screen.height) + " screen";
+    return s;
+  }
+  // Only the area asked for is read; the rest of the buffer is not looked at.
+  capturer_->invalidate(area);
+  const auto t0 = Clock::now();
+  capture::CaptureResult r = capturer_->capture(pool_, std::chrono::milliseconds(0));
+  if (r.status != capture::CaptureStatus::kOk || !r.frame) {
+    if (r.status == capture::CaptureStatus::kReinit || r.status == capture::CaptureStatus::kPermanent)
+      capturer_.reset();  // next time, from scratch
+    s.status = 503;
+    s.error = "capture failed: " + (r.error.empty() ? std::string(capture::to_string(r.status)) : r.error);
+    return s;
+  }
+  s.grab_us = micros_since(t0);
+  const capture::Frame& f = *r.frame;
+  const Rect crop = area.intersect(Rect::from_size(f.size()));  // the screen may just have shrunk
+  const auto t1 = Clock::now();
+  std::string why;
+  s.png = encode_png(f.row(crop.y) + ptrdiff_t(crop.x) * capture::kBytesPerPixel, f.stride(), crop.size(), why);
+  s.encode_us = micros_since(t1);
+  s.size = crop.size();
+  if (s.png.empty()) {
+    s.status = 500;
+    s.error = why;
+  }
+  return s;
+}
+
+}  // namespace voxl::endpoints

@@ -1,0 +1,428 @@
+// The agent endpoints on the real binary against a private Xvfb, drawn on
+// by the test: /screenshot pixels and crops, every /wait case, recordings
+// checked with ffprobe and a full ffmpeg decode, bad parameters, methods and
+// the access rules.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <future>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "http_client.h"
+#include "media_probe.h"
+#include "voxl_fixture.h"
+
+namespace voxl::testing {
+namespace {
+
+using namespace std::chrono_literals;
+using json = nlohmann::json;
+
+constexpr uint32_t kBackground = 0x203040;
+constexpr auto kLogLimit = 30s;
+
+class AgentTest : public VoxlFixture {
+ protected:
+  void start(std::vector<std::string> args = {}) {
+    start_display(kBackground);
+    args.push_back("--log-level=debug");
+    start_voxl(args);
+  }
+
+  HttpAnswer call(const std::string& method, const std::string& target,
+                  std::vector<std::pair<std::string, std::string>> headers = {}) {
+    return http_request(voxl_->port(), {method, target, std::move(headers)}, 60s);
+  }
+  HttpAnswer get(const std::string& target) { return call("GET", target); }
+
+  std::future<HttpAnswer> get_async(const std::string& target) {
+    const uint16_t port = voxl_->port();
+    return std::async(std::launch::async, [port, target] { return http_request(port, {"GET", target, {}}, 60s); });
+  }
+
+  static json body_json(const HttpAnswer& a) { return json::parse(a.body, nullptr, false); }
+
+  uint64_t seq_now() {
+    const HttpAnswer a = get("/wait?idle=0");
+    EXPECT_EQ(a.status, 200) << a.body;
+    return body_json(a).value("seq", uint64_t(0));
+  }
+
+  // Waits until voxl logs that `n` waits are pending.
+  void await_waiters(size_t n) {
+    ASSERT_TRUE(voxl_->wait_for_log("(" + std::to_string(n) + " waiting)", kLogLimit)) << voxl_->log();
+  }
+
+  // Repaints a square in changing colours until `done` is ready.
+  template <class T>
+  T animate_until(std::future<T>& done, const Rect& r = {100, 100, 64, 64}) {
+    uint32_t c = 0;
+    while (done.wait_for(15ms) != std::future_status::ready) fill(r, 0x400000 + (c++ * 0x010305 & 0xffffff));
+    return done.get();
+  }
+
+  static void expect_error(const HttpAnswer& a, int status, const std::string& parameter) {
+    EXPECT_EQ(a.status, status) << a.body;
+    EXPECT_EQ(a.header("content-type"), "application/json");
+    const json j = json::parse(a.body, nullptr, false);
+    ASSERT_TRUE(j.is_object()) << a.body;
+    EXPECT_TRUE(j.contains("error")) << a.body;
+    if (!parameter.empty()) {
+      EXPECT_EQ(j.value("parameter", ""), parameter) << a.body;
+    }
+  }
+
+  static void expect_clean_mp4(const HttpAnswer& a, const Mp4Probe& p) {
+    ASSERT_EQ(a.status, 200) << a.body;
+    EXPECT_EQ(a.header("content-type"), "video/mp4");
+    ASSERT_EQ(p.error, "");
+    EXPECT_EQ(p.codec, "h264");
+    EXPECT_EQ(p.width, kScreen.width);
+    EXPECT_EQ(p.height, kScreen.height);
+    EXPECT_EQ(p.decode_status, 0);
+    EXPECT_EQ(p.decode_log, "") << "ffmpeg complained while decoding";
+    EXPECT_EQ(std::to_string(p.frames), a.header("x-voxl-frames")) << "every frame recorded decodes";
+  }
+};
+
+// ---- /screenshot
+
+TEST_F(AgentTest, ScreenshotShowsWhatWasDrawn) {
+  start();
+  fill({40, 30, 100, 50}, 0xff8000);
+  fill({600, 440, 40, 40}, 0x00ff7f);
+  const HttpAnswer a = get("/screenshot");
+  ASSERT_EQ(a.status, 200) << a.body;
+  EXPECT_EQ(a.header("content-type"), "image/png");
+  EXPECT_FALSE(a.header("x-voxl-seq").empty());
+  const DecodedPng png = decode_png(a.body);
+  ASSERT_EQ(png.error, "");
+  ASSERT_EQ(png.size, kScreen);
+  for (int y = 0; y < kScreen.height; ++y)
+    for (int x = 0; x < kScreen.width; ++x) {
+      const uint32_t want = (x >= 40 && x < 140 && y >= 30 && y < 80) ? 0xff8000
+                            : (x >= 600 && y >= 440)                   ? 0x00ff7f
+                                                                       : kBackground;
+      ASSERT_EQ(png.at(x, y), want) << "at " << x << "," << y;
+    }
+}
+
+TEST_F(AgentTest, ScreenshotRegionCropsAndReflectsTheLatestDrawing) {
+  start();
+  for (uint32_t colour : {0x112233u, 0x445566u, 0xa0b0c0u}) {
+    fill({0, 0, 640, 480}, kBackground);
+    fill({50, 60, 20, 10}, colour);
+    const HttpAnswer a = get("/screenshot?region=45,55,30,20");
+    ASSERT_EQ(a.status, 200) << a.body;
+    const DecodedPng png = decode_png(a.body);
+    ASSERT_EQ(png.error, "");
+    ASSERT_EQ(png.size, (Size{30, 20}));
+    for (int y = 0; y < 20; ++y)
+      for (int x = 0; x < 30; ++x) {
+        const bool inside = x >= 5 && x < 25 && y >= 5 && y < 15;
+        ASSERT_EQ(png.at(x, y), inside ? colour : kBackground) << "at " << x << "," << y;
+      }
+  }
+}
+
+TEST_F(AgentTest, ScreenshotSeqIsWhatWaitSinceUnderstands) {
+  start();
+  const uint64_t before = std::stoull(get("/screenshot").header("x-voxl-seq"));
+  fill({10, 10, 10, 10}, 0xffffff);
+  const HttpAnswer after = get("/screenshot");
+  const uint64_t seq = std::stoull(after.header("x-voxl-seq"));
+  EXPECT_GT(seq, before);
+  const json changed = body_json(get("/wait?change&timeout=20000&since=" + std::to_string(before)));
+  EXPECT_EQ(changed.value("changed", false), true);
+  EXPECT_EQ(changed.value("timed_out", true), false);
+  const json same = body_json(get("/wait?change&timeout=300&since=" + std::to_string(seq)));
+  EXPECT_EQ(same.value("changed", true), false);
+  EXPECT_EQ(same.value("timed_out", false), true);
+}
+
+TEST_F(AgentTest, ScreenshotRejectsBadRegions) {
+  start();
+  expect_error(get("/screenshot?region=600,0,100,100"), 400, "region");
+  expect_error(get("/screenshot?region=1,2,3"), 400, "region");
+  expect_error(get("/screenshot?region=0,0,0,5"), 400, "region");
+  expect_error(get("/screenshot?size=5"), 400, "size");
+  EXPECT_EQ(call("POST", "/screenshot").status, 405);
+}
+
+// ---- /wait
+
+TEST_F(AgentTest, WaitIdleReturnsOnceTheScreenSettlesAfterAChange) {
+  start();
+  auto answer = get_async("/wait?idle=400&timeout=30000");
+  await_waiters(1);
+  for (uint32_t i = 0; i < 5; ++i) fill({200, 200, 50, 50}, 0x100000 * (i + 1));
+  const HttpAnswer a = answer.get();
+  ASSERT_EQ(a.status, 200) << a.body;
+  const json j = body_json(a);
+  EXPECT_EQ(j.value("changed", false), true) << a.body;
+  EXPECT_EQ(j.value("timed_out", true), false) << a.body;
+  EXPECT_GE(j.value("waited_ms", 0), 400) << a.body;
+  EXPECT_GT(j.value("seq", 0), 0) << a.body;
+  EXPECT_EQ(a.header("x-voxl-seq"), std::to_string(j.value("seq", 0)));
+}
+
+TEST_F(AgentTest, WaitIdleOnAStillScreenCountsFromTheRequest) {
+  start();
+  const json j = body_json(get("/wait?idle=250"));
+  EXPECT_EQ(j.value("changed", true), false);
+  EXPECT_EQ(j.value("timed_out", true), false);
+  EXPECT_GE(j.value("waited_ms", 0), 250);
+}
+
+TEST_F(AgentTest, WaitChangeWatchesOnlyItsRegion) {
+  start();
+  auto outside = get_async("/wait?change&region=0,0,100,100&timeout=1500");
+  await_waiters(1);
+  fill({300, 300, 20, 20}, 0xffffff);  // not in the region's blocks
+  const json o = body_json(outside.get());
+  EXPECT_EQ(o.value("changed", true), false);
+  EXPECT_EQ(o.value("timed_out", false), true);
+
+  auto inside = get_async("/wait?change&region=0,0,100,100&timeout=30000");
+  await_waiters(1);  // the first one has gone: one again
+  fill({300, 300, 20, 20}, 0x000000);
+  fill({110, 20, 4, 4}, 0xffffff);  // x 110 is in the block column 96..111
+  const json i = body_json(inside.get());
+  EXPECT_EQ(i.value("changed", false), true);
+  EXPECT_EQ(i.value("timed_out", true), false);
+  EXPECT_LT(i.value("waited_ms", 30000), 30000);
+}
+
+TEST_F(AgentTest, WaitSinceAnOlderSeqReturnsAtOnceAndSinceTheCurrentOneWaits) {
+  start();
+  const uint64_t old_seq = seq_now();
+  fill({5, 5, 5, 5}, 0xff0000);
+  const json at_once = body_json(get("/wait?change&since=" + std::to_string(old_seq) + "&timeout=30000"));
+  EXPECT_EQ(at_once.value("changed", false), true);
+  EXPECT_EQ(at_once.value("timed_out", true), false);
+  EXPECT_LT(at_once.value("waited_ms", 30000), 30000);
+  const uint64_t current = at_once.value("seq", uint64_t(0));
+  EXPECT_GT(current, old_seq);
+
+  const json waits = body_json(get("/wait?change&since=" + std::to_string(current) + "&timeout=400"));
+  EXPECT_EQ(waits.value("changed", true), false);
+  EXPECT_EQ(waits.value("timed_out", false), true);
+  EXPECT_GE(waits.value("waited_ms", 0), 400);
+
+  // A change outside the region after `current` does not count for it.
+  fill({400, 400, 5, 5}, 0x00ff00);
+  const json region = body_json(get("/wait?change&region=0,0,32,32&since=" + std::to_string(current) +
+                                    "&timeout=300"));
+  EXPECT_EQ(region.value("changed", true), false);
+  const json whole = body_json(get("/wait?change&since=" + std::to_string(current) + "&timeout=30000"));
+  EXPECT_EQ(whole.value("changed", false), true);
+}
+
+TEST_F(AgentTest, WaitTimesOut) {
+  start();
+  const json j = body_json(get("/wait?change&timeout=200"));
+  EXPECT_EQ(j.value("changed", true), false);
+  EXPECT_EQ(j.value("timed_out", false), true);
+  EXPECT_GE(j.value("waited_ms", 0), 200);
+  const json idle = body_json(get("/wait?idle=5000&timeout=100"));
+  EXPECT_EQ(idle.value("timed_out", false), true);
+}
+
+TEST_F(AgentTest, ManyWaitersAreAllAnswered) {
+  start();
+  constexpr int kWaiters = 24;
+  std::vector<std::future<HttpAnswer>> answers;
+  for (int i = 0; i < kWaiters; ++i)
+    answers.push_back(get_async(i % 2 ? "/wait?change&timeout=60000" : "/wait?change&region=100,100,10,10&timeout=60000"));
+  await_waiters(kWaiters);
+  fill({104, 104, 2, 2}, 0xffffff);
+  for (auto& f : answers) {
+    const HttpAnswer a = f.get();
+    ASSERT_EQ(a.status, 200) << a.body;
+    EXPECT_EQ(body_json(a).value("changed", false), true) << a.body;
+  }
+}
+
+TEST_F(AgentTest, AClientThatHangsUpFreesItsWaiter) {
+  start();
+  const int s = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(s, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(voxl_->port());
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::connect(s, reinterpret_cast<const sockaddr*>(&addr), sizeof addr), 0);
+  const std::string req = "GET /wait?change&timeout=600000 HTTP/1.1\r\nHost: 127.0.0.1:" +
+                          std::to_string(voxl_->port()) + "\r\n\r\n";
+  ASSERT_EQ(::write(s, req.data(), req.size()), ssize_t(req.size()));
+  await_waiters(1);
+  ::close(s);
+  EXPECT_TRUE(voxl_->wait_for_log("its client left (0 waiting)", kLogLimit)) << voxl_->log();
+  // The server carries on.
+  EXPECT_EQ(body_json(get("/wait?idle=0")).value("timed_out", true), false);
+}
+
+TEST_F(AgentTest, WaitRejectsBadParameters) {
+  start();
+  expect_error(get("/wait?idle=abc"), 400, "idle");
+  expect_error(get("/wait?idle=-1"), 400, "idle");
+  expect_error(get("/wait?timeout=1.5"), 400, "timeout");
+  expect_error(get("/wait?region=1,2,3"), 400, "region");
+  expect_error(get("/wait?since=99999999"), 400, "since");
+  expect_error(get("/wait?since=x"), 400, "since");
+  expect_error(get("/wait?change=perhaps"), 400, "change");
+  expect_error(get("/wait?idel=300"), 400, "idel");
+  expect_error(get("/wait?idle=1&idle=2"), 400, "idle");
+  const HttpAnswer post = call("POST", "/wait");
+  EXPECT_EQ(post.status, 405);
+  EXPECT_EQ(post.header("allow"), "GET");
+}
+
+TEST_F(AgentTest, EndpointsKeepTheAccessRules) {
+  start({"--enable-basic-auth", "--basic-auth-password=s3cret"});
+  for (const char* path : {"/screenshot", "/wait?idle=0", "/record?seconds=1"})
+    EXPECT_EQ(get(path).status, 401) << path;
+  EXPECT_EQ(call("POST", "/record/start").status, 401);
+  const auto auth = std::make_pair(std::string("Authorization"), basic_authorization("voxl", "s3cret"));
+  EXPECT_EQ(call("GET", "/screenshot", {auth}).status, 200);
+  EXPECT_EQ(call("GET", "/wait?idle=0", {auth}).status, 200);
+  EXPECT_EQ(call("GET", "/wait?idle=0", {auth, {"Host", "evil.example"}}).status, 403);
+}
+
+// ---- /record
+
+TEST_F(AgentTest, RecordForSecondsGivesThatLongAClip) {
+  start();
+  auto clip = get_async("/record?seconds=2");
+  const HttpAnswer a = animate_until(clip);
+  const Mp4Probe p = probe_mp4(a.body);
+  expect_clean_mp4(a, p);
+  EXPECT_NEAR(p.duration, 2.0, 0.1);
+  EXPECT_GE(p.frames, 10) << "the square was repainted all along";
+  EXPECT_LE(p.frames, 2 * 60 + 1);
+  EXPECT_EQ(a.header("x-voxl-ended"), "length");
+}
+
+TEST_F(AgentTest, RecordOfAStillScreenLastsItsLengthToo) {
+  start();
+  const HttpAnswer a = get("/record?seconds=1");
+  const Mp4Probe p = probe_mp4(a.body);
+  expect_clean_mp4(a, p);
+  EXPECT_NEAR(p.duration, 1.0, 0.1);
+  EXPECT_GE(p.frames, 1);
+}
+
+TEST_F(AgentTest, RecordStartAndStop) {
+  start();
+  const HttpAnswer started = call("POST", "/record/start");
+  ASSERT_EQ(started.status, 200) << started.body;
+  const uint64_t id = body_json(started).value("id", uint64_t(0));
+  ASSERT_GT(id, 0u);
+  ASSERT_TRUE(voxl_->wait_for_log("recording " + std::to_string(id) + " started", kLogLimit));
+  const auto t0 = std::chrono::steady_clock::now();
+  auto enough = std::async(std::launch::async, [&] {
+    // Long enough for many frames: the test's own clock, not a pass/fail timing.
+    while (std::chrono::steady_clock::now() - t0 < 1500ms) std::this_thread::sleep_for(50ms);
+    return true;
+  });
+  animate_until(enough);
+  const uint16_t port = voxl_->port();
+  auto stopped = std::async(std::launch::async, [port, id] {
+    return http_request(port, {"POST", "/record/stop?id=" + std::to_string(id), {}}, 60s);
+  });
+  const HttpAnswer a = animate_until(stopped);
+  const Mp4Probe p = probe_mp4(a.body);
+  expect_clean_mp4(a, p);
+  EXPECT_GE(p.duration, 1.0);
+  EXPECT_GE(p.frames, 10);
+  EXPECT_EQ(a.header("x-voxl-ended"), "stop");
+  // Stopped means gone.
+  expect_error(call("POST", "/record/stop?id=" + std::to_string(id)), 404, "id");
+}
+
+TEST_F(AgentTest, RecordEndsAtTheLongestAllowedLength) {
+  start({"--max-record-seconds=1"});
+  const HttpAnswer started = call("POST", "/record/start");
+  const uint64_t id = body_json(started).value("id", uint64_t(0));
+  ASSERT_GT(id, 0u) << started.body;
+  ASSERT_TRUE(voxl_->wait_for_log("recording " + std::to_string(id) + " ended (max-record-seconds)", kLogLimit))
+      << voxl_->log();
+  const HttpAnswer a = call("POST", "/record/stop?id=" + std::to_string(id));
+  const Mp4Probe p = probe_mp4(a.body);
+  expect_clean_mp4(a, p);
+  EXPECT_NEAR(p.duration, 1.0, 0.1);
+  EXPECT_EQ(a.header("x-voxl-ended"), "max-record-seconds");
+  expect_error(get("/record?seconds=2"), 400, "seconds");
+}
+
+TEST_F(AgentTest, TwoRecordingsAtOnce) {
+  start();
+  auto one = get_async("/record?seconds=1");
+  auto two = get_async("/record?seconds=2");
+  const HttpAnswer a = animate_until(one);
+  const HttpAnswer b = animate_until(two);
+  const Mp4Probe pa = probe_mp4(a.body), pb = probe_mp4(b.body);
+  expect_clean_mp4(a, pa);
+  expect_clean_mp4(b, pb);
+  EXPECT_NEAR(pa.duration, 1.0, 0.1);
+  EXPECT_NEAR(pb.duration, 2.0, 0.1);
+  EXPECT_GT(pb.frames, pa.frames);
+}
+
+TEST_F(AgentTest, RecordRejectsBadParameters) {
+  start();
+  expect_error(get("/record"), 400, "seconds");
+  expect_error(get("/record?seconds=0"), 400, "seconds");
+  expect_error(get("/record?seconds=301"), 400, "seconds");
+  expect_error(get("/record?seconds=two"), 400, "seconds");
+  expect_error(call("POST", "/record/stop"), 400, "id");
+  expect_error(call("POST", "/record/stop?id=abc"), 400, "id");
+  expect_error(call("POST", "/record/stop?id=4242"), 404, "id");
+  expect_error(call("POST", "/record/start?seconds=3"), 400, "seconds");
+  EXPECT_EQ(call("GET", "/record/start").status, 405);
+  EXPECT_EQ(call("GET", "/record/stop?id=1").status, 405);
+  EXPECT_EQ(call("POST", "/record?seconds=1").status, 405);
+}
+
+class AgentResizeTest : public AgentTest {};
+
+TEST_F(AgentResizeTest, AResizeEndsTheRecording) {
+  // Started larger so RandR can switch down to 640x480.
+  capture::x11::VirtualDisplayOptions o;
+  o.size = {800, 600};
+  display_.emplace(o);
+  painter_.emplace(display_->name());
+  fill({0, 0, 800, 600}, kBackground);
+  start_voxl({"--log-level=debug"});
+  const HttpAnswer started = call("POST", "/record/start");
+  const uint64_t id = body_json(started).value("id", uint64_t(0));
+  ASSERT_GT(id, 0u) << started.body;
+  ASSERT_TRUE(voxl_->wait_for_log("recording " + std::to_string(id) + " started", kLogLimit));
+  auto first = get_async("/wait?idle=200");
+  animate_until(first);  // some frames at 800x600
+  const std::string env = "DISPLAY=" + display_->name() + " ";
+  const std::string cmd = env + "xrandr --newmode voxlrec 25.18 640 656 752 800 480 490 492 525 && " + env +
+                          "xrandr --addmode screen voxlrec && " + env + "xrandr --output screen --mode voxlrec";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  auto ended = std::async(std::launch::async, [&] {
+    return voxl_->wait_for_log("recording " + std::to_string(id) + " ended (resize)", kLogLimit);
+  });
+  ASSERT_TRUE(animate_until(ended)) << voxl_->log();
+  const HttpAnswer a = call("POST", "/record/stop?id=" + std::to_string(id));
+  ASSERT_EQ(a.status, 200) << a.body;
+  const Mp4Probe p = probe_mp4(a.body);
+  ASSERT_EQ(p.error, "");
+  EXPECT_EQ(p.width, 800);
+  EXPECT_EQ(p.height, 600);
+  EXPECT_EQ(p.decode_log, "");
+  EXPECT_EQ(std::to_string(p.frames), a.header("x-voxl-frames"));
+  EXPECT_EQ(a.header("x-voxl-ended"), "resize");
+}
+
+}  // namespace
+}  // namespace voxl::testing
