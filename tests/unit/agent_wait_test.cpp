@@ -93,7 +93,7 @@ TEST(AgentChangeLog, SinceIsAnsweredPerRegion) {
   // Since 1 only the second batch counts: it is outside (0,0,20,20)...
   EXPECT_FALSE(log.changed_since(1, Rect{0, 0, 20, 20}));
   // ...but inside the blocks of a region that ends just short of it.
-  EXPECT_TRUE(log.changed_since(1, Rect{90, 90, 5, 5}));
+  EXPECT_TRUE(log.changed_since(1, Rect{90, 90, 8, 8}));  // 90..97: blocks 80..111
   EXPECT_TRUE(log.changed_since(0, Rect{0, 0, 20, 20}));
 }
 
