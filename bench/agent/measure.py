@@ -24,6 +24,10 @@ import time
 import urllib.request
 
 
+# Debian's ImageMagick convert.
+CONVERT = "/usr/bin/convert" if os.path.exists("/usr/bin/convert") else "convert"
+
+
 def pct(values, p):
     v = sorted(values)
     return v[min(len(v) - 1, int(round(p * (len(v) - 1))))]
@@ -104,7 +108,7 @@ def main():
     ap.add_argument("--wait-rounds", type=int, default=300)
     ap.add_argument("--cpu-seconds", type=float, default=10)
     args = ap.parse_args()
-    for tool in ("Xvfb", "ffmpeg", "import", "convert", "display", "curl"):
+    for tool in ("Xvfb", "ffmpeg", "import", "identify", "display", "curl"):
         if not shutil.which(tool):
             raise SystemExit(f"{tool} is missing: bash scripts/setup installs it")
 
@@ -119,11 +123,18 @@ def main():
         wait_for(lambda: os.path.exists(f"/tmp/.X11-unix/X{n}"), 30, "Xvfb")
         # Desktop-like content: a gradient with a noisy picture and flat panels.
         bg = os.path.join(tmp, "bg.png")
-        subprocess.run(["convert", "-size", "1920x1080", "gradient:#1d3557-#a8dadc",
+        subprocess.run([CONVERT, "-size", "1920x1080", "gradient:#1d3557-#a8dadc",
                         "(", "-size", "640x400", "plasma:fractal", ")", "-geometry", "+160+140", "-composite",
                         "-fill", "#f1faee", "-draw", "rectangle 900,120 1760,900",
                         "-fill", "#457b9d", "-draw", "rectangle 940,160 1720,200", bg], check=True)
-        subprocess.run(["display", "-window", "root", bg], env=env, check=True)
+        # display sets the root background but exits with 1 on a server
+        # without a window manager: check the result instead.
+        subprocess.run(["display", "-window", "root", bg], env=env)
+        check = os.path.join(tmp, "check.png")
+        subprocess.run(["import", "-window", "root", check], env=env, check=True)
+        colours = subprocess.run(["identify", "-format", "%k", check], capture_output=True, text=True, check=True)
+        if int(colours.stdout) < 1000:
+            raise SystemExit(f"the background did not show ({colours.stdout} colours)")
 
         log = open(os.path.join(tmp, "voxl.log"), "w+")
         voxl = subprocess.Popen([os.path.join(args.build, "voxl"), f"--display=:{n}", "--addr=127.0.0.1",
