@@ -24,9 +24,10 @@ void log_from_x264(void* opaque, int level, const char* fmt, va_list args) {
   else log->debug("x264: {}", buf);
 }
 
-// A VBV buffer of a few frames' worth at the ceiling: enough to absorb a
-// busy frame, small enough that a burst cannot queue seconds of video.
-int vbv_buffer_kbit(int max_kbps, int fps) { return std::max(1, max_kbps * 4 / std::max(1, fps)); }
+// A VBV buffer of about one frame at the ceiling: no frame, key frames
+// included, takes much longer than a frame interval to cross a link that
+// carries the ceiling, so a burst cannot queue behind itself.
+int vbv_buffer_kbit(int max_kbps, int fps) { return std::max(1, max_kbps / std::max(1, fps)); }
 
 }  // namespace
 

@@ -13,6 +13,7 @@
 
 #include "base/logging.h"
 #include "net/access_policy.h"
+#include "stream/bitrate_controller.h"
 
 namespace boost::asio {
 class io_context;
@@ -32,6 +33,8 @@ struct ServerOptions {
   std::string key_file;
   AccessSettings access;  // loopback_only is derived from addr
   std::function<std::string()> stats_json;  // figures for /stats and viewers
+  int max_fps = 60;                 // viewers' link windows are sized for it
+  stream::BitrateLimits bitrate;    // each viewer's controller stays within
 };
 
 class Server {

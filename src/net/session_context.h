@@ -8,6 +8,7 @@
 
 #include "base/logging.h"
 #include "net/access_policy.h"
+#include "stream/bitrate_controller.h"
 
 namespace voxl::stream {
 class Hub;
@@ -22,6 +23,8 @@ struct SessionContext {
   Logger log;
   std::function<std::string()> stats_json;
   uint64_t viewers_seen = 0;  // numbers viewers in the logs
+  int max_fps = 60;            // the stream's frame rate cap
+  stream::BitrateLimits bitrate;
 };
 
 }  // namespace voxl::net

@@ -136,8 +136,10 @@ TEST_F(StreamTest, TwoViewersGetTheSameStream) {
 }
 
 TEST_F(StreamTest, StalledViewerDoesNotStopTheOther) {
-  // Debug logging says when a viewer's queue overflowed.
-  start_voxl({"--log-level=debug"});
+  // Debug logging says when a viewer's queue overflowed. A fixed, high
+  // bitrate keeps the frames big whatever the healthy viewer's link
+  // estimate says, so the stalled socket fills within a few dozen.
+  start_voxl({"--log-level=debug", "--min-kbps=100000", "--max-kbps=100000"});
   ClientOptions stalled_options = client_options();
   stalled_options.receive_buffer = 4096;  // the kernel fills this one fast
   StreamClient stalled(stalled_options);  // connects, then is never read
