@@ -64,6 +64,10 @@ stream::PipelineSettings pipeline_settings(const Config& c) {
   s.encoder.fps = c.framerate;
   s.max_fps = c.framerate;
   s.convert_threads = c.convert_threads;
+  s.coalesce_us = c.coalesce_us;
+  s.paintover_crf = c.paintover_crf;
+  s.paintover_burst = c.paintover_burst;
+  s.paintover_delay_ms = c.paintover_delay_ms;
   return s;
 }
 
