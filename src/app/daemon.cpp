@@ -52,6 +52,8 @@ net::ServerOptions server_options(const Config& c) {
   o.access.user = c.basic_auth_user;
   o.access.password = c.basic_auth_password;
   o.access.viewonly_password = c.basic_auth_viewonly_password;
+  o.max_fps = c.framerate;
+  o.bitrate = {c.min_kbps, c.max_kbps};
   return o;
 }
 
@@ -64,6 +66,10 @@ stream::PipelineSettings pipeline_settings(const Config& c) {
   s.encoder.fps = c.framerate;
   s.max_fps = c.framerate;
   s.convert_threads = c.convert_threads;
+  s.coalesce_us = c.coalesce_us;
+  s.paintover_crf = c.paintover_crf;
+  s.paintover_burst = c.paintover_burst;
+  s.paintover_delay_ms = c.paintover_delay_ms;
   return s;
 }
 
@@ -98,7 +104,9 @@ int run_daemon(const Config& config, const Logger& log) {
   std::unique_ptr<stream::VideoPipeline> pipeline;
   stream::Hub hub({[&pipeline](bool on) { if (pipeline) pipeline->set_active(on); },
                    [&pipeline] { if (pipeline) pipeline->request_keyframe(); },
-                   [&pipeline](bool paused) { if (pipeline) pipeline->set_paused(paused); }});
+                   [&pipeline](bool paused) { if (pipeline) pipeline->set_paused(paused); },
+                   [&pipeline](int kbps) { if (pipeline) pipeline->set_max_kbps(kbps); }});
+  hub.set_bitrate_limits({config.min_kbps, config.max_kbps});
   int exit_code = 0;
 
   auto options = server_options(config);

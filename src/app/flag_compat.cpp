@@ -10,12 +10,8 @@ namespace {
 // Features not built yet, one row per flag. Delete the rows of a feature in
 // the change that makes it work; nothing else needs to change.
 constexpr std::array kPendingFlags = std::to_array<PendingFlag>({
-    {"--paintover-crf", "paint-over sharpening"},
-    {"--paintover-burst", "paint-over sharpening"},
-    {"--paintover-delay-ms", "paint-over sharpening"},
     {"--adaptive-threads", "adaptive encoder threading"},
     {"--stripes", "striped encoding"},
-    {"--coalesce-us", "damage coalescing"},
     {"--enable-clipboard", "clipboard sharing"},
     {"--scroll-px-per-notch", "scroll input"},
     {"--audio-enabled", "desktop audio"},

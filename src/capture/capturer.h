@@ -47,6 +47,12 @@ class Capturer {
   virtual void invalidate(const Rect& r) = 0;
   void invalidate_all() { invalidate(Rect::from_size(size())); }
 
+  // Waits up to `timeout` for a change without capturing it: true when one
+  // is pending (or the backend failed, which the next capture() reports),
+  // false after the timeout or wake(). Lets the caller merge a burst of
+  // changes into one capture.
+  virtual bool wait_for_change(std::chrono::milliseconds timeout) = 0;
+
   // Makes a capture() that is waiting return kNoChange now. Any thread.
   virtual void wake() = 0;
 

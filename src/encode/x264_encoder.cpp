@@ -24,14 +24,15 @@ void log_from_x264(void* opaque, int level, const char* fmt, va_list args) {
   else log->debug("x264: {}", buf);
 }
 
-// A VBV buffer of a few frames' worth at the ceiling: enough to absorb a
-// busy frame, small enough that a burst cannot queue seconds of video.
-int vbv_buffer_kbit(int max_kbps, int fps) { return std::max(1, max_kbps * 4 / std::max(1, fps)); }
+// A VBV buffer of about one frame at the ceiling: no frame, key frames
+// included, takes much longer than a frame interval to cross a link that
+// carries the ceiling, so a burst cannot queue behind itself.
+int vbv_buffer_kbit(int max_kbps, int fps) { return std::max(1, max_kbps / std::max(1, fps)); }
 
 }  // namespace
 
 X264Encoder::X264Encoder(Size size, const EncoderSettings& s, Logger log)
-    : size_(size), fps_(s.fps), max_kbps_(s.max_kbps), log_(std::move(log)) {
+    : size_(size), fps_(s.fps), max_kbps_(s.max_kbps), crf_(s.crf), log_(std::move(log)) {
   x264_param_t p;
   if (x264_param_default_preset(&p, s.preset.c_str(), "zerolatency") < 0)
     throw std::runtime_error("x264 does not know the preset '" + s.preset + "'");
@@ -119,6 +120,14 @@ void X264Encoder::set_max_kbps(int kbps) {
   p.rc.i_vbv_max_bitrate = kbps;
   p.rc.i_vbv_buffer_size = vbv_buffer_kbit(kbps, fps_);
   if (x264_encoder_reconfig(enc_, &p) == 0) max_kbps_ = kbps;
+}
+
+void X264Encoder::set_crf(int crf) {
+  if (crf == crf_) return;
+  x264_param_t p;
+  x264_encoder_parameters(enc_, &p);
+  p.rc.f_rf_constant = float(crf);
+  if (x264_encoder_reconfig(enc_, &p) == 0) crf_ = crf;
 }
 
 }  // namespace voxl::encode

@@ -45,12 +45,16 @@ class X264Encoder {
   // Changes the VBV ceiling without a new IDR.
   void set_max_kbps(int kbps);
   int max_kbps() const { return max_kbps_; }
+  // Changes the constant-quality factor for the next frames (paintover).
+  void set_crf(int crf);
+  int crf() const { return crf_; }
 
  private:
   x264_t* enc_ = nullptr;
   Size size_;
   int fps_;
   int max_kbps_;
+  int crf_;
   Logger log_;
 };
 

@@ -14,6 +14,7 @@
 #include "base/logging.h"
 #include "net/access_policy.h"
 #include "net/endpoint.h"
+#include "stream/bitrate_controller.h"
 
 namespace boost::asio {
 class io_context;
@@ -34,6 +35,8 @@ struct ServerOptions {
   AccessSettings access;  // loopback_only is derived from addr
   std::function<std::string()> stats_json;  // figures for /stats and viewers
   EndpointTable endpoints;  // more paths, behind the same access rules
+  int max_fps = 60;                 // viewers' link windows are sized for it
+  stream::BitrateLimits bitrate;    // each viewer's controller stays within
 };
 
 class Server {

@@ -9,6 +9,7 @@
 #include "base/logging.h"
 #include "net/access_policy.h"
 #include "net/endpoint.h"
+#include "stream/bitrate_controller.h"
 
 namespace voxl::stream {
 class Hub;
@@ -24,6 +25,8 @@ struct SessionContext {
   std::function<std::string()> stats_json;
   uint64_t viewers_seen = 0;  // numbers viewers in the logs
   EndpointTable endpoints;  // paths answered outside src/net (agent endpoints)
+  int max_fps = 60;            // the stream's frame rate cap
+  stream::BitrateLimits bitrate;
 };
 
 }  // namespace voxl::net

@@ -16,7 +16,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "stream/bitrate_controller.h"
 #include "stream/hub.h"
+#include "stream/link_estimator.h"
 #include "stream/send_queue.h"
 #include "stream/wire_format.h"
 
@@ -29,18 +31,11 @@ using json = nlohmann::json;
 
 namespace {
 
-// Frames waiting for the socket, and frames sent but not yet acknowledged
-// as decoded. Together they bound how far a viewer can fall behind (a slow
-// link, or a slow decoder on a busy machine) before its pending deltas are
-// dropped for a fresh key frame: at 60 fps about 200 ms.
+// Frames waiting for the socket: a viewer whose link window stays full
+// this long (another viewer kept the encoder going) drops its pending
+// deltas for a fresh key frame. Frames in flight are bounded by the
+// viewer's LinkEstimator (about one round trip's worth).
 constexpr size_t kMaxQueuedFrames = 6;
-constexpr size_t kMaxInFlight = 6;
-// A frame not acknowledged after this long was lost with a decoder reset.
-constexpr auto kAckGiveUp = std::chrono::seconds(1);
-// Frames a viewer may have in flight before it counts as congested: enough
-// to cover the round trip and decoding at 60 fps (the smallest recent
-// send -> decoded delay), at least two.
-constexpr double kFrameMs = 1000.0 / 60.0;
 constexpr size_t kMaxQueuedBytes = 16 * 1024 * 1024;
 constexpr size_t kMaxQueuedText = 256;  // a viewer this far behind on control is gone
 constexpr size_t kMaxIncoming = 64 * 1024;
@@ -58,7 +53,7 @@ class ViewerSession final : public stream::VideoSink,
  public:
   ViewerSession(Stream&& s, Role role, SessionContext& ctx)
       : ws_(std::move(s)), role_(role), ctx_(ctx), queue_(kMaxQueuedFrames, kMaxQueuedBytes),
-        stats_timer_(ws_.get_executor()) {}
+        stats_timer_(ws_.get_executor()), rate_(ctx.bitrate) {}
 
   ~ViewerSession() override { leave(); }
 
@@ -75,8 +70,12 @@ class ViewerSession final : public stream::VideoSink,
   bool ready() const override {
     if (closed_ || !queue_.empty()) return false;
     if (!acks_seen_) return !sending_;  // TCP alone paces it
-    return in_flight_.size() < window();
+    if (link_.can_send(ctx_.max_fps)) return true;
+    held_back_ = true;  // the link, not the content, limits the next frame
+    return false;
   }
+
+  int target_kbps() const override { return acks_seen_ ? rate_.target_kbps() : 0; }
 
   void on_video(const encode::EncodedFramePtr& frame) override {
     if (closed_) return;
@@ -137,10 +136,13 @@ class ViewerSession final : public stream::VideoSink,
     if (type == "ack") {
       ++acked_;
       if (m.contains("decode_ms") && m["decode_ms"].is_number()) last_decode_ms_ = m["decode_ms"];
-      if (m.contains("id") && m["id"].is_number_unsigned()) on_ack(m["id"].get<uint32_t>());
+      // Receive -> ack at the client; older clients only say decode time.
+      double hold_ms = last_decode_ms_;
+      if (m.contains("hold_ms") && m["hold_ms"].is_number()) hold_ms = m["hold_ms"];
+      if (m.contains("id") && m["id"].is_number_unsigned()) on_ack(m["id"].get<uint32_t>(), hold_ms);
     } else if (type == "keyframe") {
       ctx_.log->debug("viewer {} asked for a key frame: {}", id_, m.value("reason", std::string("?")));
-      in_flight_.clear();  // a reset decoder will not acknowledge what it had
+      link_.forget_in_flight();  // a reset decoder will not acknowledge what it had
       ctx_.hub.request_keyframe();
       ctx_.hub.refresh_pause();
     } else if (type == "ping") {
@@ -157,28 +159,26 @@ class ViewerSession final : public stream::VideoSink,
     }
   }
 
-  // Clients that acknowledge frames are held to kMaxInFlight unacknowledged
-  // ones; clients that never do are paced by TCP alone.
-  void on_ack(uint32_t id) {
+  // Clients that acknowledge frames are held to what their link carries
+  // without a queue (LinkEstimator), and their estimate sets the encoder's
+  // bitrate through the hub; clients that never ack are paced by TCP alone.
+  void on_ack(uint32_t id, double hold_ms) {
     acks_seen_ = true;
     const auto now = std::chrono::steady_clock::now();
-    // Ids wrap at 2^32: compare by signed distance.
-    while (!in_flight_.empty() && int32_t(in_flight_.front().id - id) <= 0) {
-      if (in_flight_.front().id == id) {
-        ack_delay_ms_ = std::chrono::duration<double, std::milli>(now - in_flight_.front().sent).count();
-        recent_delays_.push_back(ack_delay_ms_);
-        if (recent_delays_.size() > kDelaySamples) recent_delays_.pop_front();
-      }
-      in_flight_.pop_front();
-    }
+    link_.on_ack(id, hold_ms, now);
+    rate_.on_feedback(link_, sent_kbps(now), now);
     pump();
     ctx_.hub.refresh_pause();
+    ctx_.hub.refresh_rate();
   }
 
-  size_t window() const {
-    if (recent_delays_.empty()) return kMaxInFlight;
-    const double best = *std::min_element(recent_delays_.begin(), recent_delays_.end());
-    return std::clamp<size_t>(size_t(std::ceil(best / kFrameMs)) + 1, 2, kMaxInFlight);
+  // What this viewer was sent over the last second, in kbit/s.
+  double sent_kbps(std::chrono::steady_clock::time_point now) {
+    while (!sent_.empty() && now - sent_.front().first > std::chrono::seconds(1)) {
+      sent_bytes_ -= sent_.front().second;
+      sent_.pop_front();
+    }
+    return double(sent_bytes_) * 8.0 / 1000.0;
   }
 
   void schedule_stats() {
@@ -192,8 +192,14 @@ class ViewerSession final : public stream::VideoSink,
                      {"queued_bytes", self->queue_.bytes()},
                      {"dropped_frames", self->queue_.dropped()},
                      {"acked_frames", self->acked_},
-                     {"in_flight", self->in_flight_.size()},
-                     {"ack_delay_ms", self->ack_delay_ms_},
+                     {"in_flight", self->link_.frames_in_flight()},
+                     {"in_flight_bytes", self->link_.bytes_in_flight()},
+                     {"rtt_ms", self->link_.srtt_ms()},
+                     {"min_rtt_ms", self->link_.min_rtt_ms()},
+                     {"delivery_kbps", self->link_.delivery_kbps()},
+                     {"target_kbps", self->rate_.target_kbps()},
+                     {"encoder_kbps", self->ctx_.hub.target_kbps()},
+                     {"held_back", self->held_back_count_},
                      {"queue_ms", self->queue_ms_},
                      {"send_ms", self->send_ms_},
                      {"decode_ms", self->last_decode_ms_}};
@@ -231,8 +237,11 @@ class ViewerSession final : public stream::VideoSink,
     }
     if (queue_.empty()) return;
     const auto now = std::chrono::steady_clock::now();
-    while (!in_flight_.empty() && now - in_flight_.front().sent > kAckGiveUp) in_flight_.pop_front();
-    if (acks_seen_ && in_flight_.size() >= kMaxInFlight) return;  // the next ack resumes
+    link_.expire(now);
+    if (acks_seen_ && !link_.can_send(ctx_.max_fps)) {  // the next ack resumes
+      held_back_ = true;
+      return;
+    }
     const auto& next = *queue_.peek();
     if (next.key && (next.codec != sent_codec_ || next.size != sent_size_)) {
       sent_codec_ = next.codec;
@@ -243,8 +252,16 @@ class ViewerSession final : public stream::VideoSink,
       return;
     }
     sending_ = queue_.pop();
-    in_flight_.push_back({sending_->id, std::chrono::steady_clock::now()});
-    if (in_flight_.size() > kMaxInFlight) in_flight_.pop_front();  // a client that never acks
+    const size_t bytes = stream::kVideoHeaderBytes + sending_->data.size();
+    if (held_back_) ++held_back_count_;
+    link_.on_send(sending_->id, bytes, !held_back_, now);
+    held_back_ = false;
+    sent_.emplace_back(now, bytes);
+    sent_bytes_ += bytes;
+    if (sent_.size() > kMaxSentSamples) {
+      sent_bytes_ -= sent_.front().second;
+      sent_.pop_front();
+    }
     stream::VideoHeader h;
     h.key = sending_->key;
     h.frame_id = sending_->id;
@@ -284,15 +301,16 @@ class ViewerSession final : public stream::VideoSink,
   std::string sent_codec_;
   Size sent_size_;
   uint64_t id_ = 0;
-  struct Sent {
-    uint32_t id;
-    std::chrono::steady_clock::time_point sent;
-  };
-  std::deque<Sent> in_flight_;  // at most kMaxInFlight once acks flow
+  stream::LinkEstimator link_;
+  stream::BitrateController rate_;
   bool acks_seen_ = false;
-  static constexpr size_t kDelaySamples = 32;
-  std::deque<double> recent_delays_;  // send -> decoded, the last kDelaySamples
-  double ack_delay_ms_ = 0;  // send -> decoded ack of the last acknowledged frame
+  // Set when a frame had to wait for the link window: the next frame sent
+  // then measures the link, not the content (see LinkEstimator::on_send).
+  mutable bool held_back_ = false;
+  uint64_t held_back_count_ = 0;
+  static constexpr size_t kMaxSentSamples = 512;
+  std::deque<std::pair<std::chrono::steady_clock::time_point, size_t>> sent_;  // the last second
+  size_t sent_bytes_ = 0;
   double queue_ms_ = 0;      // capture -> handed to the socket, last frame
   double send_ms_ = 0;       // handed to the socket -> written, last frame
   uint64_t acked_ = 0;

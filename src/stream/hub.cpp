@@ -9,6 +9,7 @@ void Hub::add(VideoSink* sink) {
   if (sinks_.size() == 1 && controls_.set_active) controls_.set_active(true);
   request_keyframe();
   refresh_pause();
+  refresh_rate();
 }
 
 void Hub::remove(VideoSink* sink) {
@@ -17,6 +18,7 @@ void Hub::remove(VideoSink* sink) {
   sinks_.erase(it);
   if (sinks_.empty() && controls_.set_active) controls_.set_active(false);
   refresh_pause();
+  refresh_rate();
 }
 
 void Hub::publish(const encode::EncodedFramePtr& frame) {
@@ -34,6 +36,21 @@ void Hub::refresh_pause() {
   if (paused == paused_) return;
   paused_ = paused;
   if (controls_.set_paused) controls_.set_paused(paused);
+}
+
+void Hub::set_bitrate_limits(BitrateLimits limits) {
+  limits_ = limits;
+  refresh_rate();
+}
+
+void Hub::refresh_rate() {
+  std::vector<int> targets;
+  for (const VideoSink* s : sinks_)
+    if (const int t = s->target_kbps(); t > 0) targets.push_back(t);
+  const int kbps = combined_target_kbps(targets, limits_);
+  if (kbps == target_kbps_) return;
+  target_kbps_ = kbps;
+  if (controls_.set_target_kbps) controls_.set_target_kbps(kbps);
 }
 
 void Hub::request_keyframe() {

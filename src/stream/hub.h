@@ -2,7 +2,8 @@
 // recorders and /wait later). It switches the video pipeline on while
 // anyone consumes and off when the last one leaves, and rate-limits
 // key frame requests so many viewers joining or falling behind at once cost
-// one IDR. While every consumer is congested it pauses the pipeline.
+// one IDR. While every consumer is congested it pauses the pipeline, and it
+// sets the encoder's bitrate from what the consumers' links can take.
 //
 // Threads: the loop thread only. Sinks are registered by raw pointer and
 // must remove themselves before they are destroyed.
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "encode/encoded_frame.h"
+#include "stream/bitrate_controller.h"
 
 namespace voxl::stream {
 
@@ -24,12 +26,16 @@ class VideoSink {
   // Whether a new frame now would be sent at once rather than queue up
   // behind frames still on their way or being decoded.
   virtual bool ready() const { return true; }
+  // The bitrate this sink's link can take, in kbit/s; 0 when it has no
+  // limit of its own (a recorder, a viewer not measured yet).
+  virtual int target_kbps() const { return 0; }
 };
 
 struct PipelineControls {
   std::function<void(bool)> set_active;
   std::function<void()> request_keyframe;
   std::function<void(bool)> set_paused;  // every sink is congested (or no longer)
+  std::function<void(int)> set_target_kbps;  // the encoder's bitrate ceiling
 };
 
 class Hub {
@@ -54,11 +60,20 @@ class Hub {
 
   static constexpr std::chrono::milliseconds kRetry{500};
 
+  // Re-reads the sinks' target_kbps() and sets the encoder's ceiling to
+  // the slowest within the limits (see combined_target_kbps). Sinks call it
+  // when their estimate moves.
+  void refresh_rate();
+  void set_bitrate_limits(BitrateLimits limits);
+  int target_kbps() const { return target_kbps_; }
+
  private:
   PipelineControls controls_;
   std::vector<VideoSink*> sinks_;
   bool key_pending_ = false;
   bool paused_ = false;
+  BitrateLimits limits_;
+  int target_kbps_ = 0;  // last value handed to set_target_kbps
   std::chrono::steady_clock::time_point key_asked_at_;
 };
 

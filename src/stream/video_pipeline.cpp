@@ -1,5 +1,6 @@
 #include "stream/video_pipeline.h"
 
+#include <algorithm>
 #include <optional>
 
 #include "capture/frame_pool.h"
@@ -88,8 +89,15 @@ void VideoPipeline::run() {
   uint32_t frame_id = 0;
   bool have_picture = false;
   std::vector<Rect> rects;
+  // Paintover: frames still to sharpen the last change with, and when it
+  // happened. Off when its CRF is no better than the normal one.
+  const bool paintover_on = settings_.paintover_burst > 0 && settings_.paintover_crf < settings_.encoder.crf;
+  const auto paintover_delay = std::chrono::milliseconds(std::max(0, settings_.paintover_delay_ms));
+  int paintover_left = 0;
+  Clock::time_point changed_at;
 
   while (wait_until_active()) {
+    bool paused = false;
     {
       // Never faster than the frame rate: damage keeps accumulating in the
       // capturer meanwhile, so nothing is lost by waiting.
@@ -98,8 +106,25 @@ void VideoPipeline::run() {
       // Don't produce while every viewer is congested.
       cv_.wait_for(lock, kMaxPause, [this] { return stop_ || !active_ || !paused_; });
       if (stop_ || !active_) continue;
+      paused = paused_;
     }
-    auto r = capturer_->capture(pool, std::chrono::milliseconds(500));
+    // Wait for damage until a paintover is due, at most kIdleWait.
+    auto timeout = kIdleWait;
+    if (paintover_left > 0)
+      timeout = std::clamp(std::chrono::ceil<std::chrono::milliseconds>(changed_at + paintover_delay - Clock::now()),
+                           std::chrono::milliseconds(0), kIdleWait);
+    capture::CaptureResult r;
+    if (settings_.coalesce_us > 0) {
+      if (capturer_->wait_for_change(timeout)) {
+        // Let the rest of a burst of drawing land in this frame.
+        std::unique_lock lock(mu_);
+        cv_.wait_for(lock, std::chrono::microseconds(settings_.coalesce_us),
+                     [this] { return stop_ || !active_; });
+      }
+      r = capturer_->capture(pool, std::chrono::milliseconds(0));
+    } else {
+      r = capturer_->capture(pool, timeout);
+    }
     // A key frame request is only taken once a frame is really encoded;
     // until then it stays pending, whatever this capture returned.
     bool key = false;
@@ -115,7 +140,16 @@ void VideoPipeline::run() {
       next_slot = got + interval;
       continue;
     }
-    if (r.status == capture::CaptureStatus::kNoChange && !(keyframe_ && have_picture)) continue;
+    bool paintover = false;
+    if (r.status == capture::CaptureStatus::kNoChange && !(keyframe_ && have_picture)) {
+      if (paintover_left == 0 || !have_picture || Clock::now() < changed_at + paintover_delay) continue;
+      if (paused) {  // no viewer can take a frame: sharpening waits for the next change
+        paintover_left = 0;
+        continue;
+      }
+      paintover = true;
+      --paintover_left;
+    }
 
     auto out = std::make_shared<encode::EncodedFrame>();
     out->capture_wall_us = wall_clock_us();
@@ -144,11 +178,14 @@ void VideoPipeline::run() {
       }
       converter.convert(f, rects, image);
       have_picture = true;
+      if (paintover_on) paintover_left = settings_.paintover_burst;
+      changed_at = got;
       out->times.convert_us = micros_between(t0, Clock::now());
     }
     r.frame.reset();  // the buffer goes back to the pool before encoding
 
     encoder->set_max_kbps(max_kbps_);
+    encoder->set_crf(paintover ? settings_.paintover_crf : settings_.encoder.crf);
     const auto t1 = Clock::now();
     bool is_key = false;
     const int64_t pts = std::chrono::duration_cast<std::chrono::microseconds>(

@@ -1,5 +1,6 @@
 // The video thread: paced, damage-driven capture -> conversion of the
-// damaged blocks -> x264, one encode shared by every consumer. It runs only
+// damaged blocks -> x264, one encode shared by every consumer, sharpened by
+// a short paintover burst once the screen is still. It runs only
 // while someone consumes (set_active): with no viewer nothing is captured or
 // encoded, and an idle screen wakes it for nothing.
 //
@@ -27,6 +28,16 @@ struct PipelineSettings {
   encode::EncoderSettings encoder;
   int max_fps = 60;
   int convert_threads = 4;
+  // After a change, wait this long for more damage before capturing, so a
+  // burst of drawing becomes one frame.
+  int coalesce_us = 0;
+  // Once the screen has been still for paintover_delay_ms, the last picture
+  // is sent again paintover_burst times at paintover_crf: x264 codes only
+  // the difference, sharpening what motion left blurred. Skipped while no
+  // viewer can take a frame (the link is saturated).
+  int paintover_crf = 16;
+  int paintover_burst = 3;
+  int paintover_delay_ms = 150;
 };
 
 class VideoPipeline {
@@ -48,6 +59,8 @@ class VideoPipeline {
   void request_keyframe();
 
   static constexpr std::chrono::milliseconds kMaxPause{500};
+  // Longest wait for damage before the loop looks at its controls again.
+  static constexpr std::chrono::milliseconds kIdleWait{500};
   void set_max_kbps(int kbps);
 
  private:

@@ -21,7 +21,8 @@
 //   {"type":"pong","t":<client ms echoed>,"server_us":<wall clock µs>}
 //   {"type":"stats", ...}   server-side figures, once a second while asked for
 //  client -> server
-//   {"type":"ack","id":<frame_id>,"decode_ms":<decode time>,"queued":<frames waiting to decode>}
+//   {"type":"ack","id":<frame_id>,"decode_ms":<decode time>,"hold_ms":<received -> acked>,
+//    "queued":<frames waiting to decode>}   the server's RTT sample leaves hold_ms out
 //   {"type":"keyframe","reason":"decoder error"}
 //   {"type":"ping","t":<performance.now() ms>}
 //   {"type":"stats","enabled":true|false}

@@ -103,6 +103,45 @@ TEST_F(StreamTest, StillScreenSendsNoFrames) {
   EXPECT_EQ(client.frames().size(), frames_before);
 }
 
+TEST_F(StreamTest, AStillScreenIsSharpenedByABoundedPaintoverBurst) {
+  start_voxl({"--paintover-delay-ms=100", "--paintover-burst=3", "--paintover-crf=10"});
+  StreamClient client(client_options());
+  ASSERT_TRUE(shows(client, kBackground));
+  // Reads until nothing arrives for 1.5 s (the first picture's own burst,
+  // then the one under test); bounded so a stream that never settles fails.
+  const auto settle = [&client] {
+    for (int i = 0; i < 200; ++i)
+      if (client.read_one(std::chrono::milliseconds(1500)) == StreamClient::Got::kTimeout) return true;
+    return false;
+  };
+  ASSERT_TRUE(settle()) << client.status();
+  const size_t before = client.frames().size();
+  fill(kRect, kGreen);  // one request: one damage event, one frame
+  ASSERT_TRUE(shows(client, kGreen));
+  ASSERT_TRUE(settle()) << client.status();
+  // The change, then up to three frames of the same picture (fewer only if
+  // the viewer could not take them), none of them a key frame.
+  const auto& frames = client.frames();
+  ASSERT_GE(frames.size(), before + 1);
+  const size_t extra = frames.size() - before - 1;
+  EXPECT_GE(extra, 1u) << client.status();
+  EXPECT_LE(extra, 3u) << client.status();
+  for (size_t i = before; i < frames.size(); ++i) EXPECT_FALSE(frames[i].key);
+  EXPECT_EQ(client.decode_errors(), 0) << client.status();
+}
+
+TEST_F(StreamTest, CoalescingKeepsTheStreamExact) {
+  start_voxl({"--coalesce-us=20000"});
+  StreamClient client(client_options());
+  ASSERT_TRUE(shows(client, kBackground));
+  fill(kRect, kRed);
+  ASSERT_TRUE(shows(client, kRed, kRect));
+  fill(kOtherRect, kGreen);
+  fill(kRect, kBlue);
+  ASSERT_TRUE(shows(client, kBlue, kRect));
+  ASSERT_TRUE(shows(client, kGreen, kOtherRect));
+}
+
 TEST_F(StreamTest, TwoViewersGetTheSameStream) {
   start_voxl();
   StreamClient first(client_options());
@@ -136,8 +175,10 @@ TEST_F(StreamTest, TwoViewersGetTheSameStream) {
 }
 
 TEST_F(StreamTest, StalledViewerDoesNotStopTheOther) {
-  // Debug logging says when a viewer's queue overflowed.
-  start_voxl({"--log-level=debug"});
+  // Debug logging says when a viewer's queue overflowed. A fixed, high
+  // bitrate keeps the frames big whatever the healthy viewer's link
+  // estimate says, so the stalled socket fills within a few dozen.
+  start_voxl({"--log-level=debug", "--min-kbps=100000", "--max-kbps=100000"});
   ClientOptions stalled_options = client_options();
   stalled_options.receive_buffer = 4096;  // the kernel fills this one fast
   StreamClient stalled(stalled_options);  // connects, then is never read

@@ -33,7 +33,7 @@ Logger null_logger() {
 // directions go through real HTTP serialisation and parsing.
 class HttpRoutesTest : public testing::Test {
  protected:
-  HttpRoutesTest() : client_(ioc_), server_(ioc_), ctx_{hub_, {}, false, null_logger(), {}, 0} {
+  HttpRoutesTest() : client_(ioc_), server_(ioc_), ctx_{hub_, {}, false, null_logger(), {}, 0, {}, 60, {}} {
     client_.connect(server_);
   }
 

@@ -20,7 +20,7 @@ struct FakePipeline {
 
   PipelineControls controls() {
     return {[this](bool on) { active_calls.push_back(on); }, [this] { ++keyframe_requests; },
-            [this](bool paused) { paused_calls.push_back(paused); }};
+            [this](bool paused) { paused_calls.push_back(paused); }, {}};
   }
 };
 
@@ -232,7 +232,7 @@ struct GateSink : VideoSink {
 
 TEST(HubPause, PausesOnlyWhileEverySinkIsCongested) {
   std::vector<bool> paused;
-  Hub hub({{}, {}, [&paused](bool p) { paused.push_back(p); }});
+  Hub hub({{}, {}, [&paused](bool p) { paused.push_back(p); }, {}});
   GateSink a, b;
   hub.add(&a);
   hub.add(&b);
@@ -253,6 +253,36 @@ TEST(HubPause, PausesOnlyWhileEverySinkIsCongested) {
   hub.remove(&a);
   hub.remove(&b);
   EXPECT_EQ(paused.back(), false) << "no sinks left: nothing to wait for";
+}
+
+struct RateSink : VideoSink {
+  int kbps = 0;
+  void on_video(const encode::EncodedFramePtr&) override {}
+  int target_kbps() const override { return kbps; }
+};
+
+TEST(HubRate, FollowsTheSlowestSinkWithinTheLimits) {
+  std::vector<int> set;
+  Hub hub({{}, {}, {}, [&set](int kbps) { set.push_back(kbps); }});
+  hub.set_bitrate_limits({2000, 30000});
+  EXPECT_EQ(set, std::vector<int>{30000}) << "no sink: the ceiling";
+  RateSink fast, slow, recorder;
+  fast.kbps = 20000;
+  hub.add(&fast);
+  hub.add(&recorder);  // no opinion
+  EXPECT_EQ(set.back(), 20000);
+  slow.kbps = 6000;
+  hub.add(&slow);
+  EXPECT_EQ(set.back(), 6000);
+  slow.kbps = 500;
+  hub.refresh_rate();
+  EXPECT_EQ(set.back(), 2000) << "the floor: below it the slow sink skips frames";
+  const size_t calls = set.size();
+  hub.refresh_rate();
+  EXPECT_EQ(set.size(), calls) << "reported on change only";
+  hub.remove(&slow);
+  EXPECT_EQ(set.back(), 20000);
+  EXPECT_EQ(hub.target_kbps(), 20000);
 }
 
 }  // namespace

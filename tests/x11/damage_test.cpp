@@ -49,6 +49,24 @@ TEST_F(Damage, IdleScreenProducesNoFrames) {
     EXPECT_EQ(cap.capture(pool, std::chrono::milliseconds(300)).status, CaptureStatus::kNoChange);
 }
 
+TEST_F(Damage, WaitForChangeWaitsWithoutCapturing) {
+  X11Capturer cap(options());
+  FramePool pool(2);
+  ASSERT_EQ(capture_until_ok(cap, pool).status, CaptureStatus::kOk);
+  EXPECT_FALSE(cap.wait_for_change(std::chrono::milliseconds(300))) << "a still screen";
+  const Rect drawn{200, 100, 40, 40};
+  painter_.fill(painter_.root(), drawn, 0x00ff00);
+  // The generous limit only bounds a wait for an event that must come.
+  ASSERT_TRUE(cap.wait_for_change(std::chrono::seconds(30)));
+  EXPECT_TRUE(cap.wait_for_change(std::chrono::milliseconds(0))) << "still pending: nothing captured it";
+  auto r = cap.capture(pool, std::chrono::milliseconds(0));
+  ASSERT_EQ(r.status, CaptureStatus::kOk) << r.error;
+  ASSERT_FALSE(r.frame->damage_rects.empty());
+  EXPECT_TRUE(r.frame->damage_rects.front().contains(drawn));
+  r = {};
+  EXPECT_FALSE(cap.wait_for_change(std::chrono::milliseconds(0))) << "taken by that capture";
+}
+
 TEST_F(Damage, DrawnRectangleIsExactlyTheDamage) {
   X11Capturer cap(options());
   FramePool pool(2);

@@ -130,7 +130,14 @@ export class Client {
       f.frame.close();
     }
     this.stats.decoded(now, f.frameId, w, h, f.decodeMs, latency);
-    this.send({ type: "ack", id: f.frameId, decode_ms: round3(f.decodeMs), queued: f.queued });
+    const holdMs = performance.now() - now + f.decodeMs;
+    this.send({
+      type: "ack",
+      id: f.frameId,
+      decode_ms: round3(f.decodeMs),
+      hold_ms: round3(holdMs),
+      queued: f.queued,
+    });
     if (this.state !== "streaming") {
       this.state = "streaming";
       this.status.hide();

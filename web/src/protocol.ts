@@ -44,7 +44,13 @@ export interface StatsMessage { type: "stats"; [key: string]: unknown }
 export type ServerMessage = HelloMessage | VideoConfigMessage | PongMessage | StatsMessage;
 
 // Client -> server control messages.
-export interface AckMessage { type: "ack"; id: number; decode_ms: number; queued: number }
+export interface AckMessage {
+  type: "ack";
+  id: number;
+  decode_ms: number; // decode() call -> decoded
+  hold_ms: number; // received -> this ack: the server takes it out of its RTT sample
+  queued: number;
+}
 export interface KeyframeRequest { type: "keyframe"; reason: string }
 export interface PingMessage { type: "ping"; t: number }
 export interface StatsRequest { type: "stats"; enabled: boolean }

@@ -30,7 +30,11 @@ export class StatsOverlay {
       `dropped  ${f.droppedFrames}  errors ${f.decoderErrors}  key req ${f.keyframeRequests}`,
       `stream   ${f.width ? `${f.width}×${f.height}` : "-"}  ${f.codec ?? ""}`,
     ];
-    if (f.server) lines.push(`server   ${describeServer(f.server)}`);
+    if (f.server) {
+      const link = describeLink(f.server["viewer"]);
+      if (link) lines.push(`link     ${link}`);
+      lines.push(`server   ${describeServer(f.server)}`);
+    }
     this.text.textContent = lines.join("\n");
     this.graph.add(f.latencyP50Ms ?? f.latencyMs, f.fps);
   }
@@ -38,6 +42,21 @@ export class StatsOverlay {
 
 function ms(v: number | null): string {
   return v === null ? "-" : `${v.toFixed(1)} ms`;
+}
+
+// The server's view of this viewer's link: its estimates and the bitrate
+// they set.
+function describeLink(v: unknown): string | null {
+  if (typeof v !== "object" || v === null) return null;
+  const n = (k: string): string => {
+    const x = (v as Record<string, unknown>)[k];
+    return typeof x === "number" ? String(Math.round(x)) : "-";
+  };
+  return (
+    `rate ${n("delivery_kbps")} kbit/s  target ${n("target_kbps")}  encoder ${n("encoder_kbps")}\n` +
+    `         rtt ${n("rtt_ms")} ms (min ${n("min_rtt_ms")})  in flight ${n("in_flight")} ` +
+    `(${n("in_flight_bytes")} B)  held back ${n("held_back")}  dropped ${n("dropped_frames")}`
+  );
 }
 
 // The server's figures are free-form; show the plain ones, a few per line.

@@ -296,6 +296,18 @@ std::string X11Capturer::grab(std::span<const Rect> rects, Frame& frame) {
   return {};
 }
 
+bool X11Capturer::change_pending() const {
+  return damage_->notified() || !pending_blocks_.empty() || conn_->failed() || gone_;
+}
+
+bool X11Capturer::wait_for_change(std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  if (conn_->failed()) return true;
+  drain_events();
+  if (!change_pending() && wait_for_events(deadline)) drain_events();
+  return change_pending();
+}
+
 CaptureResult X11Capturer::capture(FramePool& pool, std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   if (conn_->failed()) return {CaptureStatus::kReinit, nullptr, "the X connection was lost"};

@@ -55,6 +55,8 @@ class X11Capturer final : public Capturer {
   ~X11Capturer() override;
 
   CaptureResult capture(FramePool& pool, std::chrono::milliseconds timeout) override;
+
+  bool wait_for_change(std::chrono::milliseconds timeout) override;
   void invalidate(const Rect& r) override;
   void wake() override;
   Size size() const override { return size_; }
@@ -74,6 +76,7 @@ class X11Capturer final : public Capturer {
   std::unique_ptr<PixelSource> open_shm(std::string& why);
   void drain_events();
   bool wait_for_events(std::chrono::steady_clock::time_point deadline);
+  bool change_pending() const;
   void resize_to(Size s);
   void add_damage(const Rect& capture_rect);
   std::string grab(std::span<const Rect> rects, Frame& frame);

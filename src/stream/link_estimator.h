@@ -1,0 +1,107 @@
+// What one viewer's link carries, learned from its acknowledgements the way
+// BBR learns a TCP path:
+// - round-trip time: each ack gives (ack arrival - frame sent - time the
+//   client held the frame before acking, i.e. its decode time); kept as a
+//   windowed minimum (the path with empty queues) and a smoothed value.
+// - delivery rate: bytes acknowledged between a frame's send and its ack,
+//   over that interval (a per-frame BBR rate sample), kept as a windowed
+//   maximum. Samples taken while the sender had nothing more to send
+//   (application-limited) only count when they raise the estimate: a still
+//   screen must not talk the link down.
+//   A smoothed recent rate reacts to a slower link at once.
+// - in flight: frames and bytes sent and not yet acknowledged.
+// From these: the bandwidth-delay product, the queueing delay (smoothed -
+// minimum RTT) and whether one more frame fits without building a queue.
+//
+// Pure logic with no clock of its own (callers pass steady_clock times), so
+// it is tested on synthetic ack traces. One owner (a viewer session, loop
+// thread); not thread-safe.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <optional>
+
+#include "base/windowed_extremum.h"
+
+namespace voxl::stream {
+
+class LinkEstimator {
+ public:
+  using Clock = std::chrono::steady_clock;
+  using Time = Clock::time_point;
+
+  // A frame sent and not yet acknowledged after this long is taken as lost
+  // (a decoder reset drops what it held) and no longer counts in flight.
+  static constexpr auto kGiveUp = std::chrono::seconds(1);
+  static constexpr auto kMinRttWindow = std::chrono::seconds(10);
+  static constexpr auto kRateWindow = std::chrono::seconds(2);
+  // Frames allowed in flight beyond one round trip's worth: one being
+  // decoded and one on its way.
+  static constexpr size_t kExtraFrames = 2;
+  static constexpr size_t kMaxFramesInFlight = 16;
+
+  // `app_limited`: the sender sent this frame with room to spare in the
+  // window, so its rate sample measures the content, not the link.
+  void on_send(uint32_t id, size_t bytes, bool app_limited, Time now);
+  // `client_hold_ms`: receive -> ack at the client (decode), taken out of
+  // the RTT sample. Ids wrap at 2^32; an ack also acknowledges every
+  // earlier frame still in flight (acks can be coalesced).
+  void on_ack(uint32_t id, double client_hold_ms, Time now);
+  // The client's decoder was reset: nothing it held will be acknowledged.
+  void forget_in_flight();
+  // Drops frames in flight longer than kGiveUp.
+  void expire(Time now);
+
+  bool has_samples() const { return min_rtt_.best().has_value(); }
+  double min_rtt_ms() const { return min_rtt_.best().value_or(0.0); }
+  double srtt_ms() const { return srtt_ms_; }
+  // Smoothed RTT above the minimum: time frames spend queued on the path.
+  double queue_delay_ms() const;
+  // The same from a quickly smoothed RTT (the last two or three samples):
+  // what a congestion controller reacts to.
+  double recent_queue_delay_ms() const;
+  // Windowed max of the per-frame delivery samples, in kbit/s; 0 until the
+  // first ack.
+  double delivery_kbps() const { return rate_.best().value_or(0.0); }
+  // A smoothed recent delivery rate (the last few samples that measured
+  // the link): after the link slows down, this knows at once while the
+  // windowed max still remembers the old rate. 0 until the first ack.
+  double recent_kbps() const { return recent_kbps_; }
+  size_t frames_in_flight() const { return in_flight_.size(); }
+  size_t bytes_in_flight() const { return bytes_in_flight_; }
+
+  // Whether a frame may be sent now at `fps` without queueing: the frames
+  // in flight stay within one round trip's worth plus kExtraFrames, and the
+  // bytes within the bandwidth-delay product (at the recent rate) plus that
+  // many average frames.
+  // Before any ack, at most kExtraFrames + 1 frames go out.
+  bool can_send(double fps) const;
+  // The window can_send() applies, in frames.
+  size_t frame_window(double fps) const;
+
+ private:
+  struct Sent {
+    uint32_t id;
+    size_t bytes;
+    Time sent;
+    uint64_t delivered_at_send;  // delivered_ when this frame left
+    Time delivered_time_at_send;
+    bool app_limited;
+  };
+
+  std::deque<Sent> in_flight_;
+  size_t bytes_in_flight_ = 0;
+  uint64_t delivered_ = 0;  // bytes acknowledged since the start
+  std::optional<Time> delivered_time_;
+  WindowedMin<double> min_rtt_{kMinRttWindow};
+  WindowedMax<double> rate_{kRateWindow};
+  double srtt_ms_ = 0;
+  double fast_rtt_ms_ = 0;
+  double recent_kbps_ = 0;
+  double avg_frame_bytes_ = 0;
+};
+
+}  // namespace voxl::stream

@@ -1,0 +1,248 @@
+// The bitrate controller and link estimator driven together through a
+// simulated bottleneck (rate, one-way delay, deep queue, a client that
+// decodes one frame at a time): synthetic traces of rate drops, RTT steps,
+// recovery and two viewers. Simulated time, so nothing here depends on the
+// machine's speed.
+#include "stream/bitrate_controller.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <vector>
+
+namespace voxl::stream {
+namespace {
+
+using namespace std::chrono_literals;
+using Time = LinkEstimator::Time;
+using Ms = std::chrono::duration<double, std::milli>;
+
+const Time t0 = Time{} + 1h;
+
+Time after(Time t, double ms) { return t + std::chrono::duration_cast<Time::duration>(Ms(ms)); }
+
+// One viewer behind a bottleneck link.
+struct SimViewer {
+  double link_kbps;
+  double one_way_ms;
+  double decode_ms = 4;
+  LinkEstimator link;
+  BitrateController ctl;
+  Time link_free = t0;
+  Time decoder_free = t0;
+  struct Ack {
+    uint32_t id;
+    double hold_ms;
+    Time captured;
+    Time decoded;
+  };
+  std::multimap<Time, Ack> acks;  // by arrival at the server
+  std::deque<std::pair<Time, size_t>> sent;  // the last second's sends
+  std::vector<std::pair<Time, double>> decoded;  // decode time, capture -> decoded ms
+  uint64_t skipped = 0;
+  bool held_back = false;
+  size_t max_bytes_in_flight = 0;
+
+  SimViewer(double kbps, double one_way, BitrateLimits limits)
+      : link_kbps(kbps), one_way_ms(one_way), ctl(limits) {}
+
+  double sent_kbps(Time now) {
+    while (!sent.empty() && now - sent.front().first > 1s) sent.pop_front();
+    double bytes = 0;
+    for (const auto& s : sent) bytes += double(s.second);
+    return bytes * 8.0 / 1000.0;
+  }
+
+  void deliver_acks(Time now) {
+    while (!acks.empty() && acks.begin()->first <= now) {
+      const Ack a = acks.begin()->second;
+      acks.erase(acks.begin());
+      link.on_ack(a.id, a.hold_ms, now);
+      ctl.on_feedback(link, sent_kbps(now), now);
+    }
+    link.expire(now);
+  }
+
+  // A frame is application-limited unless the window held one back since
+  // the last send: only then does its ack measure the link.
+  void offer(uint32_t id, size_t bytes, Time now) {
+    if (!link.can_send(60)) {
+      ++skipped;
+      held_back = true;
+      return;
+    }
+    link.on_send(id, bytes, !held_back, now);
+    held_back = false;
+    sent.emplace_back(now, bytes);
+    max_bytes_in_flight = std::max(max_bytes_in_flight, link.bytes_in_flight());
+    const Time start = std::max(now, link_free);
+    link_free = after(start, double(bytes) * 8.0 / link_kbps);
+    const Time arrive = after(link_free, one_way_ms);
+    const Time decode_start = std::max(arrive, decoder_free);
+    decoder_free = after(decode_start, decode_ms);
+    acks.emplace(after(decoder_free, one_way_ms),
+                 Ack{id, Ms(decoder_free - arrive).count(), now, decoder_free});
+    decoded.emplace_back(decoder_free, Ms(decoder_free - now).count());
+  }
+
+  // Frames decoded per second and the worst capture -> decoded latency
+  // over [from, to).
+  double fps(Time from, Time to) const {
+    const auto n = std::count_if(decoded.begin(), decoded.end(),
+                                 [&](const auto& d) { return d.first >= from && d.first < to; });
+    return double(n) / Ms(to - from).count() * 1000.0;
+  }
+  double worst_latency_ms(Time from, Time to) const {
+    double worst = 0;
+    for (const auto& d : decoded)
+      if (d.first >= from && d.first < to) worst = std::max(worst, d.second);
+    return worst;
+  }
+  double latency_percentile_ms(Time from, Time to, double p) const {
+    std::vector<double> v;
+    for (const auto& d : decoded)
+      if (d.first >= from && d.first < to) v.push_back(d.second);
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, size_t(p / 100.0 * double(v.size())))];
+  }
+};
+
+// 60 fps content wanting `content_kbps`, encoded at the viewers' combined
+// target; `step` runs once a millisecond of simulated time.
+struct Sim {
+  Sim(BitrateLimits l, double content) : limits(l), content_kbps(content) {}
+
+  BitrateLimits limits;
+  double content_kbps;
+  std::vector<SimViewer> viewers;
+  Time now = t0;
+  uint32_t next_id = 1;
+  std::vector<std::pair<Time, int>> targets;
+
+  int target() const {
+    std::vector<int> t;
+    for (const auto& v : viewers) t.push_back(v.ctl.target_kbps());
+    return combined_target_kbps(t, limits);
+  }
+
+  template <class Step>
+  void run_until(Time end, Step step) {
+    for (; now < end; now += 1ms) {
+      step(*this);
+      for (auto& v : viewers) v.deliver_acks(now);
+      const auto ms = (now - t0) / 1ms;
+      if (ms * 60 / 1000 != (ms - 1) * 60 / 1000) {  // a frame every 1/60 s
+        const int kbps = target();
+        const double frame_kbps = std::min<double>(content_kbps, kbps);
+        const auto bytes = size_t(frame_kbps * 1000.0 / 8.0 / 60.0);
+        const uint32_t id = next_id++;
+        for (auto& v : viewers) v.offer(id, bytes, now);
+        targets.emplace_back(now, kbps);
+      }
+    }
+  }
+  void run_until(Time end) {
+    run_until(end, [](Sim&) {});
+  }
+  int target_at(Time t) const {
+    int v = 0;
+    for (const auto& [at, kbps] : targets)
+      if (at <= t) v = kbps;
+    return v;
+  }
+};
+
+TEST(BitrateController, HoldsSixtyFramesPerSecondAtFiveMbitSixtyMsRtt) {
+  Sim sim({500, 30000}, 20000);
+  sim.viewers.emplace_back(5000, 30, sim.limits);
+  sim.run_until(t0 + 20s);
+  auto& v = sim.viewers[0];
+  const Time from = t0 + 10s, to = t0 + 20s;
+  EXPECT_GE(v.fps(from, to), 58) << v.skipped << " skipped";
+  EXPECT_LE(sim.target_at(to), 6000);
+  EXPECT_GE(sim.target_at(to), 3000);
+  // No backlog: p99 within 2x the median.
+  EXPECT_LT(v.latency_percentile_ms(from, to, 99), 2 * v.latency_percentile_ms(from, to, 50));
+  EXPECT_LT(v.worst_latency_ms(from, to), 150);
+}
+
+TEST(BitrateController, FollowsARateDropWithoutBuildingABacklog) {
+  Sim sim({500, 30000}, 25000);
+  sim.viewers.emplace_back(20000, 10, sim.limits);
+  sim.run_until(t0 + 5s);
+  EXPECT_GE(sim.target_at(t0 + 5s), 15000);
+  sim.run_until(t0 + 15s, [](Sim& s) {
+    if (s.now == t0 + 5s) s.viewers[0].link_kbps = 2000;
+  });
+  auto& v = sim.viewers[0];
+  EXPECT_LE(sim.target_at(t0 + 7s), 2200);
+  // Within a second or two the stream runs with no standing queue again.
+  EXPECT_LT(v.worst_latency_ms(t0 + 10s, t0 + 15s), 150);
+  EXPECT_GE(v.fps(t0 + 10s, t0 + 15s), 50);
+  // At most a round trip's worth of bytes plus a few frames ever waited.
+  EXPECT_LT(v.max_bytes_in_flight, size_t(400 * 1000));
+}
+
+TEST(BitrateController, RecoversWhenTheLinkComesBack) {
+  Sim sim({500, 30000}, 25000);
+  sim.viewers.emplace_back(2000, 10, sim.limits);
+  sim.run_until(t0 + 5s);
+  EXPECT_LE(sim.target_at(t0 + 5s), 2200);
+  sim.run_until(t0 + 10s, [](Sim& s) {
+    if (s.now == t0 + 5s) s.viewers[0].link_kbps = 40000;
+  });
+  EXPECT_GE(sim.target_at(t0 + 9s), 20000);
+}
+
+TEST(BitrateController, AStillScreenDoesNotTalkTheTargetUpOrDown) {
+  Sim sim({2000, 30000}, 300);
+  sim.viewers.emplace_back(100000, 1, sim.limits);
+  sim.run_until(t0 + 10s);
+  EXPECT_EQ(sim.target_at(t0 + 10s), BitrateController::kStartKbps);
+}
+
+TEST(BitrateController, ALongerRoundTripCostsRateOnlyUntilTheMinimumAgesOut) {
+  Sim sim({500, 30000}, 8000);
+  sim.viewers.emplace_back(50000, 5, sim.limits);
+  sim.run_until(t0 + 5s);
+  const int before = sim.target_at(t0 + 5s);
+  sim.run_until(t0 + 25s, [](Sim& s) {
+    if (s.now == t0 + 5s) s.viewers[0].one_way_ms = 40;
+  });
+  EXPECT_GE(sim.target_at(t0 + 25s), before * 8 / 10);
+  EXPECT_GE(sim.viewers[0].fps(t0 + 20s, t0 + 25s), 58);
+}
+
+TEST(BitrateController, ASlowViewerDoesNotRuinAFastOne) {
+  Sim sim({2000, 30000}, 20000);
+  sim.viewers.emplace_back(100000, 1, sim.limits);  // LAN
+  sim.viewers.emplace_back(1000, 30, sim.limits);   // below the floor
+  sim.run_until(t0 + 15s);
+  const Time from = t0 + 5s, to = t0 + 15s;
+  EXPECT_EQ(sim.target_at(to), 2000);  // followed down to the floor, no further
+  EXPECT_GE(sim.viewers[0].fps(from, to), 58);
+  EXPECT_LT(sim.viewers[0].worst_latency_ms(from, to), 30);
+  // The slow one skips frames instead of queueing them.
+  EXPECT_GT(sim.viewers[1].skipped, 0u);
+  EXPECT_GT(sim.viewers[1].fps(from, to), 5);
+  EXPECT_LT(sim.viewers[1].worst_latency_ms(from, to), 500);
+}
+
+TEST(BitrateController, CombinedTargetIsTheSlowestWithinTheLimits) {
+  const BitrateLimits l{2000, 30000};
+  EXPECT_EQ(combined_target_kbps(std::vector<int>{}, l), 30000);
+  EXPECT_EQ(combined_target_kbps(std::vector<int>{8000, 5000}, l), 5000);
+  EXPECT_EQ(combined_target_kbps(std::vector<int>{8000, 500}, l), 2000);
+  EXPECT_EQ(combined_target_kbps(std::vector<int>{90000}, l), 30000);
+}
+
+TEST(BitrateController, StartsWithinTheLimits) {
+  EXPECT_EQ(BitrateController({2000, 4000}).target_kbps(), 4000);
+  EXPECT_EQ(BitrateController({12000, 30000}).target_kbps(), 12000);
+}
+
+}  // namespace
+}  // namespace voxl::stream
