@@ -53,6 +53,10 @@ json FrameRecorder::finish(const DrawLog& log) const {
     else ++unmatched;
   }
   const int worst = *std::min_element(per_second.begin(), per_second.end());
+  // What the workload managed to draw in the same window: the ceiling.
+  const auto drawn = std::count_if(log.entries.begin(), log.entries.end(), [&](const auto& e) {
+    return e.second >= window_start_us_ && e.second < end_us;
+  });
   auto number = [](double v) { return std::isnan(v) ? json(nullptr) : json(std::round(v * 100) / 100); };
   return json{{"seconds", number(seconds)},
               {"pictures", pictures_},
@@ -61,6 +65,7 @@ json FrameRecorder::finish(const DrawLog& log) const {
               {"unmatched", unmatched},
               {"fps", number(double(seen_.size()) / seconds)},
               {"fps_worst_second", worst},
+              {"drawn_fps", number(double(drawn) / seconds)},
               {"latency_p50_ms", number(percentile(latency_ms, 0.5))},
               {"latency_p99_ms", number(percentile(latency_ms, 0.99))},
               {"decode_p50_ms", number(percentile(decode_ms_, 0.5))},

@@ -180,6 +180,7 @@ async function main() {
   labels["voxl-browser"] = "voxl, browser";
   const workloadLabel = (w) => ({ idle: "Idle", animation: "Animation", fullscreen: "Full-screen animation", scroll: "Chromium scroll" })[w];
   const started = new Date();
+  const loadBefore = os.loadavg()[0];
   const cells = [];
   try {
     for (const workload of o.workloads) {
@@ -217,9 +218,11 @@ async function main() {
   const tables = markdown({ cells, workloads: o.workloads, links, systems: columns, labels, workloadLabel, size: o.size });
   const report = {
     date: started.toISOString(), size: o.size, seconds: o.seconds, warmup: o.warmup, cpus: os.cpus().length,
-    cpu_model: os.cpus()[0]?.model, command: `bench/run ${process.argv.slice(2).join(" ")}`.trim(), cells,
+    cpu_model: os.cpus()[0]?.model, load_before: loadBefore, load_after: os.loadavg()[0], command: `bench/run ${process.argv.slice(2).join(" ")}`.trim(), cells,
   };
-  console.log(`${started.toISOString().slice(0, 16).replace("T", " ")} UTC, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${o.size}, ${o.seconds} s a cell after ${o.warmup} s warm-up\n`);
+  console.log(`${started.toISOString().slice(0, 16).replace("T", " ")} UTC, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ` +
+              `${o.size}, ${o.seconds} s a cell after ${o.warmup} s warm-up, load average ${loadBefore.toFixed(1)} at start ` +
+              `and ${os.loadavg()[0].toFixed(1)} at end\n`);
   console.log(tables);
   if (o.json) fs.writeFileSync(o.json, JSON.stringify(report, null, 2));
   else console.log(`\n${JSON.stringify(report)}`);

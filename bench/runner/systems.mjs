@@ -33,7 +33,9 @@ export const systems = {
     kind: "vnc",
     async start(procs, { display }) {
       const port = await freePort();
-      const p = procs.start("x0vncserver", "x0vncserver", [
+      // The binary itself: /usr/bin/x0vncserver is a Perl wrapper that runs it
+      // as a child, whose CPU time the wrapper's pid would not show.
+      const p = procs.start("x0vncserver", "X0tigervnc", [
         "-display", display, "-rfbport", String(port), "-SecurityTypes", "None", "-localhost=1",
       ]);
       await waitPort(port, 30000, p);
