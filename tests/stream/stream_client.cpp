@@ -125,6 +125,7 @@ void StreamClient::on_message(bool text, std::string bytes) {
   if (got_picture) {
     picture_ = decoder_.picture();
     picture_frame_id_ = header->frame_id;
+    last_decode_ms_ = decode_ms;
   }
   if (options_.ack)
     send(json{{"type", "ack"}, {"id", header->frame_id}, {"decode_ms", decode_ms}, {"queued", 0}}.dump());

@@ -74,6 +74,8 @@ class StreamClient {
   // Headers of every video message received, in order.
   const std::vector<stream::VideoHeader>& frames() const { return frames_; }
   int decode_errors() const { return decode_errors_; }
+  // How long decoding the newest picture took, in ms.
+  double last_decode_ms() const { return last_decode_ms_; }
   // Bytes of every video message received.
   uint64_t video_bytes() const { return video_bytes_; }
   bool closed() const { return closed_; }
@@ -97,6 +99,7 @@ class StreamClient {
   std::deque<std::string> outgoing_;
   uint64_t video_bytes_ = 0;
   int decode_errors_ = 0;
+  double last_decode_ms_ = 0;
   Got last_kind_ = Got::kTimeout;
   bool reading_ = false;
   bool writing_ = false;

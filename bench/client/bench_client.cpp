@@ -1,0 +1,138 @@
+// The benchmark's native viewer. It connects to one streamer like a viewer
+// would, decodes what it receives, reads the frame marker out of every
+// decoded picture and, after a warm-up, measures for a fixed time.
+//
+//   voxl-bench-client (--voxl PORT | --vnc HOST:PORT | --h264-stdin) --log DRAWLOG
+//                     [--warmup-s 3] [--seconds 20] [--cell 16]
+//
+// voxl:  its WebSocket stream, decoded with libavcodec, every frame acked
+//        with its decode time the way the web client does, so voxl's
+//        pacing sees a real viewer.
+// vnc:   any RFB server through libvncclient (its default encodings, Tight first).
+// h264-stdin: a raw H.264 stream on standard input (ffmpeg's encoder floor).
+//
+// Prints "window" when the measured window opens (so a caller can sample CPU
+// times over the same window), then one JSON object with the results.
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "frame_recorder.h"
+#include "h264_pipe_viewer.h"
+#include "stream_client.h"
+#include "vnc_viewer.h"
+
+namespace {
+
+using namespace voxl::bench;
+using Clock = std::chrono::steady_clock;
+using json = nlohmann::json;
+
+void announce_window() {
+  std::printf("window\n");
+  std::fflush(stdout);
+}
+
+// Returns the number of decoder errors, or -1 when the stream failed.
+int run_voxl(int port, std::chrono::milliseconds warmup, std::chrono::milliseconds measure,
+             FrameRecorder& recorder, std::string& error) {
+  voxl::testing::ClientOptions options;
+  options.port = uint16_t(port);
+  voxl::testing::StreamClient client(options);
+  const auto window = Clock::now() + warmup;
+  const auto end = window + measure;
+  uint32_t last_picture = 0;
+  uint64_t bytes_at_window = 0;
+  while (Clock::now() < end) {
+    if (!recorder.in_window() && Clock::now() >= window) {
+      recorder.start_window();
+      bytes_at_window = client.video_bytes();
+      announce_window();
+    }
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::min(end, recorder.in_window() ? end : window) - Clock::now());
+    const auto got = client.read_one(std::max(left, std::chrono::milliseconds(1)));
+    if (got == voxl::testing::StreamClient::Got::kClosed) {
+      error = client.status();
+      return -1;
+    }
+    if (got != voxl::testing::StreamClient::Got::kVideo || !client.picture()) continue;
+    if (client.picture_frame_id() == last_picture) continue;
+    last_picture = client.picture_frame_id();
+    const auto& pic = *client.picture();
+    recorder.on_picture(
+        [&pic](int x, int y) { return (pic.y[size_t(y) * size_t(pic.width) + size_t(x)] - 16) * 255 / 219; },
+        client.last_decode_ms());
+  }
+  recorder.on_bytes(client.video_bytes() - bytes_at_window);
+  return client.decode_errors();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"voxl benchmark viewer: frame rate and draw-to-decode latency from the frame marker"};
+  int voxl_port = 0;
+  std::string vnc, log_path;
+  bool h264_stdin = false;
+  double warmup_s = 3, seconds = 20;
+  int cell = kDefaultMarkerCell;
+  auto* voxl_opt = app.add_option("--voxl", voxl_port, "voxl's port on 127.0.0.1");
+  auto* vnc_opt = app.add_option("--vnc", vnc, "an RFB server, HOST:PORT");
+  auto* pipe_opt = app.add_flag("--h264-stdin", h264_stdin, "a raw H.264 stream with AUDs on stdin");
+  voxl_opt->excludes(vnc_opt, pipe_opt);
+  vnc_opt->excludes(pipe_opt);
+  app.add_option("--log", log_path, "the workload's draw log")->required();
+  app.add_option("--warmup-s", warmup_s, "seconds before the measured window")->check(CLI::Range(0.0, 600.0));
+  app.add_option("--seconds", seconds, "length of the measured window")->check(CLI::Range(0.5, 3600.0));
+  app.add_option("--cell", cell, "marker cell size in pixels")->check(CLI::Range(4, 64));
+  CLI11_PARSE(app, argc, argv);
+  if (!voxl_port && vnc.empty() && !h264_stdin) {
+    std::cerr << "voxl-bench-client: give --voxl, --vnc or --h264-stdin\n";
+    return 2;
+  }
+  const auto warmup = std::chrono::milliseconds(int64_t(warmup_s * 1000));
+  const auto measure = std::chrono::milliseconds(int64_t(seconds * 1000));
+  FrameRecorder recorder(cell);
+  std::string error;
+  int decode_errors = 0;
+  bool ok = true;
+  try {
+    if (voxl_port) {
+      decode_errors = run_voxl(voxl_port, warmup, measure, recorder, error);
+      ok = decode_errors >= 0;
+    } else if (!vnc.empty()) {
+      const auto colon = vnc.rfind(':');
+      VncRun run;
+      run.host = vnc.substr(0, colon);
+      run.port = std::stoi(vnc.substr(colon + 1));
+      run.warmup = warmup;
+      run.measure = measure;
+      run.on_window_start = announce_window;
+      ok = run_vnc_viewer(run, recorder, error);
+    } else {
+      PipeRun run;
+      run.warmup = warmup;
+      run.measure = measure;
+      run.on_window_start = announce_window;
+      ok = run_h264_pipe(run, recorder, decode_errors, error);
+    }
+  } catch (const std::exception& e) {
+    ok = false;
+    error = e.what();
+  }
+  recorder.stop_window();
+  // A page posts its draw log a few times a second: give the last lines time
+  // to land before reading it.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  json result = recorder.window_started() ? recorder.finish(read_draw_log(log_path)) : json::object();
+  result["ok"] = ok;
+  result["decode_errors"] = std::max(decode_errors, 0);
+  if (!error.empty()) result["error"] = error;
+  std::printf("%s\n", result.dump().c_str());
+  return ok ? 0 : 1;
+}

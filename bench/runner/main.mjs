@@ -1,0 +1,255 @@
+// Run through bench/run.
+// bench/run: voxl and the peers that run on this machine, measured side by
+// side in one run. For every workload x link x system it starts the system
+// fresh against the workload's display, connects the native client (through
+// linkem on the slow links), and prints the FPS/latency table, the server
+// CPU table, voxl's pipeline floor and JSON.
+//
+//   bench/run [--size 1920x1080] [--seconds 20] [--warmup 3] [--quick | --smoke]
+//             [--workloads idle,animation,fullscreen,scroll] [--links lan,10/40,5/60]
+//             [--systems voxl,x11vnc,x11vnc-noxdamage,x0vncserver,ffmpeg] [--no-browser]
+//             [--build-dir build/release] [--json FILE] [--verbose]
+//
+// --quick: a short subset (5 s a cell). --smoke: a tiny desktop, seconds a
+// cell, LAN only, voxl and x11vnc; exits non-zero unless every column of
+// every table was produced (it checks no timing).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import readline from "node:readline";
+import { Processes } from "./processes.mjs";
+import { sample, coresBetween } from "./cpu.mjs";
+import { startXvfb, startWorkload } from "./display.mjs";
+import { systems } from "./systems.mjs";
+import { runBrowserClient } from "./browser_client.mjs";
+import { markdown, median } from "./results.mjs";
+
+const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
+
+const allLinks = {
+  lan: { name: "lan", label: "LAN" },
+  "10/40": { name: "10/40", label: "10 Mbps / 40 ms RTT", mbps: 10, rtt: 40 },
+  "5/60": { name: "5/60", label: "5 Mbps / 60 ms RTT", mbps: 5, rtt: 60 },
+};
+
+function parseArgs(argv) {
+  const o = {
+    size: "1920x1080", seconds: 20, warmup: 3, cell: 16, buildDir: path.join(repo, "build/release"),
+    workloads: ["idle", "animation", "fullscreen", "scroll"], links: ["lan", "10/40", "5/60"],
+    systems: ["voxl", "x11vnc", "x11vnc-noxdamage", "x0vncserver", "ffmpeg"], browser: ["animation", "fullscreen", "scroll"],
+    json: null, verbose: false, check: false,
+  };
+  const list = (v) => v.split(",").filter(Boolean);
+  for (let i = 0; i < argv.length; ++i) {
+    const a = argv[i];
+    const next = () => {
+      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
+      return argv[++i];
+    };
+    if (a === "--quick") Object.assign(o, { seconds: 5, warmup: 2, workloads: ["idle", "animation", "scroll"],
+                                            links: ["lan", "5/60"], systems: ["voxl", "x11vnc", "ffmpeg"], browser: ["animation"] });
+    else if (a === "--smoke") Object.assign(o, { size: "480x272", cell: 8, seconds: 2, warmup: 1.5, links: ["lan"],
+                                                 workloads: ["idle", "animation", "fullscreen", "scroll"],
+                                                 systems: ["voxl", "x11vnc"], browser: ["animation"], check: true });
+    else if (a === "--size") o.size = next();
+    else if (a === "--seconds") o.seconds = Number(next());
+    else if (a === "--warmup") o.warmup = Number(next());
+    else if (a === "--cell") o.cell = Number(next());
+    else if (a === "--workloads") o.workloads = list(next());
+    else if (a === "--links") o.links = list(next());
+    else if (a === "--systems") o.systems = list(next());
+    else if (a === "--no-browser") o.browser = [];
+    else if (a === "--build-dir") o.buildDir = path.resolve(next());
+    else if (a === "--json") o.json = next();
+    else if (a === "--verbose") o.verbose = true;
+    else throw new Error(`unknown argument ${a}`);
+  }
+  const m = o.size.match(/^(\d+)x(\d+)$/);
+  if (!m) throw new Error(`--size wants WxH, got ${o.size}`);
+  [o.width, o.height] = [Number(m[1]), Number(m[2])];
+  for (const w of o.workloads) if (!["idle", "animation", "fullscreen", "scroll"].includes(w)) throw new Error(`unknown workload ${w}`);
+  for (const l of o.links) if (!allLinks[l]) throw new Error(`unknown link ${l} (lan, 10/40, 5/60)`);
+  for (const s of o.systems) if (!systems[s]) throw new Error(`unknown system ${s}`);
+  if (!(o.seconds > 0) || !(o.warmup >= 0)) throw new Error("--seconds must be > 0 and --warmup >= 0");
+  for (const exe of ["voxl", "voxl-bench-client", "voxl-bench-workload", "linkem"])
+    if (!fs.existsSync(path.join(o.buildDir, exe))) throw new Error(`${path.join(o.buildDir, exe)} is missing: build it first`);
+  return o;
+}
+
+const log = (msg) => console.error(`[bench] ${msg}`);
+const live = new Set();  // every Processes in use, for an interrupted run
+
+// Lines of a child's stdout, one at a time.
+function lines(child) {
+  const queue = [], waiters = [];
+  readline.createInterface({ input: child.stdout }).on("line", (l) => (waiters.length ? waiters.shift()(l) : queue.push(l)));
+  child.on("exit", () => waiters.splice(0).forEach((w) => w(null)));
+  return (timeoutMs) => queue.length ? Promise.resolve(queue.shift()) : new Promise((resolve, reject) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve(null);
+    const t = setTimeout(() => reject(new Error(`${child.benchName}: no output in ${timeoutMs} ms`)), timeoutMs);
+    waiters.push((l) => { clearTimeout(t); resolve(l); });
+  });
+}
+
+async function pollVoxlStats(port, stop) {
+  const samples = [];
+  while (!stop.done) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/stats`, { signal: AbortSignal.timeout(2000) });
+      const s = await r.json();
+      if (s.stage_ms) samples.push(s.stage_ms);
+    } catch { /* a busy server misses a sample */ }
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+  const stage = (k) => median(samples.map((s) => s[k]));
+  return samples.length ? { capture: stage("capture"), convert: stage("convert"), encode: stage("encode"), to_loop: stage("to_loop") } : null;
+}
+
+async function runCell(o, display, workload, systemName, link, browser) {
+  const procs = new Processes({ verbose: o.verbose });
+  live.add(procs);
+  const system = systems[systemName];
+  try {
+    const srv = await system.start(procs, { display: display.display, buildDir: o.buildDir, width: o.width, height: o.height });
+    let port = srv.port;
+    if (link.mbps) {
+      const l = procs.start("linkem", path.join(o.buildDir, "linkem"), [
+        "--listen", "127.0.0.1:0", "--to", `127.0.0.1:${srv.port}`, "--mbps", String(link.mbps), "--rtt-ms", String(link.rtt)], { keepStdout: true });
+      port = Number((await procs.waitLine(l, /^listening on (\d+)/))[1]);
+    }
+    const pids = [display.pid, ...srv.pids];
+    const stop = { done: false };
+    let cpu0 = null;
+    let statsPromise = null;
+    const onWindow = () => {
+      cpu0 = sample(pids);
+      if (system.kind === "voxl") statsPromise = pollVoxlStats(srv.port, stop);
+    };
+    let result;
+    if (browser) {
+      result = await runBrowserClient({ url: `http://127.0.0.1:${port}/`, logPath: display.logPath, cell: o.cell,
+                                        warmupS: o.warmup, seconds: o.seconds, onWindow, tmp: display.tmp });
+    } else {
+      const args = ["--log", display.logPath, "--warmup-s", String(o.warmup), "--seconds", String(o.seconds), "--cell", String(o.cell)];
+      if (system.kind === "voxl") args.push("--voxl", String(port));
+      else if (system.kind === "vnc") args.push("--vnc", `127.0.0.1:${port}`);
+      else args.push("--h264-stdin");
+      const client = procs.start("client", path.join(o.buildDir, "voxl-bench-client"), args,
+                                 { stdio: [srv.stdout ?? "ignore", "pipe", "pipe"], keepStdout: true });
+      const next = lines(client);
+      for (;;) {
+        const line = await next((o.warmup + o.seconds + 90) * 1000);
+        if (line === null) throw new Error(`the client exited without a result: ${client.stderrText.slice(-1000)}`);
+        if (line === "window") onWindow();
+        else if (line.startsWith("{")) {
+          result = JSON.parse(line);
+          break;
+        }
+      }
+    }
+    const cpu1 = sample(pids);
+    stop.done = true;
+    if (cpu0) result.cpu_cores = Math.round(coresBetween(cpu0, cpu1) * 100) / 100;
+    if (statsPromise) result.stage_ms = await statsPromise;
+    return result;
+  } catch (e) {
+    return { ok: false, error: e.message };
+  } finally {
+    await procs.stopAll();
+    live.delete(procs);
+  }
+}
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "voxl-bench-"));
+  const stopEverything = async () => {
+    await Promise.all([...live].map((p) => p.stopAll()));
+    fs.rmSync(tmp, { recursive: true, force: true });
+  };
+  for (const sig of ["SIGINT", "SIGTERM"])
+    process.on(sig, async () => {
+      log(`${sig}: stopping everything`);
+      await stopEverything();
+      process.exit(130);
+    });
+
+  const columns = [...o.systems];
+  if (o.browser.length && o.systems.includes("voxl")) columns.splice(1, 0, "voxl-browser");
+  const labels = Object.fromEntries(Object.entries(systems).map(([k, s]) => [k, s.label]));
+  labels["voxl-browser"] = "voxl, browser";
+  const workloadLabel = (w) => ({ idle: "Idle", animation: "Animation", fullscreen: "Full-screen animation", scroll: "Chromium scroll" })[w];
+  const started = new Date();
+  const loadBefore = os.loadavg()[0];
+  const cells = [];
+  try {
+    for (const workload of o.workloads) {
+      const procs = new Processes({ verbose: o.verbose });
+      live.add(procs);
+      try {
+        const x = await startXvfb(procs, o.width, o.height);
+        const logPath = path.join(tmp, `${workload}.log`);
+        await startWorkload(procs, { name: workload, display: x.display, logPath, cell: o.cell, width: o.width,
+                                     height: o.height, buildDir: o.buildDir, tmp });
+        const display = { ...x, logPath, tmp };
+        for (const systemName of columns) {
+          const browser = systemName === "voxl-browser";
+          if (browser && !o.browser.includes(workload)) continue;
+          const sys = systems[browser ? "voxl" : systemName];
+          for (const linkName of workload === "idle" ? ["lan"] : o.links) {
+            if (linkName !== "lan" && (browser || sys.lanOnly)) continue;
+            const link = allLinks[linkName];
+            log(`${workload} / ${link.label} / ${labels[systemName]}`);
+            const result = await runCell(o, display, workload, browser ? "voxl" : systemName, link, browser);
+            if (o.verbose || !result.ok) log(JSON.stringify(result));
+            cells.push({ workload, link: linkName, system: systemName, result });
+          }
+        }
+      } finally {
+        await procs.stopAll();
+        live.delete(procs);
+      }
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+
+  const links = o.links.map((l) => allLinks[l]);
+  const tables = markdown({ cells, workloads: o.workloads, links, systems: columns, labels, workloadLabel, size: o.size });
+  const report = {
+    date: started.toISOString(), size: o.size, seconds: o.seconds, warmup: o.warmup, cpus: os.cpus().length,
+    cpu_model: os.cpus()[0]?.model, load_before: loadBefore, load_after: os.loadavg()[0], command: `bench/run ${process.argv.slice(2).join(" ")}`.trim(), cells,
+  };
+  console.log(`${started.toISOString().slice(0, 16).replace("T", " ")} UTC, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ` +
+              `${o.size}, ${o.seconds} s a cell after ${o.warmup} s warm-up, load average ${loadBefore.toFixed(1)} at start ` +
+              `and ${os.loadavg()[0].toFixed(1)} at end\n`);
+  console.log(tables);
+  if (o.json) fs.writeFileSync(o.json, JSON.stringify(report, null, 2));
+  else console.log(`\n${JSON.stringify(report)}`);
+
+  if (o.check) {
+    const missing = [];
+    for (const w of o.workloads)
+      for (const s of columns) {
+        if (s === "voxl-browser" && !o.browser.includes(w)) continue;
+        for (const l of w === "idle" ? ["lan"] : o.links) {
+          if (l !== "lan" && (s === "voxl-browser" || systems[s]?.lanOnly)) continue;
+          const r = cells.find((c) => c.workload === w && c.link === l && c.system === s)?.result;
+          const need = ["cpu_cores"];
+          if (w !== "idle") need.push("fps", "fps_worst_second", "latency_p50_ms", "latency_p99_ms");
+          if (w !== "idle" && s === "voxl" && l === "lan") need.push("stage_ms", "decode_p50_ms");
+          for (const k of need) if (r?.[k] == null) missing.push(`${w}/${l}/${s}: ${k}${r?.error ? ` (${r.error})` : ""}`);
+        }
+      }
+    if (missing.length) {
+      console.error(`bench: missing figures:\n  ${missing.join("\n  ")}`);
+      process.exit(1);
+    }
+    console.error("bench: every column produced");
+  }
+}
+
+main().catch((e) => {
+  console.error(`bench: ${e.message}`);
+  process.exit(1);
+});

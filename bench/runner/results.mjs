@@ -1,0 +1,112 @@
+// Summaries and tables: the same figures the native client computes
+// (bench/client/frame_recorder.cpp), and the markdown the runner prints.
+
+import fs from "node:fs";
+
+export function readDrawLog(file) {
+  const log = new Map();
+  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+    const [c, t] = line.split(" ").map(Number);
+    if (Number.isFinite(c) && Number.isFinite(t) && !log.has(c)) log.set(c, t);
+  }
+  return log;
+}
+
+function percentile(values, p) {
+  if (!values.length) return null;
+  const v = [...values].sort((a, b) => a - b);
+  return v[Math.min(v.length - 1, Math.floor(p * v.length))];
+}
+const round2 = (v) => (v == null || !Number.isFinite(v) ? null : Math.round(v * 100) / 100);
+
+// `seen`: [counter, decoded µs] of each new counter, in order.
+export function summarise({ seen, startUs, endUs, drawLog, pictures, unreadable }) {
+  const seconds = (endUs - startUs) / 1e6;
+  const whole = Math.max(1, Math.floor(seconds));
+  const perSecond = new Array(whole).fill(0);
+  const latency = [];
+  let unmatched = 0;
+  for (const [counter, t] of seen) {
+    const s = Math.floor((t - startUs) / 1e6);
+    if (s < whole) ++perSecond[s];
+    const drawn = drawLog.get(counter);
+    if (drawn === undefined) ++unmatched;
+    else latency.push((t - drawn) / 1000);
+  }
+  return {
+    seconds: round2(seconds), pictures, frames: seen.length, unreadable, unmatched,
+    fps: round2(seen.length / seconds), fps_worst_second: Math.min(...perSecond),
+    drawn_fps: round2([...drawLog.values()].filter((t) => t >= startUs && t < endUs).length / seconds),
+    latency_p50_ms: round2(percentile(latency, 0.5)), latency_p99_ms: round2(percentile(latency, 0.99)),
+  };
+}
+
+export const median = (values) => percentile(values.filter((v) => Number.isFinite(v)), 0.5);
+
+function latencyText(p50, p99) {
+  if (p50 == null || p99 == null) return "no latency";
+  if (p99 >= 1000) return `${(p50 / 1000).toFixed(1)}/${(p99 / 1000).toFixed(1)} s`;
+  return `${Math.round(p50)}/${Math.round(p99)} ms`;
+}
+
+export function fpsCell(r) {
+  if (!r) return "—";
+  if (!r.ok && !r.frames) return r.error ? `failed (${r.error.split("\n")[0].slice(0, 60)})` : "failed";
+  if (!r.frames) return "stalls";
+  return `${r.fps.toFixed(1)} (${r.fps_worst_second}), ${latencyText(r.latency_p50_ms, r.latency_p99_ms)}`;
+}
+
+function table(header, rows) {
+  const line = (cells) => `| ${cells.join(" | ")} |`;
+  return [line(header), line(header.map((_, i) => (i ? "---:" : "---"))), ...rows.map(line)].join("\n");
+}
+
+// cells: [{workload, link, system, result}]
+export function markdown({ cells, workloads, links, systems, labels, workloadLabel, size }) {
+  const find = (w, l, s) => cells.find((c) => c.workload === w && c.link === l && c.system === s)?.result;
+  const moving = workloads.filter((w) => w !== "idle");
+  const rows = [];
+  // The rate the workload itself drew at during the row's cells: on a busy
+  // machine it can fall short of 60, and no streamer can beat it.
+  const drawn = (w, l) => {
+    const v = systems.map((s) => find(w, l, s)?.drawn_fps).filter((x) => x != null);
+    if (!v.length) return "—";
+    const lo = Math.min(...v), hi = Math.max(...v);
+    return Math.round(lo) === Math.round(hi) ? `${Math.round(lo)}` : `${Math.round(lo)}-${Math.round(hi)}`;
+  };
+  for (const w of moving)
+    for (const l of links)
+      rows.push([`${workloadLabel(w)}, ${l.label}`, drawn(w, l.name), ...systems.map((s) => fpsCell(find(w, l.name, s)))]);
+  const out = [];
+  out.push(`FPS (worst second), latency p50/p99 from drawn to decoded, ${size}:\n`);
+  out.push(table(["Test", "drawn FPS", ...systems.map((s) => labels[s])], rows));
+
+  const cpuColumns = ["idle", "animation", "scroll", "fullscreen"].filter((w) => workloads.includes(w));
+  // The browser column shares voxl's server; its CPU adds nothing new.
+  const cpuRows = systems.filter((s) => s !== "voxl-browser").map((s) => [labels[s], ...cpuColumns.map((w) => {
+    const r = find(w, "lan", s);
+    if (!r || r.cpu_cores == null) return "—";
+    const at = w !== "idle" && r.frames && r.fps < 55 ? ` (at ${Math.round(r.fps)} FPS)` : "";
+    return `${r.cpu_cores.toFixed(2)}${at}`;
+  })]);
+  out.push(`\nServer CPU, X server + streamer (cores), LAN:\n`);
+  out.push(table(["System", ...cpuColumns.map((w) => (w === "idle" ? "idle" : workloadLabel(w)))], cpuRows));
+
+  const floorRows = [];
+  for (const w of moving) {
+    const r = find(w, "lan", "voxl");
+    if (!r?.stage_ms) continue;
+    const st = r.stage_ms;
+    const floor = [st.capture, st.convert, st.encode, r.decode_p50_ms].every(Number.isFinite)
+      ? st.capture + st.convert + st.encode + r.decode_p50_ms : null;
+    const ratio = floor && r.latency_p50_ms != null ? r.latency_p50_ms / floor : null;
+    const f = (v) => (v == null ? "—" : v.toFixed(2));
+    floorRows.push([workloadLabel(w), f(st.capture), f(st.convert), f(st.encode), f(r.decode_p50_ms), f(floor),
+                    f(r.latency_p50_ms), ratio == null ? "—" : `${ratio.toFixed(1)}x`]);
+  }
+  if (floorRows.length) {
+    out.push(`\nvoxl's pipeline floor, LAN (medians, ms; latency / floor):\n`);
+    out.push(table(["Workload", "capture", "convert", "encode", "client decode", "floor", "latency p50", "ratio"], floorRows));
+  }
+  return out.join("\n");
+}

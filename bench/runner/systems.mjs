@@ -1,0 +1,69 @@
+// The streamers compared, each started fresh for a cell against a display.
+// start() resolves to { pids, port, kind } once the server accepts
+// connections; kind says how the native client reads it.
+
+import path from "node:path";
+import { freePort, waitPort } from "./processes.mjs";
+
+export const systems = {
+  voxl: {
+    label: "voxl",
+    kind: "voxl",
+    async start(procs, { display, buildDir }) {
+      const port = await freePort();
+      const p = procs.start("voxl", path.join(buildDir, "voxl"), [
+        `--display=${display}`, "--addr=127.0.0.1", `--port=${port}`, "--log-level=warn",
+      ]);
+      await waitPort(port, 30000, p);
+      return { pids: [p.pid], port, process: p };
+    },
+  },
+  x11vnc: {
+    label: "x11vnc",
+    kind: "vnc",
+    start: (procs, o) => startX11vnc(procs, o, []),
+  },
+  "x11vnc-noxdamage": {
+    label: "x11vnc, no XDamage",
+    kind: "vnc",
+    start: (procs, o) => startX11vnc(procs, o, ["-noxdamage"]),
+  },
+  x0vncserver: {
+    label: "TigerVNC x0vncserver",
+    kind: "vnc",
+    async start(procs, { display }) {
+      const port = await freePort();
+      // The binary itself: /usr/bin/x0vncserver is a Perl wrapper that runs it
+      // as a child, whose CPU time the wrapper's pid would not show.
+      const p = procs.start("x0vncserver", "X0tigervnc", [
+        "-display", display, "-rfbport", String(port), "-SecurityTypes", "None", "-localhost=1",
+      ]);
+      await waitPort(port, 30000, p);
+      return { pids: [p.pid], port, process: p };
+    },
+  },
+  // The encoder floor: x11grab -> x264 ultrafast/zerolatency -> a pipe into
+  // the client's decoder. No viewer protocol, no network, no rate control.
+  ffmpeg: {
+    label: "ffmpeg x11grab + x264 (floor)",
+    kind: "pipe",
+    lanOnly: true,
+    async start(procs, { display, width, height }) {
+      const p = procs.start("ffmpeg", "ffmpeg", [
+        "-nostdin", "-loglevel", "error", "-f", "x11grab", "-framerate", "60", "-video_size", `${width}x${height}`,
+        "-i", display, "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency",
+        "-x264-params", "aud=1", "-flush_packets", "1", "-f", "h264", "-",
+      ], { keepStdout: true });
+      return { pids: [p.pid], port: 0, process: p, stdout: p.stdout };
+    },
+  },
+};
+
+async function startX11vnc(procs, { display }, extra) {
+  const port = await freePort();
+  const p = procs.start("x11vnc", "x11vnc", [
+    "-display", display, "-rfbport", String(port), "-localhost", "-nopw", "-shared", "-forever", "-quiet", ...extra,
+  ]);
+  await waitPort(port, 30000, p);
+  return { pids: [p.pid], port, process: p };
+}

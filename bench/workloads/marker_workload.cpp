@@ -1,0 +1,192 @@
+// The X11 benchmark workloads: content that changes at a steady frame rate,
+// with the frame marker (bench/marker) drawn into the top-left corner every
+// time anything is drawn, and each counter's draw time appended to a log.
+//
+//   voxl-bench-workload --mode animation|fullscreen|idle --log FILE [--fps 60] [--cell 16]
+//
+// animation:  colour stripes sweeping through a gradient and bouncing
+//             squares, in a centred region two thirds of the screen wide and
+//             high (1280x720 on a 1920x1080 screen); the rest stays still.
+// fullscreen: the same over the whole screen: every pixel changes every frame.
+// idle:       draws the marker once, then nothing moves.
+// Draws on $DISPLAY until killed or the display goes away.
+#include <time.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <xcb/xcb.h>
+
+#include "marker/marker.h"
+
+namespace {
+
+struct Box {
+  int x, y, w, h;
+};
+
+class Painter {
+ public:
+  Painter(xcb_connection_t* c, xcb_window_t w) : c_(c), w_(w), gc_(xcb_generate_id(c)) {
+    xcb_create_gc(c_, gc_, w_, 0, nullptr);
+  }
+  void fill(const Box& b, uint32_t rgb) { fill(std::vector<Box>{b}, rgb); }
+  void fill(const std::vector<Box>& boxes, uint32_t rgb) {
+    if (boxes.empty()) return;
+    xcb_change_gc(c_, gc_, XCB_GC_FOREGROUND, &rgb);
+    std::vector<xcb_rectangle_t> r;
+    r.reserve(boxes.size());
+    for (const Box& b : boxes) r.push_back({int16_t(b.x), int16_t(b.y), uint16_t(b.w), uint16_t(b.h)});
+    xcb_poly_fill_rectangle(c_, w_, gc_, uint32_t(r.size()), r.data());
+  }
+
+ private:
+  xcb_connection_t* c_;
+  xcb_window_t w_;
+  xcb_gcontext_t gc_;
+};
+
+uint32_t hue(int step) {
+  const int h = ((step % 1536) + 1536) % 1536, x = h % 256;
+  const int seg = h / 256;
+  const int r = seg == 0 || seg == 5 ? 255 : seg == 1 ? 255 - x : seg == 4 ? x : 0;
+  const int g = seg == 0 ? x : seg == 1 || seg == 2 ? 255 : seg == 3 ? 255 - x : 0;
+  const int b = seg == 2 ? x : seg == 3 || seg == 4 ? 255 : seg == 5 ? 255 - x : 0;
+  return uint32_t(r) << 16 | uint32_t(g) << 8 | uint32_t(b);
+}
+
+void add_ns(timespec& t, long ns) {
+  t.tv_nsec += ns;
+  while (t.tv_nsec >= 1000000000L) {
+    t.tv_nsec -= 1000000000L;
+    ++t.tv_sec;
+  }
+}
+
+struct Square {
+  int x, y, dx, dy, side;
+  uint32_t rgb;
+};
+
+// Moving content inside `area`: 4-pixel stripes stepping through a hue
+// gradient (so every pixel changes every frame) and bouncing squares.
+class Scene {
+ public:
+  Scene(Painter& p, Box area) : p_(p), area_(area) {
+    const int side = std::max(8, area.h / 8);
+    for (int i = 0; i < 10; ++i)
+      squares_.push_back({area.x + (i * 97) % std::max(1, area.w - side), area.y + (i * 53) % std::max(1, area.h - side),
+                          (i % 2 ? 1 : -1) * (3 + i), (i % 3 ? 1 : -1) * (2 + i), side, hue(i * 150) ^ 0x404040});
+  }
+  void draw(int frame) {
+    constexpr int kStripe = 4;
+    // One request per colour: stripes of the same phase share a hue.
+    constexpr int kHues = 64;
+    std::vector<std::vector<Box>> by_hue(kHues);
+    for (int x = 0, i = 0; x < area_.w; x += kStripe, ++i)
+      by_hue[size_t((i + frame) % kHues)].push_back({area_.x + x, area_.y, std::min(kStripe, area_.w - x), area_.h});
+    for (int h = 0; h < kHues; ++h) p_.fill(by_hue[size_t(h)], hue(h * 1536 / kHues + frame * 3) & 0x9f9f9f);
+    for (Square& s : squares_) {
+      s.x += s.dx;
+      s.y += s.dy;
+      if (s.x < area_.x || s.x + s.side > area_.x + area_.w) s.dx = -s.dx, s.x += 2 * s.dx;
+      if (s.y < area_.y || s.y + s.side > area_.y + area_.h) s.dy = -s.dy, s.y += 2 * s.dy;
+      s.x = std::clamp(s.x, area_.x, area_.x + area_.w - s.side);
+      s.y = std::clamp(s.y, area_.y, area_.y + area_.h - s.side);
+      p_.fill({s.x, s.y, s.side, s.side}, s.rgb);
+    }
+  }
+
+ private:
+  Painter& p_;
+  Box area_;
+  std::vector<Square> squares_;
+};
+
+int usage() {
+  std::fprintf(stderr, "usage: voxl-bench-workload --mode animation|fullscreen|idle --log FILE [--fps N] [--cell PX]\n");
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string mode, log_path;
+  int fps = 60, cell = voxl::bench::kDefaultMarkerCell;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (i + 1 >= argc) return usage();
+    if (a == "--mode") mode = argv[++i];
+    else if (a == "--log") log_path = argv[++i];
+    else if (a == "--fps") fps = std::atoi(argv[++i]);
+    else if (a == "--cell") cell = std::atoi(argv[++i]);
+    else return usage();
+  }
+  if ((mode != "animation" && mode != "fullscreen" && mode != "idle") || log_path.empty()) return usage();
+  if (fps < 1 || fps > 240 || cell < 4 || cell > 64) {
+    std::fprintf(stderr, "voxl-bench-workload: --fps must be 1-240 and --cell 4-64\n");
+    return 2;
+  }
+  FILE* log = std::fopen(log_path.c_str(), "a");
+  if (!log) {
+    std::fprintf(stderr, "voxl-bench-workload: cannot open %s: %s\n", log_path.c_str(), std::strerror(errno));
+    return 1;
+  }
+  xcb_connection_t* c = xcb_connect(nullptr, nullptr);
+  if (xcb_connection_has_error(c)) {
+    std::fprintf(stderr, "voxl-bench-workload: cannot open the display (is DISPLAY set?)\n");
+    return 1;
+  }
+  xcb_screen_t* s = xcb_setup_roots_iterator(xcb_get_setup(c)).data;
+  const int W = s->width_in_pixels, H = s->height_in_pixels;
+  const xcb_window_t win = xcb_generate_id(c);
+  const uint32_t background = 0x303438;
+  const uint32_t values[] = {background, 1};
+  xcb_create_window(c, XCB_COPY_FROM_PARENT, win, s->root, 0, 0, uint16_t(W), uint16_t(H), 0,
+                    XCB_WINDOW_CLASS_INPUT_OUTPUT, s->root_visual, XCB_CW_BACK_PIXEL | XCB_CW_OVERRIDE_REDIRECT,
+                    values);
+  xcb_map_window(c, win);
+  Painter p(c, win);
+  // Still content the animation moves against: a lighter frame and a grid.
+  p.fill({0, 0, W, H}, background);
+  for (int y = 0; y < H; y += 64) p.fill({0, y, W, 1}, 0x50565c);
+  for (int x = 0; x < W; x += 64) p.fill({x, 0, 1, H}, 0x50565c);
+
+  const Box area = mode == "fullscreen" ? Box{0, 0, W, H} : Box{W / 6, H / 6, W - 2 * (W / 6), H - 2 * (H / 6)};
+  Scene scene(p, area);
+  timespec next;
+  clock_gettime(CLOCK_MONOTONIC, &next);
+  for (uint32_t frame = 1;; ++frame) {
+    const int64_t drawn_us = voxl::bench::realtime_us();
+    if (mode != "idle") scene.draw(int(frame));
+    std::vector<Box> dark, light;
+    for (const auto& m : voxl::bench::marker_cells(frame, cell))
+      (m.light ? light : dark).push_back({m.x, m.y, m.size, m.size});
+    p.fill(dark, 0x000000);
+    p.fill(light, 0xffffff);
+    xcb_flush(c);
+    std::fprintf(log, "%u %lld\n", frame, static_cast<long long>(drawn_us));
+    std::fflush(log);
+    if (mode == "idle") {
+      // Nothing moves: wait for the display to go away.
+      while (xcb_generic_event_t* e = xcb_wait_for_event(c)) std::free(e);
+      return 0;
+    }
+    if (xcb_connection_has_error(c)) return 0;
+    add_ns(next, 1000000000L / fps);
+    // Behind by more than a frame (a busy machine): drop the missed frames
+    // rather than drawing a burst of them.
+    timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (now.tv_sec > next.tv_sec + 1 ||
+        (now.tv_sec - next.tv_sec) * 1000000000L + (now.tv_nsec - next.tv_nsec) > 1000000000L / fps)
+      next = now;
+    clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, nullptr);
+  }
+}
