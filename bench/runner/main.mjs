@@ -10,7 +10,7 @@
 //             [--systems voxl,x11vnc,x11vnc-noxdamage,x0vncserver,ffmpeg] [--no-browser]
 //             [--build-dir build/release] [--json FILE] [--verbose]
 //
-// --quick: a short subset (5 s a cell). --smoke: a tiny desktop, seconds a
+// --quick: a short subset (4 s a cell). --smoke: a tiny desktop, seconds a
 // cell, LAN only, voxl and x11vnc; exits non-zero unless every column of
 // every table was produced (it checks no timing).
 import fs from "node:fs";
@@ -46,7 +46,7 @@ function parseArgs(argv) {
       if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
       return argv[++i];
     };
-    if (a === "--quick") Object.assign(o, { seconds: 5, warmup: 2, workloads: ["idle", "animation", "scroll"],
+    if (a === "--quick") Object.assign(o, { seconds: 4, warmup: 1.5, workloads: ["idle", "animation", "scroll"],
                                             links: ["lan", "5/60"], systems: ["voxl", "x11vnc", "ffmpeg"], browser: ["animation"] });
     else if (a === "--smoke") Object.assign(o, { size: "480x272", cell: 8, seconds: 2, warmup: 1.5, links: ["lan"],
                                                  workloads: ["idle", "animation", "fullscreen", "scroll"],
