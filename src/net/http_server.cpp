@@ -149,6 +149,8 @@ Server::Server(asio::io_context& io, ServerOptions o, stream::Hub& hub, Logger l
   if (ec) throw std::runtime_error("--addr: '" + o.addr + "' is not an IP address");
   o.access.loopback_only = address.is_loopback();
   impl_ = std::make_shared<Impl>(io, SessionContext{hub, o.access, o.https, log, o.stats_json});
+  impl_->ctx.audio_hub = o.audio_hub;
+  impl_->ctx.microphone = o.microphone;
   if (o.https) {
     impl_->tls.emplace(ssl::context::tls_server);
     auto& tls = *impl_->tls;

@@ -18,8 +18,13 @@ namespace boost::asio {
 class io_context;
 }
 
+namespace voxl::audio {
+class Microphone;
+}
+
 namespace voxl::stream {
 class Hub;
+class AudioHub;
 }
 
 namespace voxl::net {
@@ -32,6 +37,8 @@ struct ServerOptions {
   std::string key_file;
   AccessSettings access;  // loopback_only is derived from addr
   std::function<std::string()> stats_json;  // figures for /stats and viewers
+  stream::AudioHub* audio_hub = nullptr;     // desktop sound; null when disabled
+  audio::Microphone* microphone = nullptr;   // viewers' microphones; null when disabled
 };
 
 class Server {

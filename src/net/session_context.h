@@ -9,8 +9,13 @@
 #include "base/logging.h"
 #include "net/access_policy.h"
 
+namespace voxl::audio {
+class Microphone;
+}
+
 namespace voxl::stream {
 class Hub;
+class AudioHub;
 }
 
 namespace voxl::net {
@@ -22,6 +27,8 @@ struct SessionContext {
   Logger log;
   std::function<std::string()> stats_json;
   uint64_t viewers_seen = 0;  // numbers viewers in the logs
+  stream::AudioHub* audio_hub = nullptr;  // desktop sound; null when disabled
+  audio::Microphone* microphone = nullptr;  // viewers' microphones; null when disabled
 };
 
 }  // namespace voxl::net
