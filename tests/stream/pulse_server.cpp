@@ -104,7 +104,7 @@ TonePlayer::~TonePlayer() {
   thread_.join();
 }
 
-uint64_t TonePlayer::tone_on() {
+uint64_t TonePlayer::tone_on(uint64_t* buffered_us) {
   {
     std::lock_guard lock(mu_);
     tone_pending_ = true;
@@ -113,7 +113,8 @@ uint64_t TonePlayer::tone_on() {
   // The player reports the time once it has written the first tone frame.
   std::unique_lock lock(mu_);
   written_.wait(lock, [this] { return !tone_pending_ || failed_ || done_; });
-  return tone_heard_us_;
+  if (buffered_us) *buffered_us = tone_buffered_us_;
+  return tone_written_us_;
 }
 
 void TonePlayer::run(std::string server, std::string sink) {
@@ -152,7 +153,8 @@ void TonePlayer::run(std::string server, std::string sink) {
     }
     if (first_tone) {
       std::lock_guard lock(mu_);
-      tone_heard_us_ = before + (queued == pa_usec_t(-1) ? 0 : queued);
+      tone_written_us_ = before;
+      tone_buffered_us_ = queued == pa_usec_t(-1) ? 0 : queued;
       tone_pending_ = false;
       written_.notify_all();
     }

@@ -61,9 +61,10 @@ class TonePlayer {
   TonePlayer(const TonePlayer&) = delete;
   TonePlayer& operator=(const TonePlayer&) = delete;
 
-  // Switches to the tone; returns the wall clock (µs) at which its first
-  // sample will be heard: the write time plus what the stream still buffers.
-  uint64_t tone_on();
+  // Switches to the tone; returns the wall clock (µs) just before its first
+  // sample was written into the sink. `buffered_us` gets what the playback
+  // stream held then (its reported latency).
+  uint64_t tone_on(uint64_t* buffered_us = nullptr);
   void tone_off() { tone_ = false; }
   bool failed() const { return failed_; }
 
@@ -76,7 +77,8 @@ class TonePlayer {
   std::atomic<bool> failed_{false};
   std::mutex mu_;
   std::condition_variable written_;
-  uint64_t tone_heard_us_ = 0;
+  uint64_t tone_written_us_ = 0;
+  uint64_t tone_buffered_us_ = 0;
   bool tone_pending_ = false;
   bool done_ = false;  // the player thread has ended
   std::thread thread_;
