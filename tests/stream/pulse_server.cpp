@@ -94,8 +94,9 @@ int PulseServer::pactl(const std::string& args, std::string* out) const {
 
 // ---------------------------------------------------------------- TonePlayer
 
-TonePlayer::TonePlayer(const std::string& server, const std::string& sink, double hz, bool start_with_tone)
-    : hz_(hz), tone_(start_with_tone) {
+TonePlayer::TonePlayer(const std::string& server, const std::string& sink, double hz, bool start_with_tone,
+                       int buffer_frames)
+    : hz_(hz), buffer_frames_(buffer_frames), tone_(start_with_tone) {
   thread_ = std::thread([this, server, sink] { run(server, sink); });
 }
 
@@ -120,8 +121,8 @@ uint64_t TonePlayer::tone_on(uint64_t* buffered_us) {
 void TonePlayer::run(std::string server, std::string sink) {
   const pa_sample_spec spec{PA_SAMPLE_S16LE, 48000, 2};
   constexpr uint32_t kFrameBytes = 480 * 2 * 2;
-  // A short playback buffer, so the tone is heard soon after it is written.
-  const pa_buffer_attr attr{uint32_t(-1), 4 * kFrameBytes, uint32_t(-1), uint32_t(-1), uint32_t(-1)};
+  const pa_buffer_attr attr{uint32_t(-1), uint32_t(buffer_frames_) * kFrameBytes, uint32_t(-1), kFrameBytes,
+                            uint32_t(-1)};
   int err = 0;
   pa_simple* s = pa_simple_new(server.c_str(), "voxl-test", PA_STREAM_PLAYBACK, sink.c_str(), "tone", &spec,
                                nullptr, &attr, &err);

@@ -53,10 +53,13 @@ class PulseServer {
 };
 
 // Plays silence into a sink until tone_on(), then a sine of `hz`, in 10 ms
-// writes of 48 kHz stereo s16le.
+// writes of 48 kHz stereo s16le, keeping `buffer_frames` 10 ms frames in
+// its playback stream (fewer: the tone enters the mix sooner, and the
+// server hands the mix on in smaller pieces).
 class TonePlayer {
  public:
-  TonePlayer(const std::string& server, const std::string& sink, double hz, bool start_with_tone = true);
+  TonePlayer(const std::string& server, const std::string& sink, double hz, bool start_with_tone = true,
+             int buffer_frames = 4);
   ~TonePlayer();
   TonePlayer(const TonePlayer&) = delete;
   TonePlayer& operator=(const TonePlayer&) = delete;
@@ -72,6 +75,7 @@ class TonePlayer {
   void run(std::string server, std::string sink);
 
   double hz_;
+  int buffer_frames_;
   std::atomic<bool> tone_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> failed_{false};
