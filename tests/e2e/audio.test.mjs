@@ -57,7 +57,9 @@ test("the page plays the desktop's tone after a click, and mute silences it", op
       `jitter buffer ${playing.jitter.bufferedMs.toFixed(1)} ms (target ${playing.jitter.targetMs.toFixed(1)} ms), ` +
       `${playing.jitter.underruns} underruns, lost ${playing.lost}; ` +
       `audio capture -> speakers ${playing.latencyMs === null ? "-" : playing.latencyMs.toFixed(1)} ms ` +
-      `(output latency ${playing.outputLatencyMs.toFixed(1)} ms), ` +
+      `(output latency ${playing.outputLatencyMs.toFixed(1)} ms; capture -> received ` +
+      `${playing.arrivalLatencyMs?.toFixed(1)} ms, -> decoded ${playing.decodedLatencyMs?.toFixed(1)} ms; ` +
+      `received -> decoded ${playing.decodeWaitMs?.toFixed(1)} ms), ` +
       `video capture -> decoded p50 ${video.latencyP50Ms === null ? "-" : video.latencyP50Ms.toFixed(1)} ms`,
   );
 });

@@ -21,6 +21,9 @@ export interface AudioFigures {
   // Capture -> leaving the speakers for the sample playing at the last
   // worklet report (clock-synced, output latency included); null before.
   latencyMs: number | null;
+  arrivalLatencyMs: number | null; // capture -> packet received, last packet
+  decodedLatencyMs: number | null; // capture -> decoded, last frame
+  decodeWaitMs: number | null; // packet received -> decoded, last frame
 }
 
 // Capture (server wall clock, µs) -> now, in ms; null before clock sync.
@@ -65,7 +68,14 @@ export class AudioPlayer {
     outputLatencyMs: 0,
     analyserLevel: 0,
     latencyMs: null,
+    arrivalLatencyMs: null,
+    decodedLatencyMs: null,
+    decodeWaitMs: null,
   };
+  // Packets in the decoder, oldest first. Each Opus packet decodes to one
+  // AudioData, in order; Chromium rebases output timestamps on the first
+  // chunk's plus the samples decoded, so the capture time travels here.
+  private pending: { captureUs: number; arrived: number }[] = [];
   private analyser: AnalyserNode | null = null;
   private readonly samples = new Float32Array(2048);
 
@@ -79,6 +89,7 @@ export class AudioPlayer {
     this.rate = rate;
     this.channels = channels;
     this.lastSequence = 0;
+    this.pending = [];
     this.decoder?.close();
     this.decoder = new AudioDecoder({
       output: (data) => this.play(data),
@@ -86,6 +97,7 @@ export class AudioPlayer {
         this.figures.errors++;
         console.warn(`voxl: audio decoder: ${e.message}`);
         this.decoder = null;
+        this.pending = [];
       },
     });
     this.decoder.configure({ codec: "opus", sampleRate: rate, numberOfChannels: channels, description: opusHead(channels, rate) });
@@ -97,10 +109,12 @@ export class AudioPlayer {
 
   packet(sequence: number, captureUs: number, payload: Uint8Array): void {
     this.figures.packets++;
+    this.figures.arrivalLatencyMs = this.sinceCapture(captureUs);
     if (this.lastSequence !== 0 && sequence !== ((this.lastSequence + 1) >>> 0)) this.figures.lost++;
     this.lastSequence = sequence;
     if (!this.decoder || this.decoder.state !== "configured") return;
     // The capture time rides along as the chunk's timestamp (µs).
+    this.pending.push({ captureUs, arrived: performance.now() });
     this.decoder.decode(new EncodedAudioChunk({ type: "key", timestamp: captureUs, data: payload }));
   }
 
@@ -175,6 +189,10 @@ export class AudioPlayer {
 
   private play(data: AudioData): void {
     this.figures.decodedFrames++;
+    const source = this.pending.shift();
+    const captureUs = source?.captureUs ?? data.timestamp;
+    this.figures.decodedLatencyMs = this.sinceCapture(captureUs);
+    if (source) this.figures.decodeWaitMs = performance.now() - source.arrived;
     try {
       if (!this.node || this.context?.state !== "running") return;
       const channels: Float32Array[] = [];
@@ -183,7 +201,7 @@ export class AudioPlayer {
         data.copyTo(plane, { planeIndex: ch, format: "f32-planar" });
         channels.push(plane);
       }
-      this.node.port.postMessage({ channels, captureUs: data.timestamp }, channels.map((c) => c.buffer));
+      this.node.port.postMessage({ channels, captureUs }, channels.map((c) => c.buffer));
     } finally {
       data.close();
     }
