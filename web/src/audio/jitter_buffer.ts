@@ -7,7 +7,8 @@ export const MIN_TARGET_MS = 20;
 export const MAX_TARGET_MS = 60;
 const MARGIN_MS = 5;
 const WINDOW_MS = 1000; // jitter is measured over this much playback
-const SHRINK_AFTER_MS = 500; // held above the target this long: drop the excess
+const SHRINK_AFTER_MS = 250; // held above the target this long: drop the excess
+const CAP_SLACK_MS = 20; // a burst may briefly exceed the largest target by this much
 
 export interface JitterStats {
   bufferedMs: number;
@@ -50,8 +51,9 @@ export class JitterBuffer {
     if (n === 0) return;
     this.chunks.push({ channels, captureUs, offset: 0 });
     this.buffered += n;
-    // Never hold more than twice the largest target: older sound is useless.
-    const cap = 2 * this.ms(MAX_TARGET_MS);
+    // Never hold much more than the largest target: older sound is useless
+    // and would trail the picture.
+    const cap = this.ms(MAX_TARGET_MS + CAP_SLACK_MS);
     if (this.buffered > cap) this.drop(this.buffered - cap);
   }
 
