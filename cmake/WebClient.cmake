@@ -11,6 +11,8 @@ find_program(VOXL_GZIP gzip REQUIRED)
 file(GLOB_RECURSE VOXL_WEB_SOURCES CONFIGURE_DEPENDS "${VOXL_WEB_DIR}/src/*.ts")
 set(out "${CMAKE_BINARY_DIR}/web")
 set(bundle "${out}/app.js")
+# The audio worklet runs in its own global scope: a bundle of its own.
+set(worklet "${out}/audio-worklet.js")
 
 add_custom_command(
   OUTPUT "${bundle}"
@@ -20,9 +22,18 @@ add_custom_command(
   COMMENT "Bundling the web client"
   VERBATIM)
 
+add_custom_command(
+  OUTPUT "${worklet}"
+  COMMAND "${VOXL_ESBUILD}" "${VOXL_WEB_DIR}/src/audio/jitter_worklet.ts" --bundle --minify --format=esm
+          --target=chrome100,firefox130,safari17 --log-level=warning "--outfile=${worklet}"
+  DEPENDS ${VOXL_WEB_SOURCES} "${VOXL_WEB_DIR}/package-lock.json"
+  COMMENT "Bundling the audio worklet"
+  VERBATIM)
+
 set(assets "")
 set(gz_outputs "")
-foreach(item IN ITEMS "/|html|${VOXL_WEB_DIR}/index.html" "/app.js|js|${bundle}")
+foreach(item IN ITEMS "/|html|${VOXL_WEB_DIR}/index.html" "/app.js|js|${bundle}"
+                     "/audio-worklet.js|js|${worklet}")
   string(REPLACE "|" ";" parts "${item}")
   list(GET parts 0 url)
   list(GET parts 2 file)
@@ -45,7 +56,7 @@ add_custom_command(
   OUTPUT "${generated}"
   COMMAND "${CMAKE_COMMAND}" "-DOUTPUT=${generated}" "-DASSETS=${assets}"
           -P "${PROJECT_SOURCE_DIR}/cmake/EmbedAssets.cmake"
-  DEPENDS ${gz_outputs} "${bundle}" "${VOXL_WEB_DIR}/index.html" "${PROJECT_SOURCE_DIR}/cmake/EmbedAssets.cmake"
+  DEPENDS ${gz_outputs} "${bundle}" "${worklet}" "${VOXL_WEB_DIR}/index.html" "${PROJECT_SOURCE_DIR}/cmake/EmbedAssets.cmake"
   COMMENT "Embedding the web client"
   VERBATIM)
 

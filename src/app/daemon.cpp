@@ -7,12 +7,16 @@
 #include <cstdlib>
 #include <memory>
 
+#include "audio/audio_capture.h"
+#include "audio/microphone.h"
+#include "audio/pulse_source.h"
 #include "base/child_process.h"
 #include "capture/x11/virtual_display.h"
 #include "capture/x11/x11_capturer.h"
 #include "capture/x11/x11_damage_watcher.h"
 #include "endpoints/agent_endpoints.h"
 #include "net/server.h"
+#include "stream/audio_hub.h"
 #include "stream/hub.h"
 #include "stream/stream_stats.h"
 #include "stream/video_pipeline.h"
@@ -109,7 +113,26 @@ int run_daemon(const Config& config, const Logger& log) {
   hub.set_bitrate_limits({config.min_kbps, config.max_kbps});
   int exit_code = 0;
 
+  // Desktop sound: captured while the audio hub has listeners, posted to
+  // the loop like video frames.
+  std::unique_ptr<audio::AudioCapture> audio_capture;
+  stream::AudioHub audio_hub([&audio_capture](bool on) { if (audio_capture) audio_capture->set_active(on); });
+  if (config.audio) {
+    audio_capture = std::make_unique<audio::AudioCapture>(
+        [device = config.audio_device](std::string& error) { return audio::open_pulse_source(device, error); },
+        audio::AudioCaptureSettings{"PulseAudio source " + audio::pulse_device_name(config.audio_device),
+                                    config.audio_bitrate},
+        log, [&io = *io, &audio_hub](audio::AudioPacketPtr p) {
+          asio::post(io, [&audio_hub, p = std::move(p)] { audio_hub.publish(p); });
+        });
+  }
+
+  std::unique_ptr<audio::Microphone> microphone;
+  if (config.microphone) microphone = std::make_unique<audio::Microphone>(config.microphone_fifo, log);
+
   auto options = server_options(config);
+  if (config.audio) options.audio_hub = &audio_hub;
+  options.microphone = microphone.get();
   options.stats_json = [&stats] { return stats.json(std::chrono::steady_clock::now()); };
   // Agent endpoints: destroyed before the loop, after the server.
   auto changes = std::make_unique<endpoints::ChangeMonitor>(
@@ -147,12 +170,14 @@ int run_daemon(const Config& config, const Logger& log) {
   io->run();
 
   pipeline.reset();
+  audio_capture.reset();
   server.reset();
   signals.reset();
   recordings.reset();
   screenshots.reset();
   changes.reset();
   io.reset();
+  microphone.reset();  // after the sessions that feed it
   program.reset();
   return exit_code;
 }

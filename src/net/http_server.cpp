@@ -238,6 +238,8 @@ Server::Server(asio::io_context& io, ServerOptions o, stream::Hub& hub, Logger l
   o.access.loopback_only = address.is_loopback();
   impl_ = std::make_shared<Impl>(io, SessionContext{hub, o.access, o.https, log, o.stats_json, 0,
                                                     std::move(o.endpoints), o.max_fps, o.bitrate});
+  impl_->ctx.audio_hub = o.audio_hub;
+  impl_->ctx.microphone = o.microphone;
   if (o.https) {
     impl_->tls.emplace(ssl::context::tls_server);
     auto& tls = *impl_->tls;

@@ -20,8 +20,13 @@ namespace boost::asio {
 class io_context;
 }
 
+namespace voxl::audio {
+class Microphone;
+}
+
 namespace voxl::stream {
 class Hub;
+class AudioHub;
 }
 
 namespace voxl::net {
@@ -37,6 +42,8 @@ struct ServerOptions {
   EndpointTable endpoints;  // more paths, behind the same access rules
   int max_fps = 60;                 // viewers' link windows are sized for it
   stream::BitrateLimits bitrate;    // each viewer's controller stays within
+  stream::AudioHub* audio_hub = nullptr;     // desktop sound; null when disabled
+  audio::Microphone* microphone = nullptr;   // viewers' microphones; null when disabled
 };
 
 class Server {

@@ -11,8 +11,13 @@
 #include "net/endpoint.h"
 #include "stream/bitrate_controller.h"
 
+namespace voxl::audio {
+class Microphone;
+}
+
 namespace voxl::stream {
 class Hub;
+class AudioHub;
 }
 
 namespace voxl::net {
@@ -27,6 +32,8 @@ struct SessionContext {
   EndpointTable endpoints;  // paths answered outside src/net (agent endpoints)
   int max_fps = 60;            // the stream's frame rate cap
   stream::BitrateLimits bitrate;
+  stream::AudioHub* audio_hub = nullptr;  // desktop sound; null when disabled
+  audio::Microphone* microphone = nullptr;  // viewers' microphones; null when disabled
 };
 
 }  // namespace voxl::net

@@ -1,5 +1,6 @@
-// Viewer sessions: one WebSocket per viewer, fed from the hub. One write in
-// flight; control messages go first, video behind them through the
+// Viewer sessions: one WebSocket per viewer, fed from the hubs. One write in
+// flight; control messages go first, then desktop audio (small, and late
+// sound is useless) through a bounded AudioQueue, then video through the
 // viewer's bounded SendQueue. The second translation unit with Beast.
 #include "net/websocket_session.h"
 
@@ -16,6 +17,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "audio/microphone.h"
+#include "stream/audio_hub.h"
+#include "stream/audio_queue.h"
 #include "stream/bitrate_controller.h"
 #include "stream/hub.h"
 #include "stream/link_estimator.h"
@@ -39,6 +43,9 @@ constexpr size_t kMaxQueuedFrames = 6;
 constexpr size_t kMaxQueuedBytes = 16 * 1024 * 1024;
 constexpr size_t kMaxQueuedText = 256;  // a viewer this far behind on control is gone
 constexpr size_t kMaxIncoming = 64 * 1024;
+// 200 ms of 10 ms packets: waiting behind a large key frame on a slow link
+// fits; past that the oldest sound is dropped rather than played late.
+constexpr size_t kMaxQueuedAudio = 20;
 constexpr auto kStatsEvery = std::chrono::seconds(1);
 
 uint64_t wall_us() {
@@ -49,10 +56,12 @@ uint64_t wall_us() {
 
 template <class Stream>
 class ViewerSession final : public stream::VideoSink,
+                            public stream::AudioSink,
                             public std::enable_shared_from_this<ViewerSession<Stream>> {
  public:
   ViewerSession(Stream&& s, Role role, SessionContext& ctx)
       : ws_(std::move(s)), role_(role), ctx_(ctx), queue_(kMaxQueuedFrames, kMaxQueuedBytes),
+        audio_queue_(kMaxQueuedAudio),
         stats_timer_(ws_.get_executor()), rate_(ctx.bitrate) {}
 
   ~ViewerSession() override { leave(); }
@@ -86,6 +95,18 @@ class ViewerSession final : public stream::VideoSink,
     pump();
   }
 
+  void on_audio(const audio::AudioPacketPtr& packet) override {
+    if (closed_) return;
+    if (!audio_announced_) {
+      audio_announced_ = true;
+      send_text(json{{"type", "audio"}, {"codec", "opus"}, {"rate", audio::kSampleRate},
+                     {"channels", audio::kDesktopChannels}}
+                    .dump());
+    }
+    audio_queue_.push(packet);
+    pump();
+  }
+
  private:
   void on_accept(beast::error_code ec) {
     if (ec) {
@@ -95,15 +116,18 @@ class ViewerSession final : public stream::VideoSink,
     id_ = ++ctx_.viewers_seen;
     ctx_.log->info("viewer {} connected{}", id_, role_ == Role::kViewOnly ? " (view only)" : "");
     send_text(json{{"type", "hello"}, {"version", stream::kProtocolVersion}, {"server", "voxl 0.1.0"},
-                   {"view_only", role_ == Role::kViewOnly}}
+                   {"view_only", role_ == Role::kViewOnly}, {"microphone", takes_microphone()}}
                   .dump());
     joined_ = true;
     ctx_.hub.add(this);
+    if (ctx_.audio_hub) ctx_.audio_hub->add(this);
     read();
   }
 
   void leave() {
     if (joined_) ctx_.hub.remove(this);
+    if (joined_ && ctx_.audio_hub) ctx_.audio_hub->remove(this);
+    if (joined_ && ctx_.microphone) ctx_.microphone->forget(this);
     joined_ = false;
   }
 
@@ -121,9 +145,25 @@ class ViewerSession final : public stream::VideoSink,
     ws_.async_read(in_, [self = this->shared_from_this()](beast::error_code ec, size_t) {
       if (ec) return self->fail(ec, "read");
       if (self->ws_.got_text()) self->on_text(beast::buffers_to_string(self->in_.data()));
+      else self->on_binary();
       self->in_.consume(self->in_.size());
       self->read();
     });
+  }
+
+  // A view-only viewer watches and listens; it does not speak.
+  bool takes_microphone() const { return ctx_.microphone && role_ != Role::kViewOnly; }
+
+  void on_binary() {
+    const auto data = in_.cdata();
+    const std::span<const uint8_t> m(static_cast<const uint8_t*>(data.data()), data.size());
+    size_t offset = 0;
+    const auto h = stream::read_audio_header(m, stream::kKindMicrophone, offset);
+    if (!h) {
+      ctx_.log->debug("viewer {} sent a binary message voxl does not take", id_);
+      return;
+    }
+    if (takes_microphone()) ctx_.microphone->on_packet(this, h->sequence, m.subspan(offset));
   }
 
   void on_text(const std::string& text) {
@@ -202,7 +242,9 @@ class ViewerSession final : public stream::VideoSink,
                      {"held_back", self->held_back_count_},
                      {"queue_ms", self->queue_ms_},
                      {"send_ms", self->send_ms_},
-                     {"decode_ms", self->last_decode_ms_}};
+                     {"decode_ms", self->last_decode_ms_},
+                     {"queued_audio", self->audio_queue_.size()},
+                     {"dropped_audio", self->audio_queue_.dropped()}};
       self->send_text(s.dump());
       self->schedule_stats();
     });
@@ -235,6 +277,7 @@ class ViewerSession final : public stream::VideoSink,
       });
       return;
     }
+    if (!audio_queue_.empty()) return send_audio();
     if (queue_.empty()) return;
     const auto now = std::chrono::steady_clock::now();
     link_.expire(now);
@@ -289,12 +332,35 @@ class ViewerSession final : public stream::VideoSink,
     });
   }
 
+  void send_audio() {
+    sending_audio_ = audio_queue_.pop();
+    stream::AudioHeader h;
+    h.kind = stream::kKindAudio;
+    h.sequence = sending_audio_->sequence;
+    h.capture_us = sending_audio_->capture_wall_us;
+    stream::write_audio_header(h, audio_header_);
+    writing_ = true;
+    ws_.binary(true);
+    const std::array<asio::const_buffer, 2> bufs{asio::buffer(audio_header_),
+                                                 asio::buffer(sending_audio_->data)};
+    ws_.async_write(bufs, [self = this->shared_from_this()](beast::error_code ec, size_t) {
+      self->writing_ = false;
+      self->sending_audio_.reset();
+      if (ec) return self->fail(ec, "write");
+      self->pump();
+    });
+  }
+
   websocket::stream<Stream> ws_;
   Role role_;
   SessionContext& ctx_;
   stream::SendQueue queue_;
   std::deque<std::string> text_;
   encode::EncodedFramePtr sending_;
+  stream::AudioQueue audio_queue_;
+  audio::AudioPacketPtr sending_audio_;
+  std::array<uint8_t, stream::kAudioHeaderBytes> audio_header_{};
+  bool audio_announced_ = false;
   std::array<uint8_t, stream::kVideoHeaderBytes> header_{};
   beast::flat_buffer in_;
   asio::steady_timer stats_timer_;

@@ -46,4 +46,26 @@ std::optional<VideoHeader> read_video_header(std::span<const uint8_t> m, size_t&
   return h;
 }
 
+void write_audio_header(const AudioHeader& h, std::span<uint8_t, kAudioHeaderBytes> out) {
+  uint8_t* p = out.data();
+  p[0] = h.kind;
+  p[1] = 0;
+  put<uint16_t>(p + 2, uint16_t(kAudioHeaderBytes));
+  put<uint32_t>(p + 4, h.sequence);
+  put<uint64_t>(p + 8, h.capture_us);
+}
+
+std::optional<AudioHeader> read_audio_header(std::span<const uint8_t> m, uint8_t kind, size_t& payload_offset) {
+  if (m.size() < kAudioHeaderBytes || m[0] != kind) return std::nullopt;
+  const uint8_t* p = m.data();
+  const size_t header_bytes = get<uint16_t>(p + 2);
+  if (header_bytes < kAudioHeaderBytes || header_bytes > m.size()) return std::nullopt;
+  AudioHeader h;
+  h.kind = kind;
+  h.sequence = get<uint32_t>(p + 4);
+  h.capture_us = get<uint64_t>(p + 8);
+  payload_offset = header_bytes;
+  return h;
+}
+
 }  // namespace voxl::stream

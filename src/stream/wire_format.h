@@ -13,13 +13,27 @@
 //       18    2 height
 //       20    4 server_us     capture -> handed to the socket, in µs
 //
+// Audio, binary kind 2 server -> client (desktop sound) and kind 3
+// client -> server (the viewer's microphone): a 16-byte little-endian
+// header, then one Opus packet (48 kHz; 10 or 20 ms).
+//   offset size field
+//        0    1 kind          2 = desktop audio, 3 = microphone
+//        1    1 flags         none yet (0); readers ignore unknown bits
+//        2    2 header_bytes  16 in version 1; readers skip what they do not know
+//        4    4 sequence      counts packets from 1 (wraps at 2^32); a gap is a loss
+//        8    8 capture_us    sender's wall clock (CLOCK_REALTIME) at the packet's
+//                             first sample, in µs
+//
 // Text messages: JSON objects with a "type".
 //  server -> client
-//   {"type":"hello","version":1,"server":"voxl 0.1.0"}
+//   {"type":"hello","version":1,"server":"voxl 0.1.0","microphone":true|false}
+//        "microphone": the server takes kind-3 packets from this viewer
 //   {"type":"video","codec":"avc1.42E028","width":1920,"height":1080}
 //        before the first frame and whenever the stream's size or codec changes
 //   {"type":"pong","t":<client ms echoed>,"server_us":<wall clock µs>}
 //   {"type":"stats", ...}   server-side figures, once a second while asked for
+//   {"type":"audio","codec":"opus","rate":48000,"channels":2}
+//        before the first desktop-audio packet of a connection
 //  client -> server
 //   {"type":"ack","id":<frame_id>,"decode_ms":<decode time>,"hold_ms":<received -> acked>,
 //    "queued":<frames waiting to decode>}   the server's RTT sample leaves hold_ms out
@@ -60,6 +74,24 @@ void write_video_header(const VideoHeader& h, std::span<uint8_t, kVideoHeaderByt
 // later video message (too short, other kind, header_bytes < 24 or past the end).
 // `payload_offset` is set to where the access unit starts.
 std::optional<VideoHeader> read_video_header(std::span<const uint8_t> message,
+                                             size_t& payload_offset);
+
+inline constexpr uint8_t kKindAudio = 2;
+inline constexpr uint8_t kKindMicrophone = 3;
+inline constexpr size_t kAudioHeaderBytes = 16;
+
+struct AudioHeader {
+  uint8_t kind = kKindAudio;  // kKindAudio or kKindMicrophone
+  uint32_t sequence = 0;
+  uint64_t capture_us = 0;
+};
+
+void write_audio_header(const AudioHeader& h, std::span<uint8_t, kAudioHeaderBytes> out);
+
+// Parses the header of an audio message of `kind`; nullopt when the message
+// is shorter than the header, of another kind, or header_bytes is below 16
+// or past the end. `payload_offset` is set to where the Opus packet starts.
+std::optional<AudioHeader> read_audio_header(std::span<const uint8_t> message, uint8_t kind,
                                              size_t& payload_offset);
 
 }  // namespace voxl::stream

@@ -153,10 +153,12 @@ const SERVING = /voxl is serving (https?:\/\/\S+?) \(display (:\d+)\)/;
 // line. `args` are extra flags, `exec` a command to run on the display.
 // Returns { url, origin, port, display, stderr(), running(), stop() }; stop()
 // resolves to { code, signal, killed } and is also deferred to `scope`.
-export async function startVoxl(scope, { port = 0, args = [], exec = null } = {}) {
+export async function startVoxl(scope, { port = 0, args = [], exec = null, env = {} } = {}) {
   const argv = [`--xvfb=${DESKTOP.width}x${DESKTOP.height}`, "--addr=127.0.0.1", `--port=${port}`, ...args];
   if (exec !== null) argv.push("--exec", exec);
-  const child = track(spawnTied(VOXL_BINARY, argv, { stdio: ["ignore", "pipe", "pipe"] }));
+  const child = track(
+    spawnTied(VOXL_BINARY, argv, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } }),
+  );
   let log = "";
   const onData = (d) => {
     log += d.toString();
@@ -292,7 +294,7 @@ async function withTimeout(promise, ms, what) {
 // ---------------------------------------------------------------------------
 // Browser
 
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",
   "--disable-quic",
@@ -476,4 +478,71 @@ export function expectedAccept(key) {
     .createHash("sha1")
     .update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
     .digest("base64");
+}
+
+// ---------------------------------------------------------------------------
+// PulseAudio
+
+// An isolated PulseAudio with a 48 kHz stereo null sink "vsink": private
+// HOME and XDG_RUNTIME_DIR in a temporary directory, killed with the scope.
+// Returns { env, server, sink }.
+export async function startPulse(scope) {
+  const dir = await tempDir(scope, "pulse");
+  const env = { HOME: path.join(dir, "home"), XDG_RUNTIME_DIR: path.join(dir, "run") };
+  await fs.promises.mkdir(env.HOME);
+  await fs.promises.mkdir(env.XDG_RUNTIME_DIR, { mode: 0o700 });
+  const server = `unix:${env.XDG_RUNTIME_DIR}/pulse/native`;
+  const child = track(
+    spawnTied(
+      "pulseaudio",
+      ["-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "--use-pid-file=no",
+        "-L", "module-null-sink sink_name=vsink rate=48000 channels=2", "-L", "module-always-sink",
+        "-L", "module-native-protocol-unix auth-anonymous=1"],
+      { stdio: "ignore", env: { ...process.env, ...env } },
+    ),
+  );
+  scope.defer(() => terminate(child, 10_000));
+  // Ready once it answers; nothing outside the daemon signals that.
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    try {
+      await execFileP("pactl", [`--server=${server}`, "info"], { timeout: 10_000 });
+      break;
+    } catch (e) {
+      if (exited(child) || Date.now() > deadline) throw new Error(`PulseAudio did not start: ${e.message}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return { env, server, sink: "vsink" };
+}
+
+// Plays a sine of `hz` into the sink for `seconds` (a WAV through paplay).
+export async function playTone(scope, pulse, hz, seconds) {
+  const rate = 48000;
+  const frames = rate * seconds;
+  const wav = Buffer.alloc(44 + frames * 4);
+  wav.write("RIFF", 0);
+  wav.writeUInt32LE(36 + frames * 4, 4);
+  wav.write("WAVEfmt ", 8);
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20); // PCM
+  wav.writeUInt16LE(2, 22);
+  wav.writeUInt32LE(rate, 24);
+  wav.writeUInt32LE(rate * 4, 28);
+  wav.writeUInt16LE(4, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write("data", 36);
+  wav.writeUInt32LE(frames * 4, 40);
+  for (let i = 0; i < frames; ++i) {
+    const v = Math.round(12000 * Math.sin((2 * Math.PI * hz * i) / rate));
+    wav.writeInt16LE(v, 44 + i * 4);
+    wav.writeInt16LE(v, 46 + i * 4);
+  }
+  const dir = await tempDir(scope, "tone");
+  const file = path.join(dir, "tone.wav");
+  await fs.promises.writeFile(file, wav);
+  const child = track(
+    spawnTied("paplay", [`--server=${pulse.server}`, "-d", pulse.sink, file], { stdio: "ignore" }),
+  );
+  scope.defer(() => terminate(child, 5_000));
 }

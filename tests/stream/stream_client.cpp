@@ -102,9 +102,16 @@ void StreamClient::on_message(bool text, std::string bytes) {
     texts_.push_back(json::parse(bytes, nullptr, false));
     return;
   }
-  last_kind_ = Got::kVideo;
   const std::span<const uint8_t> message(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
   size_t offset = 0;
+  if (const auto audio = stream::read_audio_header(message, stream::kKindAudio, offset)) {
+    last_kind_ = Got::kAudio;
+    const auto now = std::chrono::system_clock::now().time_since_epoch();
+    audio_.push_back({*audio, std::vector<uint8_t>(message.begin() + std::ptrdiff_t(offset), message.end()),
+                      uint64_t(std::chrono::duration_cast<std::chrono::microseconds>(now).count())});
+    return;
+  }
+  last_kind_ = Got::kVideo;
   const auto header = stream::read_video_header(message, offset);
   if (!header) {
     ++decode_errors_;
@@ -132,7 +139,12 @@ void StreamClient::on_message(bool text, std::string bytes) {
 }
 
 void StreamClient::send(std::string text) {
-  outgoing_.push_back(std::move(text));
+  outgoing_.push_back({true, std::move(text)});
+  pump_writes();
+}
+
+void StreamClient::send_binary(std::vector<uint8_t> bytes) {
+  outgoing_.push_back({false, std::string(bytes.begin(), bytes.end())});
   pump_writes();
 }
 
@@ -140,8 +152,8 @@ void StreamClient::send(std::string text) {
 void StreamClient::pump_writes() {
   if (writing_ || closed_ || outgoing_.empty()) return;
   writing_ = true;
-  impl_->ws.text(true);
-  impl_->ws.async_write(asio::buffer(outgoing_.front()), [this](beast::error_code ec, size_t) {
+  impl_->ws.text(outgoing_.front().text);
+  impl_->ws.async_write(asio::buffer(outgoing_.front().bytes), [this](beast::error_code ec, size_t) {
     writing_ = false;
     outgoing_.pop_front();
     if (ec) {

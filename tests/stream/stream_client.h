@@ -55,7 +55,7 @@ class StreamClient {
   StreamClient(const StreamClient&) = delete;
   StreamClient& operator=(const StreamClient&) = delete;
 
-  enum class Got { kText, kVideo, kTimeout, kClosed };
+  enum class Got { kText, kVideo, kAudio, kTimeout, kClosed };
   // Handles the next message, waiting at most `limit` for it.
   Got read_one(std::chrono::milliseconds limit);
   // Handles messages until `done()` holds (true) or `limit` passes or the
@@ -76,6 +76,20 @@ class StreamClient {
   int decode_errors() const { return decode_errors_; }
   // How long decoding the newest picture took, in ms.
   double last_decode_ms() const { return last_decode_ms_; }
+  // Every desktop-audio message received, in order: header, Opus packet and
+  // the wall clock (µs) when it was read.
+  struct AudioMessage {
+    stream::AudioHeader header;
+    std::vector<uint8_t> packet;
+    uint64_t received_wall_us = 0;
+  };
+  const std::vector<AudioMessage>& audio() const { return audio_; }
+  // Queues a binary message (e.g. a microphone packet) for sending; it goes
+  // out while the client reads.
+  void send_binary(std::vector<uint8_t> bytes);
+  // Queues a text (control) message the same way.
+  void send_text(std::string text) { send(std::move(text)); }
+
   // Bytes of every video message received.
   uint64_t video_bytes() const { return video_bytes_; }
   bool closed() const { return closed_; }
@@ -87,6 +101,10 @@ class StreamClient {
   void start_read();
   void on_message(bool text, std::string bytes);
   void send(std::string text);
+  struct Outgoing {
+    bool text;
+    std::string bytes;
+  };
   void pump_writes();
 
   std::unique_ptr<Impl> impl_;
@@ -96,7 +114,8 @@ class StreamClient {
   uint32_t picture_frame_id_ = 0;
   std::vector<nlohmann::json> texts_;
   std::vector<stream::VideoHeader> frames_;
-  std::deque<std::string> outgoing_;
+  std::deque<Outgoing> outgoing_;
+  std::vector<AudioMessage> audio_;
   uint64_t video_bytes_ = 0;
   int decode_errors_ = 0;
   double last_decode_ms_ = 0;

@@ -12,9 +12,9 @@ void VoxlFixture::start_display(uint32_t background) {
   fill(Rect::from_size(kScreen), background);
 }
 
-void VoxlFixture::start_voxl(const std::vector<std::string>& extra_args) {
+void VoxlFixture::start_voxl(const std::vector<std::string>& extra_args, const std::vector<std::string>& env) {
   if (!display_) start_display(0);
-  voxl_.emplace(display_->name(), extra_args);
+  voxl_.emplace(display_->name(), extra_args, std::chrono::seconds(60), env);
 }
 
 void VoxlFixture::TearDown() {

@@ -22,7 +22,7 @@ class VoxlFixture : public ::testing::Test {
 
   // Starts the display and paints all of it `background`.
   void start_display(uint32_t background);
-  void start_voxl(const std::vector<std::string>& extra_args = {});
+  void start_voxl(const std::vector<std::string>& extra_args = {}, const std::vector<std::string>& env = {});
   void TearDown() override;
 
   ClientOptions client_options() const;

@@ -35,7 +35,7 @@ bool wait_exit_no_reap(pid_t pid, std::chrono::milliseconds limit, siginfo_t& in
 }  // namespace
 
 VoxlProcess::VoxlProcess(const std::string& display, const std::vector<std::string>& extra_args,
-                         std::chrono::milliseconds limit) {
+                         std::chrono::milliseconds limit, const std::vector<std::string>& env) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe2: ") + std::strerror(errno));
   log_fd_ = fds[0];
@@ -44,6 +44,7 @@ VoxlProcess::VoxlProcess(const std::string& display, const std::vector<std::stri
   o.argv = {VOXL_BINARY, "--display=" + display, "--addr=127.0.0.1", "--port=0"};
   o.argv.insert(o.argv.end(), extra_args.begin(), extra_args.end());
   o.fds = {{2, fds[1]}};
+  o.env = env;
   o.quiet = false;
   try {
     child_ = std::make_unique<ChildProcess>(o);

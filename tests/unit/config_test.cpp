@@ -633,14 +633,15 @@ TEST(ConfigCommandLine, NotActiveNoticesOnlyForFlagsGiven) {
   EXPECT_TRUE(parse({}).notices.empty());
   EXPECT_TRUE(parse({"--crf=20", "--framerate=30", "--max-kbps=9000", "--xvfb"}).notices.empty());
 
-  const ParseOutcome out = parse({"--audio-enabled=false", "--stripes=2", "--stripes=3", "--crf=20"});
+  const ParseOutcome out =
+      parse({"--enable-resize=true", "--stripes=2", "--stripes=3", "--crf=20", "--audio-enabled=false"});
   ASSERT_TRUE(out.config.has_value()) << out.error;
   EXPECT_EQ(notice_flags(out, Notice::Kind::kNotActiveYet),
-            (std::vector<std::string>{"--stripes", "--audio-enabled"}));
-  const auto audio = std::find_if(out.notices.begin(), out.notices.end(),
-                                  [](const Notice& n) { return n.flag == "--audio-enabled"; });
-  ASSERT_NE(audio, out.notices.end());
-  EXPECT_EQ(audio->text, "--audio-enabled: desktop audio is not active yet");
+            (std::vector<std::string>{"--enable-resize", "--stripes"}));
+  const auto resize = std::find_if(out.notices.begin(), out.notices.end(),
+                                   [](const Notice& n) { return n.flag == "--enable-resize"; });
+  ASSERT_NE(resize, out.notices.end());
+  EXPECT_EQ(resize->text, "--enable-resize: desktop resizing is not active yet");
 }
 
 TEST(ConfigCommandLine, NotActiveNoticeForSelkiesSpelling) {

@@ -1,9 +1,19 @@
 // One viewer: routes the connection's messages to the decoder, the clock, the
 // picture and the figures, and answers the server as the protocol asks.
 
+import { AudioControls } from "./audio/audio_controls";
+import { AudioPlayer } from "./audio/audio_player";
+import { MicrophoneSender } from "./audio/microphone_sender";
 import { ClockSync } from "./clock_sync";
 import { Connection, streamUrl } from "./connection";
-import { PROTOCOL_VERSION, parseServerMessage, readVideoHeader, type ClientMessage, type StatsMessage } from "./protocol";
+import {
+  PROTOCOL_VERSION,
+  parseServerMessage,
+  readAudioHeader,
+  readVideoHeader,
+  type ClientMessage,
+  type StatsMessage,
+} from "./protocol";
 import type { StatusOverlay } from "./status_overlay";
 import { StreamDecoder, type DecodedFrame } from "./video_decoder";
 import { StreamStats } from "./stream_stats";
@@ -20,6 +30,9 @@ export class Client {
   private readonly clock = new ClockSync();
   private readonly conn: Connection;
   private readonly decoder: StreamDecoder;
+  private readonly audio = new AudioPlayer((captureUs) => this.clock.latencyMs(captureUs, performance.now()));
+  private readonly microphone: MicrophoneSender;
+  private readonly audioControls: AudioControls;
 
   constructor(
     private readonly view: View,
@@ -43,6 +56,8 @@ export class Client {
         }
       },
     });
+    this.microphone = new MicrophoneSender((m) => this.conn.sendBinary(m));
+    this.audioControls = new AudioControls(document.body, this.audio, this.microphone);
     this.conn = new Connection(streamUrl(), {
       opened: () => this.opened(),
       closed: (reason, retryAt) => this.closed(reason, retryAt),
@@ -95,6 +110,11 @@ export class Client {
         if (msg.version !== PROTOCOL_VERSION) {
           console.warn(`voxl: server speaks protocol ${msg.version}, this page ${PROTOCOL_VERSION}`);
         }
+        this.audioControls.allowMicrophone(msg.microphone === true);
+        break;
+      case "audio":
+        this.audio.configure(msg.rate, msg.channels);
+        this.audioControls.showSound();
         break;
       case "video":
         this.decoder.configure(msg.codec, msg.width, msg.height);
@@ -113,6 +133,11 @@ export class Client {
   }
 
   private binary(buf: ArrayBuffer): void {
+    const a = readAudioHeader(buf);
+    if (a) {
+      this.audio.packet(a.sequence, a.captureUs, new Uint8Array(buf, a.payloadOffset));
+      return;
+    }
     const h = readVideoHeader(buf);
     if (!h) return;
     const payload = new Uint8Array(buf, h.payloadOffset);
@@ -151,6 +176,10 @@ export class Client {
       codec: this.decoder.codec,
       server: this.serverStats,
     };
+  }
+
+  audioStats(): unknown {
+    return { ...this.audio.stats(), microphone: this.microphone.stats() };
   }
 
   latencies(): number[] {

@@ -70,6 +70,15 @@ export class Connection {
     return true;
   }
 
+  // Binary media from the page (the microphone). Dropped rather than
+  // queued while the socket is backed up: late sound is worse than a gap.
+  sendBinary(data: ArrayBuffer): boolean {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    if (this.socket.bufferedAmount > MAX_BUFFERED_BINARY) return false;
+    this.socket.send(data);
+    return true;
+  }
+
   private scheduleRetry(reason: string): void {
     const delay = this.retryMs;
     this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
@@ -77,6 +86,8 @@ export class Connection {
     this.events.closed(reason, performance.now() + delay);
   }
 }
+
+const MAX_BUFFERED_BINARY = 16 * 1024;
 
 function describeClose(ev: CloseEvent, wasOpen: boolean): string {
   if (ev.code === 1000) return ev.reason || "the server closed the connection";

@@ -30,7 +30,7 @@ function main(): void {
   const view = new View(stage, byId("screen", HTMLCanvasElement));
   const wantStats = new URLSearchParams(window.location.search).has("stats");
   const client = new Client(view, status, wantStats);
-  installTestHook(() => client.testStats(), () => client.latencies());
+  installTestHook(() => client.testStats(), () => client.latencies(), () => client.audioStats());
   if (wantStats) {
     const overlay = new StatsOverlay(document.body);
     window.setInterval(() => overlay.update(client.figures()), STATS_INTERVAL_MS);

@@ -36,12 +36,47 @@ export function readVideoHeader(buf: ArrayBuffer): VideoHeader | null {
   };
 }
 
+// Audio: kind 2 desktop sound (server -> client), kind 3 microphone
+// (client -> server); a 16-byte header, then one Opus packet.
+export const KIND_AUDIO = 2;
+export const KIND_MICROPHONE = 3;
+export const AUDIO_HEADER_BYTES = 16;
+
+export interface AudioHeader {
+  sequence: number; // counts packets from 1; a gap is a loss
+  captureUs: number; // sender's wall clock at the first sample, µs
+  payloadOffset: number;
+}
+
+// Parses a desktop-audio message; null when it is anything else.
+export function readAudioHeader(buf: ArrayBuffer): AudioHeader | null {
+  if (buf.byteLength < AUDIO_HEADER_BYTES) return null;
+  const a = new DataView(buf);
+  if (a.getUint8(0) !== KIND_AUDIO) return null;
+  const headerBytes = a.getUint16(2, true);
+  if (headerBytes < AUDIO_HEADER_BYTES || headerBytes > buf.byteLength) return null;
+  return { sequence: a.getUint32(4, true), captureUs: Number(a.getBigUint64(8, true)), payloadOffset: headerBytes };
+}
+
+// One microphone message: the header, then `packet`.
+export function microphoneMessage(sequence: number, captureUs: number, packet: Uint8Array): ArrayBuffer {
+  const out = new Uint8Array(AUDIO_HEADER_BYTES + packet.byteLength);
+  const a = new DataView(out.buffer);
+  a.setUint8(0, KIND_MICROPHONE);
+  a.setUint16(2, AUDIO_HEADER_BYTES, true);
+  a.setUint32(4, sequence >>> 0, true);
+  a.setBigUint64(8, BigInt(Math.max(0, Math.round(captureUs))), true);
+  out.set(packet, AUDIO_HEADER_BYTES);
+  return out.buffer;
+}
+
 // Server -> client control messages.
-export interface HelloMessage { type: "hello"; version: number; server: string }
+export interface HelloMessage { type: "hello"; version: number; server: string; microphone?: boolean }
 export interface VideoConfigMessage { type: "video"; codec: string; width: number; height: number }
 export interface PongMessage { type: "pong"; t: number; server_us: number }
 export interface StatsMessage { type: "stats"; [key: string]: unknown }
-export type ServerMessage = HelloMessage | VideoConfigMessage | PongMessage | StatsMessage;
+export interface AudioConfigMessage { type: "audio"; codec: string; rate: number; channels: number }
+export type ServerMessage = HelloMessage | VideoConfigMessage | PongMessage | StatsMessage | AudioConfigMessage;
 
 // Client -> server control messages.
 export interface AckMessage {
@@ -79,6 +114,8 @@ export function parseServerMessage(text: string): ServerMessage | null {
       return num("t") && num("server_us") ? (o as unknown as PongMessage) : null;
     case "stats":
       return o as StatsMessage;
+    case "audio":
+      return o.codec === "opus" && num("rate") && num("channels") ? (o as unknown as AudioConfigMessage) : null;
     default:
       return null;
   }

@@ -26,6 +26,8 @@ export interface VoxlStats {
 }
 
 export interface VoxlHook {
+  // Desktop sound and microphone figures (see audio/audio_player.ts).
+  audio(): unknown;
   stats(): VoxlStats;
   // Capture -> decoded latency of each frame since the page loaded (the
   // most recent 20000), in ms: for measuring p50/p99 over a run.
@@ -38,7 +40,11 @@ declare global {
   }
 }
 
-export function installTestHook(stats: () => VoxlStats, latencies: () => number[] = () => []): void {
-  const hook: VoxlHook = Object.freeze({ stats: () => ({ ...stats() }), latencies });
+export function installTestHook(
+  stats: () => VoxlStats,
+  latencies: () => number[] = () => [],
+  audio: () => unknown = () => null,
+): void {
+  const hook: VoxlHook = Object.freeze({ stats: () => ({ ...stats() }), latencies, audio });
   Object.defineProperty(window, "voxl", { value: hook, enumerable: false, writable: false, configurable: false });
 }
