@@ -173,6 +173,16 @@ def main():
         print(f"   ratios of medians: ffmpeg/voxl {statistics.median(ffmpeg_ms) / statistics.median(voxl_ms):.1f}x, "
               f"import/voxl {statistics.median(import_ms) / statistics.median(voxl_ms):.1f}x")
 
+        # The PNG encoder at other settings, on the same picture.
+        ppm = os.path.join(tmp, "shot.ppm")
+        with open(ppm, "wb") as f:
+            f.write(urllib.request.urlopen(base + "/screenshot").read())
+        subprocess.run([CONVERT, "png:" + ppm, "ppm:" + ppm], check=True)
+        r = subprocess.run([os.path.join(args.build, "voxl-png-bench"), ppm], check=True, capture_output=True,
+                           text=True)
+        print("== PNG encoder settings on that screenshot (libpng, one thread)")
+        print("\n".join("   " + line for line in r.stdout.strip().splitlines()))
+
         # 2. /wait reaction.
         print("== /wait?change reaction (draw -> answer)")
         r = subprocess.run([os.path.join(args.build, "voxl-wait-bench"), f"--display=:{n}", f"--port={p}",

@@ -7,5 +7,5 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 cmake --preset release >/dev/null
-cmake --build build/release -j2 --target voxl voxl-demo voxl-wait-bench
+cmake --build build/release -j2 --target voxl voxl-demo voxl-wait-bench voxl-png-bench
 exec python3 bench/agent/measure.py --build build/release "$@"

@@ -189,7 +189,8 @@ TEST_F(AgentTest, WaitChangeWatchesOnlyItsRegion) {
   EXPECT_EQ(o.value("timed_out", false), true);
 
   auto inside = get_async("/wait?change&region=0,0,100,100&timeout=30000");
-  await_waiters(1);  // the first one has gone: one again
+  // Wait 1 was the first; the log already says "(1 waiting)" from it.
+  ASSERT_TRUE(voxl_->wait_for_log("wait 2 started", kLogLimit)) << voxl_->log();
   fill({300, 300, 20, 20}, 0x000000);
   fill({110, 20, 4, 4}, 0xffffff);  // x 110 is in the block column 96..111
   const json i = body_json(inside.get());
