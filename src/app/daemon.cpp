@@ -10,6 +10,10 @@
 #include "base/child_process.h"
 #include "capture/x11/virtual_display.h"
 #include "capture/x11/x11_capturer.h"
+#include "input/interaction.h"
+#include "input/x11/selection_clipboard.h"
+#include "input/x11/xfixes_cursor_source.h"
+#include "input/x11/xtest_injector.h"
 #include "net/server.h"
 #include "stream/hub.h"
 #include "stream/stream_stats.h"
@@ -51,6 +55,30 @@ net::ServerOptions server_options(const Config& c) {
   o.access.password = c.basic_auth_password;
   o.access.viewonly_password = c.basic_auth_viewonly_password;
   return o;
+}
+
+input::InteractionSettings interaction_settings(const Config& c) {
+  input::InteractionSettings s;
+  s.clipboard_in = c.clipboard == ClipboardMode::kIn || c.clipboard == ClipboardMode::kBoth;
+  s.clipboard_out = c.clipboard == ClipboardMode::kOut || c.clipboard == ClipboardMode::kBoth;
+  s.scroll_px_per_notch = c.scroll_px_per_notch;
+  if (c.capture_region) {
+    s.origin_x = c.capture_region->x;
+    s.origin_y = c.capture_region->y;
+  }
+  return s;
+}
+
+// Input, cursor and clipboard are each optional: a display without the
+// extension they need is still streamed, with a warning.
+template <class T, class... Args>
+std::unique_ptr<T> optional_part(const Logger& log, const char* what, Args&&... args) {
+  try {
+    return std::make_unique<T>(std::forward<Args>(args)...);
+  } catch (const std::exception& e) {
+    log->warn("{} off: {}", what, e.what());
+    return nullptr;
+  }
 }
 
 stream::PipelineSettings pipeline_settings(const Config& c) {
@@ -99,7 +127,19 @@ int run_daemon(const Config& config, const Logger& log) {
                    [&pipeline](bool paused) { if (pipeline) pipeline->set_paused(paused); }});
   int exit_code = 0;
 
+  // The injector outlives the loop (sessions release their keys as they
+  // end); the cursor source watches the loop and goes before it.
+  auto injector = optional_part<input::x11::XTestInjector>(log, "input", display, log);
+  auto cursor = optional_part<input::x11::XFixesCursorSource>(log, "cursor shapes", *io, display, log);
+  std::unique_ptr<input::x11::SelectionClipboard> clipboard;
+  if (config.clipboard != ClipboardMode::kOff)
+    clipboard = optional_part<input::x11::SelectionClipboard>(
+        log, "clipboard", *io, display, log, input::kMaxClipboardBytes, config.clipboard != ClipboardMode::kIn);
+  auto interaction = std::make_unique<input::Interaction>(injector.get(), clipboard.get(), cursor.get(),
+                                                          interaction_settings(config), log);
+
   auto options = server_options(config);
+  options.interaction = interaction.get();
   options.stats_json = [&stats] { return stats.json(std::chrono::steady_clock::now()); };
   auto server = std::make_unique<net::Server>(*io, options, hub, log);
 
@@ -130,7 +170,12 @@ int run_daemon(const Config& config, const Logger& log) {
   pipeline.reset();
   server.reset();
   signals.reset();
+  interaction->detach();
+  clipboard.reset();
+  cursor.reset();
   io.reset();
+  interaction.reset();
+  injector.reset();
   program.reset();
   return exit_code;
 }

@@ -16,8 +16,6 @@ constexpr std::array kPendingFlags = std::to_array<PendingFlag>({
     {"--adaptive-threads", "adaptive encoder threading"},
     {"--stripes", "striped encoding"},
     {"--coalesce-us", "damage coalescing"},
-    {"--enable-clipboard", "clipboard sharing"},
-    {"--scroll-px-per-notch", "scroll input"},
     {"--audio-enabled", "desktop audio"},
     {"--audio-device-name", "desktop audio"},
     {"--audio-bitrate", "desktop audio"},

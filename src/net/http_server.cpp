@@ -148,7 +148,7 @@ Server::Server(asio::io_context& io, ServerOptions o, stream::Hub& hub, Logger l
   const auto address = asio::ip::make_address(o.addr == "localhost" ? "127.0.0.1" : o.addr, ec);
   if (ec) throw std::runtime_error("--addr: '" + o.addr + "' is not an IP address");
   o.access.loopback_only = address.is_loopback();
-  impl_ = std::make_shared<Impl>(io, SessionContext{hub, o.access, o.https, log, o.stats_json});
+  impl_ = std::make_shared<Impl>(io, SessionContext{hub, o.access, o.https, log, o.stats_json, 0, o.interaction});
   if (o.https) {
     impl_->tls.emplace(ssl::context::tls_server);
     auto& tls = *impl_->tls;

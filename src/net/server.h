@@ -21,6 +21,9 @@ class io_context;
 namespace voxl::stream {
 class Hub;
 }
+namespace voxl::input {
+class Interaction;
+}
 
 namespace voxl::net {
 
@@ -32,6 +35,7 @@ struct ServerOptions {
   std::string key_file;
   AccessSettings access;  // loopback_only is derived from addr
   std::function<std::string()> stats_json;  // figures for /stats and viewers
+  input::Interaction* interaction = nullptr;  // outlives the server's sessions
 };
 
 class Server {

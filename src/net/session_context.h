@@ -12,6 +12,9 @@
 namespace voxl::stream {
 class Hub;
 }
+namespace voxl::input {
+class Interaction;
+}
 
 namespace voxl::net {
 
@@ -22,6 +25,7 @@ struct SessionContext {
   Logger log;
   std::function<std::string()> stats_json;
   uint64_t viewers_seen = 0;  // numbers viewers in the logs
+  input::Interaction* interaction = nullptr;  // input, cursor, clipboard; none: watch only
 };
 
 }  // namespace voxl::net

@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "input/viewer_input.h"
 #include "stream/hub.h"
 #include "stream/send_queue.h"
 #include "stream/wire_format.h"
@@ -43,7 +44,8 @@ constexpr auto kAckGiveUp = std::chrono::seconds(1);
 constexpr double kFrameMs = 1000.0 / 60.0;
 constexpr size_t kMaxQueuedBytes = 16 * 1024 * 1024;
 constexpr size_t kMaxQueuedText = 256;  // a viewer this far behind on control is gone
-constexpr size_t kMaxIncoming = 64 * 1024;
+// Room for a pasted image (input::kMaxClipboardBytes, base64) in one message.
+constexpr size_t kMaxIncoming = 12 * 1024 * 1024;
 constexpr auto kStatsEvery = std::chrono::seconds(1);
 
 uint64_t wall_us() {
@@ -54,6 +56,7 @@ uint64_t wall_us() {
 
 template <class Stream>
 class ViewerSession final : public stream::VideoSink,
+                            public input::ViewerLink,
                             public std::enable_shared_from_this<ViewerSession<Stream>> {
  public:
   ViewerSession(Stream&& s, Role role, SessionContext& ctx)
@@ -87,6 +90,8 @@ class ViewerSession final : public stream::VideoSink,
     pump();
   }
 
+  void send_control(std::string text) override { send_text(std::move(text)); }
+
  private:
   void on_accept(beast::error_code ec) {
     if (ec) {
@@ -100,12 +105,14 @@ class ViewerSession final : public stream::VideoSink,
                   .dump());
     joined_ = true;
     ctx_.hub.add(this);
+    if (ctx_.interaction) input_ = ctx_.interaction->join(*this, role_ == Role::kViewOnly, id_);
     read();
   }
 
   void leave() {
     if (joined_) ctx_.hub.remove(this);
     joined_ = false;
+    input_.reset();  // releases the keys and buttons this viewer holds
   }
 
   void fail(beast::error_code ec, const char* what) {
@@ -154,6 +161,8 @@ class ViewerSession final : public stream::VideoSink,
         stats_on_ = false;
         stats_timer_.cancel();
       }
+    } else if (input_) {
+      input_->handle(type, m);
     }
   }
 
@@ -301,6 +310,7 @@ class ViewerSession final : public stream::VideoSink,
   bool writing_ = false;
   bool closed_ = false;
   bool stats_on_ = false;
+  std::unique_ptr<input::ViewerInput> input_;
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 import { ClockSync } from "./clock_sync";
 import { Connection, streamUrl } from "./connection";
+import { Interaction } from "./interaction";
 import { PROTOCOL_VERSION, parseServerMessage, readVideoHeader, type ClientMessage, type StatsMessage } from "./protocol";
 import type { StatusOverlay } from "./status_overlay";
 import { StreamDecoder, type DecodedFrame } from "./video_decoder";
@@ -20,12 +21,15 @@ export class Client {
   private readonly clock = new ClockSync();
   private readonly conn: Connection;
   private readonly decoder: StreamDecoder;
+  readonly interaction: Interaction;
 
   constructor(
     private readonly view: View,
     private readonly status: StatusOverlay,
     private readonly wantStats: boolean,
+    canvas: HTMLCanvasElement,
   ) {
+    this.interaction = new Interaction(canvas, (m) => this.send(m));
     this.decoder = new StreamDecoder({
       frame: (f) => this.showFrame(f),
       dropped: () => this.stats.droppedFrames++,
@@ -73,6 +77,7 @@ export class Client {
     this.state = "reconnecting";
     this.lastError = reason;
     this.resetSession();
+    this.interaction.reset();
     this.view.clear();
     this.status.reconnecting(reason, retryAt);
   }
@@ -109,6 +114,8 @@ export class Client {
       case "stats":
         this.serverStats = msg;
         break;
+      default:
+        this.interaction.onMessage(msg);
     }
   }
 

@@ -25,11 +25,15 @@ export interface VoxlStats {
   lastError: string | null;
 }
 
+import type { InteractionState } from "./interaction";
+
 export interface VoxlHook {
   stats(): VoxlStats;
   // Capture -> decoded latency of each frame since the page loaded (the
   // most recent 20000), in ms: for measuring p50/p99 over a run.
   latencies(): number[];
+  // Input, cursor and clipboard as the page sees them (null before start).
+  interaction(): InteractionState | null;
 }
 
 declare global {
@@ -38,7 +42,11 @@ declare global {
   }
 }
 
-export function installTestHook(stats: () => VoxlStats, latencies: () => number[] = () => []): void {
-  const hook: VoxlHook = Object.freeze({ stats: () => ({ ...stats() }), latencies });
+export function installTestHook(
+  stats: () => VoxlStats,
+  latencies: () => number[] = () => [],
+  interaction: () => InteractionState | null = () => null,
+): void {
+  const hook: VoxlHook = Object.freeze({ stats: () => ({ ...stats() }), latencies, interaction });
   Object.defineProperty(window, "voxl", { value: hook, enumerable: false, writable: false, configurable: false });
 }
