@@ -6,7 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "capture/frame_pool.h"
 #include "capture/x11/virtual_display.h"
+#include "capture/x11/x11_capturer.h"
 #include "event_recorder.h"
 #include "input/interaction.h"
 #include "input/keysyms.h"
@@ -240,6 +242,46 @@ TEST_F(InputTest, CursorChangesArriveWithTheirHotspot) {
   while (seen.empty() && std::chrono::steady_clock::now() < deadline2) io.run_one_for(std::chrono::milliseconds(200));
   ASSERT_FALSE(seen.empty());
   EXPECT_EQ(seen.back()->serial, first);
+}
+
+TEST_F(InputTest, ThePointerIsNeverInThePicture) {
+  // A visible 16x16 white cursor over a blue window: Xvfb paints software
+  // cursors into its framebuffer, unless the cursor source hides them.
+  testing::Painter painter(xvfb_->name());
+  xcb_connection_t* c = painter.conn();
+  const Rect box{200, 150, 100, 100};
+  const xcb_window_t win = painter.create_window(box, 0x336699);
+  const xcb_cursor_t cursor = make_cursor(c, painter.root());
+  xcb_change_window_attributes(c, win, XCB_CW_CURSOR, &cursor);
+  painter.sync();
+
+  boost::asio::io_context io;
+  x11::XFixesCursorSource source(io, xvfb_->name(), log_.log);
+  injector_->move(250, 200);
+  // The shape is known to voxl...
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while ((!source.current() || source.current()->width != 16) && std::chrono::steady_clock::now() < deadline)
+    io.run_one_for(std::chrono::milliseconds(200));
+  ASSERT_TRUE(source.current());
+  EXPECT_EQ(source.current()->width, 16);
+
+  // ...and absent from what capture reads, from the framebuffer or not.
+  for (const bool framebuffer : {true, false}) {
+    SCOPED_TRACE(framebuffer ? "framebuffer" : "X requests");
+    capture::x11::X11CaptureOptions o;
+    o.display = xvfb_->name();
+    o.log = log_.log;
+    o.allow_framebuffer = framebuffer;
+    if (framebuffer) o.framebuffer_shmid = xvfb_->framebuffer_shmid();
+    capture::x11::X11Capturer cap(o);
+    capture::FramePool pool(1);
+    cap.invalidate_all();
+    const auto r = testing::capture_until_ok(cap, pool);
+    ASSERT_EQ(r.status, capture::CaptureStatus::kOk) << r.error;
+    for (int y = box.y; y < box.y + box.height; ++y)
+      for (int x = box.x; x < box.x + box.width; ++x)
+        ASSERT_EQ(r.frame->pixel(x, y), 0x336699u) << "pixel " << x << "," << y;
+  }
 }
 
 }  // namespace

@@ -54,6 +54,11 @@ XFixesCursorSource::XFixesCursorSource(boost::asio::io_context& io, const std::s
       xcb_xfixes_query_version_reply(c, xcb_xfixes_query_version(c, 5, 0), nullptr));
   if (!v || v->major_version < 2) throw std::runtime_error("X display's XFIXES is older than 2: no cursor shapes");
   xcb_xfixes_select_cursor_input(c, conn_->root(), XCB_XFIXES_CURSOR_NOTIFY_MASK_DISPLAY_CURSOR);
+  // Viewers draw the pointer; a server with a software cursor (Xvfb) would
+  // otherwise paint it into the framebuffer that capture reads. XFixes
+  // still reports the shape it would show, and the server shows it again
+  // when this connection closes.
+  if (v->major_version >= 4) xcb_xfixes_hide_cursor(c, conn_->root());
   refresh();
   watch_ = std::make_unique<XcbEventWatch>(
       io, c, [this](xcb_generic_event_t* ev) { on_event(ev); },

@@ -1,7 +1,8 @@
 // CursorSource for X11: XFixes cursor notifications on its own XCB
 // connection, handled on the loop as they come (no polling). Images are read
 // once per cursor serial and kept (bounded), so a shape the desktop returns
-// to costs no round trip.
+// to costs no round trip. While it exists the server hides its own pointer
+// (XFixes HideCursor), so a software cursor never reaches the picture.
 //
 // Threads: loop thread only; destroy before the io_context. Blocking: the
 // constructor and each new shape make one round trip.
