@@ -4,6 +4,7 @@
 
 import { ClipboardBridge } from "./clipboard";
 import { RemoteCursor, type CursorState } from "./cursor";
+import { installFullscreenButton } from "./fullscreen";
 import { Keyboard } from "./input/keyboard";
 import { Pointer } from "./input/pointer";
 import type { ClientMessage, ServerMessage } from "./protocol";
@@ -39,6 +40,7 @@ export class Interaction {
     this.keyboard = new Keyboard(sink, { send: (m) => void send(m), beforePaste: () => this.clipboard.beforePaste() });
     this.pointer = new Pointer(canvas, { send: (m) => void send(m), pressed: () => this.keyboard.focus() });
     this.cursor = new RemoteCursor(canvas);
+    installFullscreenButton(document.body);
   }
 
   // Handles the server messages that are ours; false for the others.
