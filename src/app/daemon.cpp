@@ -15,6 +15,10 @@
 #include "capture/x11/x11_capturer.h"
 #include "capture/x11/x11_damage_watcher.h"
 #include "endpoints/agent_endpoints.h"
+#include "input/interaction.h"
+#include "input/x11/selection_clipboard.h"
+#include "input/x11/xfixes_cursor_source.h"
+#include "input/x11/xtest_injector.h"
 #include "net/server.h"
 #include "stream/audio_hub.h"
 #include "stream/hub.h"
@@ -59,6 +63,30 @@ net::ServerOptions server_options(const Config& c) {
   o.max_fps = c.framerate;
   o.bitrate = {c.min_kbps, c.max_kbps};
   return o;
+}
+
+input::InteractionSettings interaction_settings(const Config& c) {
+  input::InteractionSettings s;
+  s.clipboard_in = c.clipboard == ClipboardMode::kIn || c.clipboard == ClipboardMode::kBoth;
+  s.clipboard_out = c.clipboard == ClipboardMode::kOut || c.clipboard == ClipboardMode::kBoth;
+  s.scroll_px_per_notch = c.scroll_px_per_notch;
+  if (c.capture_region) {
+    s.origin_x = c.capture_region->x;
+    s.origin_y = c.capture_region->y;
+  }
+  return s;
+}
+
+// Input, cursor and clipboard are each optional: a display without the
+// extension they need is still streamed, with a warning.
+template <class T, class... Args>
+std::unique_ptr<T> optional_part(const Logger& log, const char* what, Args&&... args) {
+  try {
+    return std::make_unique<T>(std::forward<Args>(args)...);
+  } catch (const std::exception& e) {
+    log->warn("{} off: {}", what, e.what());
+    return nullptr;
+  }
 }
 
 stream::PipelineSettings pipeline_settings(const Config& c) {
@@ -133,6 +161,19 @@ int run_daemon(const Config& config, const Logger& log) {
   auto options = server_options(config);
   if (config.audio) options.audio_hub = &audio_hub;
   options.microphone = microphone.get();
+
+  // The injector outlives the loop (sessions release their keys as they
+  // end); the cursor source watches the loop and goes before it.
+  auto injector = optional_part<input::x11::XTestInjector>(log, "input", display, log);
+  auto cursor = optional_part<input::x11::XFixesCursorSource>(log, "cursor shapes", *io, display, log);
+  std::unique_ptr<input::x11::SelectionClipboard> clipboard;
+  if (config.clipboard != ClipboardMode::kOff)
+    clipboard = optional_part<input::x11::SelectionClipboard>(
+        log, "clipboard", *io, display, log, input::kMaxClipboardBytes, config.clipboard != ClipboardMode::kIn);
+  auto interaction = std::make_unique<input::Interaction>(injector.get(), clipboard.get(), cursor.get(),
+                                                          interaction_settings(config), log);
+
+  options.interaction = interaction.get();
   options.stats_json = [&stats] { return stats.json(std::chrono::steady_clock::now()); };
   // Agent endpoints: destroyed before the loop, after the server.
   auto changes = std::make_unique<endpoints::ChangeMonitor>(
@@ -176,8 +217,13 @@ int run_daemon(const Config& config, const Logger& log) {
   recordings.reset();
   screenshots.reset();
   changes.reset();
+  interaction->detach();
+  clipboard.reset();
+  cursor.reset();
   io.reset();
   microphone.reset();  // after the sessions that feed it
+  interaction.reset();
+  injector.reset();
   program.reset();
   return exit_code;
 }

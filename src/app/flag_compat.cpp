@@ -12,8 +12,6 @@ namespace {
 constexpr std::array kPendingFlags = std::to_array<PendingFlag>({
     {"--adaptive-threads", "adaptive encoder threading"},
     {"--stripes", "striped encoding"},
-    {"--enable-clipboard", "clipboard sharing"},
-    {"--scroll-px-per-notch", "scroll input"},
     {"--file-transfers", "file transfer"},
     {"--files-root", "the Files panel"},
     {"--upload-dir", "file upload"},

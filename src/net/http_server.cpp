@@ -240,6 +240,7 @@ Server::Server(asio::io_context& io, ServerOptions o, stream::Hub& hub, Logger l
                                                     std::move(o.endpoints), o.max_fps, o.bitrate});
   impl_->ctx.audio_hub = o.audio_hub;
   impl_->ctx.microphone = o.microphone;
+  impl_->ctx.interaction = o.interaction;
   if (o.https) {
     impl_->tls.emplace(ssl::context::tls_server);
     auto& tls = *impl_->tls;

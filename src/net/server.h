@@ -28,6 +28,9 @@ namespace voxl::stream {
 class Hub;
 class AudioHub;
 }
+namespace voxl::input {
+class Interaction;
+}
 
 namespace voxl::net {
 
@@ -44,6 +47,7 @@ struct ServerOptions {
   stream::BitrateLimits bitrate;    // each viewer's controller stays within
   stream::AudioHub* audio_hub = nullptr;     // desktop sound; null when disabled
   audio::Microphone* microphone = nullptr;   // viewers' microphones; null when disabled
+  input::Interaction* interaction = nullptr;  // outlives the server's sessions
 };
 
 class Server {

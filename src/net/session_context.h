@@ -19,6 +19,9 @@ namespace voxl::stream {
 class Hub;
 class AudioHub;
 }
+namespace voxl::input {
+class Interaction;
+}
 
 namespace voxl::net {
 
@@ -34,6 +37,7 @@ struct SessionContext {
   stream::BitrateLimits bitrate;
   stream::AudioHub* audio_hub = nullptr;  // desktop sound; null when disabled
   audio::Microphone* microphone = nullptr;  // viewers' microphones; null when disabled
+  input::Interaction* interaction = nullptr;  // input, cursor, clipboard; none: watch only
 };
 
 }  // namespace voxl::net

@@ -21,6 +21,7 @@
 #include "stream/audio_hub.h"
 #include "stream/audio_queue.h"
 #include "stream/bitrate_controller.h"
+#include "input/viewer_input.h"
 #include "stream/hub.h"
 #include "stream/link_estimator.h"
 #include "stream/send_queue.h"
@@ -42,7 +43,8 @@ namespace {
 constexpr size_t kMaxQueuedFrames = 6;
 constexpr size_t kMaxQueuedBytes = 16 * 1024 * 1024;
 constexpr size_t kMaxQueuedText = 256;  // a viewer this far behind on control is gone
-constexpr size_t kMaxIncoming = 64 * 1024;
+// Room for a pasted image (input::kMaxClipboardBytes, base64) in one message.
+constexpr size_t kMaxIncoming = 12 * 1024 * 1024;
 // 200 ms of 10 ms packets: waiting behind a large key frame on a slow link
 // fits; past that the oldest sound is dropped rather than played late.
 constexpr size_t kMaxQueuedAudio = 20;
@@ -57,6 +59,7 @@ uint64_t wall_us() {
 template <class Stream>
 class ViewerSession final : public stream::VideoSink,
                             public stream::AudioSink,
+                            public input::ViewerLink,
                             public std::enable_shared_from_this<ViewerSession<Stream>> {
  public:
   ViewerSession(Stream&& s, Role role, SessionContext& ctx)
@@ -107,6 +110,8 @@ class ViewerSession final : public stream::VideoSink,
     pump();
   }
 
+  void send_control(std::string text) override { send_text(std::move(text)); }
+
  private:
   void on_accept(beast::error_code ec) {
     if (ec) {
@@ -121,6 +126,7 @@ class ViewerSession final : public stream::VideoSink,
     joined_ = true;
     ctx_.hub.add(this);
     if (ctx_.audio_hub) ctx_.audio_hub->add(this);
+    if (ctx_.interaction) input_ = ctx_.interaction->join(*this, role_ == Role::kViewOnly, id_);
     read();
   }
 
@@ -129,6 +135,7 @@ class ViewerSession final : public stream::VideoSink,
     if (joined_ && ctx_.audio_hub) ctx_.audio_hub->remove(this);
     if (joined_ && ctx_.microphone) ctx_.microphone->forget(this);
     joined_ = false;
+    input_.reset();  // releases the keys and buttons this viewer holds
   }
 
   void fail(beast::error_code ec, const char* what) {
@@ -196,6 +203,8 @@ class ViewerSession final : public stream::VideoSink,
         stats_on_ = false;
         stats_timer_.cancel();
       }
+    } else if (input_) {
+      input_->handle(type, m);
     }
   }
 
@@ -385,6 +394,7 @@ class ViewerSession final : public stream::VideoSink,
   bool writing_ = false;
   bool closed_ = false;
   bool stats_on_ = false;
+  std::unique_ptr<input::ViewerInput> input_;
 };
 
 }  // namespace

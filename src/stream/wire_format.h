@@ -34,12 +34,38 @@
 //   {"type":"stats", ...}   server-side figures, once a second while asked for
 //   {"type":"audio","codec":"opus","rate":48000,"channels":2}
 //        before the first desktop-audio packet of a connection
+//   {"type":"interaction","input":true,"clipboard":"both"|"in"|"out"|"off",
+//    "view_only":false,"scroll_px_per_notch":180}
+//        after hello: what this viewer may do besides watching
+//   {"type":"cursor","serial":N,"width":W,"height":H,"hot_x":X,"hot_y":Y,"rgba":"<base64>"}
+//   {"type":"cursor","serial":N,"hidden":true}   {"type":"cursor","serial":N}
+//        a new pointer shape (straight RGBA, row-major), a hidden pointer, or
+//        a shape this viewer was sent before; the page draws it, the video never does
+//   {"type":"clipboard","mime":"text/plain","text":"..."}
+//   {"type":"clipboard","mime":"image/png","data":"<base64>"}
+//        the desktop copied this (only to full viewers, when the clipboard flows out)
+//   {"type":"clipboard_error","message":"..."}   e.g. over the size limit
+//   {"type":"refused","what":"input"|"clipboard","reason":"..."}
+//        the viewer's messages of that kind are dropped (view-only); sent once
 //  client -> server
 //   {"type":"ack","id":<frame_id>,"decode_ms":<decode time>,"hold_ms":<received -> acked>,
 //    "queued":<frames waiting to decode>}   the server's RTT sample leaves hold_ms out
 //   {"type":"keyframe","reason":"decoder error"}
 //   {"type":"ping","t":<performance.now() ms>}
 //   {"type":"stats","enabled":true|false}
+//   {"type":"key","code":"KeyA","key":"a","down":true,"mods":M}
+//        KeyboardEvent.code and .key; M is a bit set of what the page says is
+//        held or locked: 1 Shift, 2 Control, 4 Alt, 8 Meta, 16 Caps Lock,
+//        32 Num Lock, 64 AltGraph (input::kMod*, pinned by the test)
+//   {"type":"text","text":"..."}          input method text, typed as characters
+//   {"type":"move","x":X,"y":Y}           stream pixels (the picture's own)
+//   {"type":"button","button":B,"down":true,"x":X,"y":Y,"mods":M}
+//        B in X11 numbering: 1 left, 2 middle, 3 right, 8 back, 9 forward
+//   {"type":"scroll","dx":DX,"dy":DY,"unit":"px"|"notch","x":X,"y":Y}
+//        right/down positive; "px" in stream pixels (--scroll-px-per-notch
+//        make a notch, fractions carry over), "notch" may be fractional
+//   {"type":"release"}                    let go of every key and button held
+//   {"type":"clipboard",...}              as above, viewer -> desktop
 //
 // Pure data; any thread.
 #pragma once

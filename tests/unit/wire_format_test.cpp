@@ -1,5 +1,8 @@
 #include "stream/wire_format.h"
 
+#include "input/clipboard.h"
+#include "input/viewer_input.h"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -213,4 +216,18 @@ TEST(WireFormatPin, ClientReadsEachFieldWhereTheServerWritesIt) {
 }
 
 }  // namespace
+TEST(WireFormatPin, ClientInputConstantsMatchTheServer) {
+  const auto consts = exported_numbers(read_protocol_ts());
+  const std::map<std::string, long> expected{
+      {"MOD_SHIFT", input::kModShift},        {"MOD_CONTROL", input::kModControl},
+      {"MOD_ALT", input::kModAlt},            {"MOD_META", input::kModMeta},
+      {"MOD_CAPS_LOCK", input::kModCapsLock}, {"MOD_NUM_LOCK", input::kModNumLock},
+      {"MOD_ALT_GRAPH", input::kModAltGraph}, {"MAX_CLIPBOARD_BYTES", long(input::kMaxClipboardBytes)}};
+  for (const auto& [name, value] : expected) {
+    SCOPED_TRACE(name);
+    ASSERT_TRUE(consts.contains(name));
+    EXPECT_EQ(consts.at(name), value);
+  }
+}
+
 }  // namespace voxl::stream

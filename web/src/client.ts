@@ -6,6 +6,7 @@ import { AudioPlayer } from "./audio/audio_player";
 import { MicrophoneSender } from "./audio/microphone_sender";
 import { ClockSync } from "./clock_sync";
 import { Connection, streamUrl } from "./connection";
+import { Interaction } from "./interaction";
 import {
   PROTOCOL_VERSION,
   parseServerMessage,
@@ -33,12 +34,15 @@ export class Client {
   private readonly audio = new AudioPlayer((captureUs) => this.clock.latencyMs(captureUs, performance.now()));
   private readonly microphone: MicrophoneSender;
   private readonly audioControls: AudioControls;
+  readonly interaction: Interaction;
 
   constructor(
     private readonly view: View,
     private readonly status: StatusOverlay,
     private readonly wantStats: boolean,
+    canvas: HTMLCanvasElement,
   ) {
+    this.interaction = new Interaction(canvas, (m) => this.send(m));
     this.decoder = new StreamDecoder({
       frame: (f) => this.showFrame(f),
       dropped: () => this.stats.droppedFrames++,
@@ -88,6 +92,7 @@ export class Client {
     this.state = "reconnecting";
     this.lastError = reason;
     this.resetSession();
+    this.interaction.reset();
     this.view.clear();
     this.status.reconnecting(reason, retryAt);
   }
@@ -129,6 +134,8 @@ export class Client {
       case "stats":
         this.serverStats = msg;
         break;
+      default:
+        this.interaction.onMessage(msg);
     }
   }
 

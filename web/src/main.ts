@@ -27,10 +27,16 @@ function main(): void {
     return;
   }
 
-  const view = new View(stage, byId("screen", HTMLCanvasElement));
+  const canvas = byId("screen", HTMLCanvasElement);
+  const view = new View(stage, canvas);
   const wantStats = new URLSearchParams(window.location.search).has("stats");
-  const client = new Client(view, status, wantStats);
-  installTestHook(() => client.testStats(), () => client.latencies(), () => client.audioStats());
+  const client = new Client(view, status, wantStats, canvas);
+  installTestHook(
+    () => client.testStats(),
+    () => client.latencies(),
+    () => client.audioStats(),
+    () => client.interaction.state(),
+  );
   if (wantStats) {
     const overlay = new StatsOverlay(document.body);
     window.setInterval(() => overlay.update(client.figures()), STATS_INTERVAL_MS);

@@ -76,7 +76,43 @@ export interface VideoConfigMessage { type: "video"; codec: string; width: numbe
 export interface PongMessage { type: "pong"; t: number; server_us: number }
 export interface StatsMessage { type: "stats"; [key: string]: unknown }
 export interface AudioConfigMessage { type: "audio"; codec: string; rate: number; channels: number }
-export type ServerMessage = HelloMessage | VideoConfigMessage | PongMessage | StatsMessage | AudioConfigMessage;
+// What this viewer may do besides watching; sent once after hello.
+export type ClipboardMode = "both" | "in" | "out" | "off";
+export interface InteractionMessage {
+  type: "interaction";
+  input: boolean;
+  clipboard: ClipboardMode;
+  view_only: boolean;
+  scroll_px_per_notch: number;
+}
+// A new pointer shape: straight RGBA pixels in base64, or hidden, or only
+// the serial of a shape this viewer was sent before.
+export interface CursorMessage {
+  type: "cursor";
+  serial: number;
+  hidden?: boolean;
+  width?: number;
+  height?: number;
+  hot_x?: number;
+  hot_y?: number;
+  rgba?: string;
+}
+// Clipboard content, either way: UTF-8 text, or PNG bytes in base64.
+export interface ClipboardMessage { type: "clipboard"; mime: string; text?: string; data?: string }
+export interface ClipboardErrorMessage { type: "clipboard_error"; message: string }
+// The server dropped this viewer's input or clipboard messages.
+export interface RefusedMessage { type: "refused"; what: string; reason: string }
+export type ServerMessage =
+  | HelloMessage
+  | VideoConfigMessage
+  | PongMessage
+  | StatsMessage
+  | InteractionMessage
+  | CursorMessage
+  | ClipboardMessage
+  | ClipboardErrorMessage
+  | RefusedMessage
+  | AudioConfigMessage;
 
 // Client -> server control messages.
 export interface AckMessage {
@@ -89,7 +125,40 @@ export interface AckMessage {
 export interface KeyframeRequest { type: "keyframe"; reason: string }
 export interface PingMessage { type: "ping"; t: number }
 export interface StatsRequest { type: "stats"; enabled: boolean }
-export type ClientMessage = AckMessage | KeyframeRequest | PingMessage | StatsRequest;
+// Input. `mods` is a bit set of what the page says is held or locked:
+export const MOD_SHIFT = 1;
+export const MOD_CONTROL = 2;
+export const MOD_ALT = 4;
+export const MOD_META = 8;
+export const MOD_CAPS_LOCK = 16;
+export const MOD_NUM_LOCK = 32;
+export const MOD_ALT_GRAPH = 64;
+// Largest clipboard content either way, before base64 (the server's limit).
+export const MAX_CLIPBOARD_BYTES = 8388608;
+// KeyboardEvent.code and .key as the browser gave them.
+export interface KeyMessage { type: "key"; code: string; key: string; down: boolean; mods: number }
+// Text committed by an input method, typed as its characters.
+export interface TextMessage { type: "text"; text: string }
+// Positions are stream pixels (the picture's own, whatever its scaling).
+export interface MoveMessage { type: "move"; x: number; y: number }
+// X11 numbering: 1 left, 2 middle, 3 right, 8 back, 9 forward.
+export interface ButtonMessage { type: "button"; button: number; down: boolean; x: number; y: number; mods: number }
+// Right and down are positive; "px" are stream pixels, "notch" wheel notches.
+export interface ScrollMessage { type: "scroll"; dx: number; dy: number; unit: "px" | "notch"; x: number; y: number }
+// Release every key and button this viewer holds (the page lost focus).
+export interface ReleaseMessage { type: "release" }
+export type ClientMessage =
+  | AckMessage
+  | KeyframeRequest
+  | PingMessage
+  | StatsRequest
+  | KeyMessage
+  | TextMessage
+  | MoveMessage
+  | ButtonMessage
+  | ScrollMessage
+  | ReleaseMessage
+  | ClipboardMessage;
 
 // Parses a text message from the server; null for anything malformed or of a
 // type this client does not know, so a newer server cannot break an older page.
@@ -116,6 +185,24 @@ export function parseServerMessage(text: string): ServerMessage | null {
       return o as StatsMessage;
     case "audio":
       return o.codec === "opus" && num("rate") && num("channels") ? (o as unknown as AudioConfigMessage) : null;
+    case "interaction":
+      return typeof o.input === "boolean" && typeof o.clipboard === "string" && num("scroll_px_per_notch")
+        ? (o as unknown as InteractionMessage)
+        : null;
+    case "cursor":
+      if (!num("serial")) return null;
+      if (o.rgba === undefined) return o as unknown as CursorMessage;
+      return typeof o.rgba === "string" && num("width") && num("height") && num("hot_x") && num("hot_y")
+        ? (o as unknown as CursorMessage)
+        : null;
+    case "clipboard":
+      return typeof o.mime === "string" && (typeof o.text === "string" || typeof o.data === "string")
+        ? (o as unknown as ClipboardMessage)
+        : null;
+    case "clipboard_error":
+      return typeof o.message === "string" ? (o as unknown as ClipboardErrorMessage) : null;
+    case "refused":
+      return typeof o.what === "string" && typeof o.reason === "string" ? (o as unknown as RefusedMessage) : null;
     default:
       return null;
   }

@@ -25,6 +25,8 @@ export interface VoxlStats {
   lastError: string | null;
 }
 
+import type { InteractionState } from "./interaction";
+
 export interface VoxlHook {
   // Desktop sound and microphone figures (see audio/audio_player.ts).
   audio(): unknown;
@@ -32,6 +34,8 @@ export interface VoxlHook {
   // Capture -> decoded latency of each frame since the page loaded (the
   // most recent 20000), in ms: for measuring p50/p99 over a run.
   latencies(): number[];
+  // Input, cursor and clipboard as the page sees them (null before start).
+  interaction(): InteractionState | null;
 }
 
 declare global {
@@ -44,7 +48,8 @@ export function installTestHook(
   stats: () => VoxlStats,
   latencies: () => number[] = () => [],
   audio: () => unknown = () => null,
+  interaction: () => InteractionState | null = () => null,
 ): void {
-  const hook: VoxlHook = Object.freeze({ stats: () => ({ ...stats() }), latencies, audio });
+  const hook: VoxlHook = Object.freeze({ stats: () => ({ ...stats() }), latencies, audio, interaction });
   Object.defineProperty(window, "voxl", { value: hook, enumerable: false, writable: false, configurable: false });
 }

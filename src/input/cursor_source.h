@@ -1,0 +1,38 @@
+// The desktop's pointer image, platform-neutral: a source reports each new
+// cursor shape; viewers draw it themselves, so it is never in the video.
+// The X11 implementation (XFixes) lives in input/x11.
+//
+// Threads: created and used on the loop thread; the listener is called there.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace voxl::input {
+
+struct CursorImage {
+  uint64_t serial = 0;  // the same shape keeps its serial
+  int width = 0;
+  int height = 0;
+  int hot_x = 0;
+  int hot_y = 0;
+  // width * height pixels, straight (not premultiplied) RGBA, row-major.
+  std::vector<uint8_t> rgba;
+  // Every pixel transparent: the application hid the pointer.
+  bool hidden() const;
+};
+
+using CursorImagePtr = std::shared_ptr<const CursorImage>;
+
+class CursorSource {
+ public:
+  virtual ~CursorSource() = default;
+  // Called with the new image whenever the shape changes.
+  virtual void set_listener(std::function<void(const CursorImagePtr&)> listener) = 0;
+  // The shape now; null before the first one is known.
+  virtual CursorImagePtr current() const = 0;
+};
+
+}  // namespace voxl::input

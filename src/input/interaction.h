@@ -1,0 +1,86 @@
+// What viewers may do to the desktop besides watching: one per desktop, it
+// owns nothing platform-specific and routes between the viewer sessions
+// and the platform's InputInjector, Clipboard and CursorSource (any of
+// which may be missing). Cursor changes go to every viewer; what the
+// desktop copies goes to viewers with full access when the clipboard flows
+// out; what a viewer copies is offered to the desktop when it flows in.
+//
+// Threads: loop thread only. Lifetime: outlives every ViewerInput it hands
+// out; detach() before the platform objects it was given are destroyed.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/geometry.h"
+#include "base/logging.h"
+#include "input/clipboard.h"
+#include "input/cursor_source.h"
+#include "input/input_injector.h"
+
+namespace voxl::input {
+
+class ViewerInput;
+
+struct InteractionSettings {
+  bool clipboard_in = true;   // viewer -> desktop
+  bool clipboard_out = true;  // desktop -> viewer
+  double scroll_px_per_notch = 180;
+  // Desktop position of the stream's top-left pixel (a captured region's corner).
+  int origin_x = 0;
+  int origin_y = 0;
+};
+
+// How a viewer session is reached; implemented by the session.
+class ViewerLink {
+ public:
+  virtual void send_control(std::string json) = 0;
+
+ protected:
+  virtual ~ViewerLink() = default;
+};
+
+class Interaction {
+ public:
+  Interaction(InputInjector* injector, Clipboard* clipboard, CursorSource* cursor, InteractionSettings settings,
+              Logger log);
+  ~Interaction();
+  Interaction(const Interaction&) = delete;
+  Interaction& operator=(const Interaction&) = delete;
+
+  // A viewer's handle, to be dropped when the viewer goes. Sends the viewer
+  // its "interaction" message and the current cursor.
+  std::unique_ptr<ViewerInput> join(ViewerLink& link, bool view_only, uint64_t viewer_id);
+
+  // Forgets the injector, clipboard and cursor source (after releasing every
+  // key and button viewers hold), so they can be destroyed first.
+  void detach();
+
+  const InteractionSettings& settings() const { return settings_; }
+  const Logger& log() const { return log_; }
+  InputInjector* injector() const { return injector_; }
+  Clipboard* clipboard() const { return clipboard_; }
+
+  // The JSON for a cursor shape, made once per serial (bounded cache).
+  const std::string& cursor_json(const CursorImage& image);
+
+ private:
+  friend class ViewerInput;
+  void leave(ViewerInput* v);
+  void on_cursor(const CursorImagePtr& image);
+  void on_copied(const ClipboardContent& content);
+  void on_refused(const std::string& message);
+
+  InputInjector* injector_;
+  Clipboard* clipboard_;
+  CursorSource* cursor_;
+  InteractionSettings settings_;
+  Logger log_;
+  std::vector<ViewerInput*> viewers_;
+  std::map<uint64_t, std::string> cursor_cache_;  // serial -> JSON
+};
+
+}  // namespace voxl::input

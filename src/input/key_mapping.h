@@ -1,0 +1,45 @@
+// From what a browser or a script says about a key to X11 keysyms: the
+// KeyboardEvent's `code` and `key`, key names in combos like "ctrl+shift+t",
+// and Unicode characters. Pure functions; any thread.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace voxl::input {
+
+// The keysym that types `cp` (Latin-1 keysyms are the code points; others
+// are 0x01000000 + code point). nullopt for control characters other than
+// \n (Return), \r (Return), \t (Tab) and \b (BackSpace).
+std::optional<uint32_t> keysym_for_char(char32_t cp);
+
+// The keysym for a browser KeyboardEvent. `key` wins when it is one
+// character (so the viewer's own layout decides what is typed) or a named
+// key; `code` tells left from right modifiers and keypad keys, and stands
+// in (as a US layout) when `key` says nothing ("Unidentified", "Process").
+// nullopt for dead keys and keys with no keysym: the composed character
+// arrives with the next event.
+std::optional<uint32_t> keysym_for_browser_key(std::string_view code, std::string_view key);
+
+// Key names for scripts, case-insensitive: "ctrl", "shift", "alt", "super"
+// (also "meta", "win", "cmd"), "enter", "esc", "tab", "space", "backspace",
+// "delete", arrows ("up", "left"...), "home", "end", "pageup", "pagedown",
+// "insert", "menu", "f1".."f24", browser key names ("ArrowUp"), and any
+// single character ("t", "é", "€").
+std::optional<uint32_t> keysym_for_name(std::string_view name);
+
+// "ctrl+shift+t" -> {Control_L, Shift_L, t}, pressed in that order and
+// released in reverse. A lone "+" is the plus key ("ctrl++"). nullopt names
+// the first part it did not know in `bad`.
+std::optional<std::vector<uint32_t>> parse_key_combo(std::string_view combo, std::string* bad = nullptr);
+
+// True for Shift, Control, Alt, Super, Meta and AltGr keysyms.
+bool is_modifier_keysym(uint32_t keysym);
+
+// UTF-8 to code points; nullopt on malformed input.
+std::optional<std::u32string> decode_utf8(std::string_view utf8);
+
+}  // namespace voxl::input

@@ -1,0 +1,97 @@
+#include "input/key_mapping.h"
+
+#include <gtest/gtest.h>
+
+#include "input/keysyms.h"
+
+namespace voxl::input {
+namespace {
+
+namespace ks = keysym;
+
+TEST(KeyMapping, CharactersFollowLatin1ThenUnicode) {
+  EXPECT_EQ(keysym_for_char(U'a'), 0x61u);
+  EXPECT_EQ(keysym_for_char(U'é'), 0xe9u);
+  EXPECT_EQ(keysym_for_char(U'я'), 0x0100044fu);
+  EXPECT_EQ(keysym_for_char(U'€'), 0x010020acu);
+  EXPECT_EQ(keysym_for_char(U'\U0001F600'), 0x0101f600u);
+  EXPECT_EQ(keysym_for_char(U'\n'), ks::kReturn);
+  EXPECT_EQ(keysym_for_char(U'\t'), ks::kTab);
+  EXPECT_FALSE(keysym_for_char(U'\x01'));
+  EXPECT_FALSE(keysym_for_char(char32_t(0x9c)));
+  EXPECT_FALSE(keysym_for_char(char32_t(0xd800)));
+}
+
+TEST(KeyMapping, BrowserKeyFollowsTheViewersLayout) {
+  // A German layout's Z sits where a US Y is: the key decides.
+  EXPECT_EQ(keysym_for_browser_key("KeyY", "z"), uint32_t('z'));
+  EXPECT_EQ(keysym_for_browser_key("KeyA", "A"), uint32_t('A'));
+  EXPECT_EQ(keysym_for_browser_key("Digit1", "!"), uint32_t('!'));
+  EXPECT_EQ(keysym_for_browser_key("KeyQ", "й"), 0x01000439u);
+  EXPECT_EQ(keysym_for_browser_key("Space", " "), uint32_t(' '));
+}
+
+TEST(KeyMapping, NamedKeysAndSides) {
+  EXPECT_EQ(keysym_for_browser_key("Enter", "Enter"), ks::kReturn);
+  EXPECT_EQ(keysym_for_browser_key("NumpadEnter", "Enter"), ks::kKpEnter);
+  EXPECT_EQ(keysym_for_browser_key("ShiftLeft", "Shift"), ks::kShiftL);
+  EXPECT_EQ(keysym_for_browser_key("ShiftRight", "Shift"), ks::kShiftR);
+  EXPECT_EQ(keysym_for_browser_key("ControlRight", "Control"), ks::kControlR);
+  EXPECT_EQ(keysym_for_browser_key("AltRight", "AltGraph"), ks::kIsoLevel3Shift);
+  EXPECT_EQ(keysym_for_browser_key("AltRight", "Alt"), ks::kAltR);
+  EXPECT_EQ(keysym_for_browser_key("MetaLeft", "Meta"), ks::kSuperL);
+  EXPECT_EQ(keysym_for_browser_key("F5", "F5"), ks::kF1 + 4);
+  EXPECT_EQ(keysym_for_browser_key("ArrowLeft", "ArrowLeft"), ks::kLeft);
+  EXPECT_EQ(keysym_for_browser_key("CapsLock", "CapsLock"), ks::kCapsLock);
+}
+
+TEST(KeyMapping, KeypadDigitsWithNumLockAreKeypadKeysyms) {
+  EXPECT_EQ(keysym_for_browser_key("Numpad7", "7"), ks::kKp0 + 7);
+  EXPECT_EQ(keysym_for_browser_key("Numpad7", "Home"), ks::kHome);
+  EXPECT_EQ(keysym_for_browser_key("NumpadAdd", "+"), ks::kKpAdd);
+}
+
+TEST(KeyMapping, DeadKeysWaitAndUnidentifiedFallsBackToCode) {
+  EXPECT_FALSE(keysym_for_browser_key("Quote", "Dead"));
+  EXPECT_EQ(keysym_for_browser_key("KeyS", "Unidentified"), uint32_t('s'));
+  EXPECT_EQ(keysym_for_browser_key("Slash", "Process"), uint32_t('/'));
+  EXPECT_FALSE(keysym_for_browser_key("", "Unidentified"));
+}
+
+TEST(KeyMapping, ScriptNamesAndCombos) {
+  EXPECT_EQ(keysym_for_name("CTRL"), ks::kControlL);
+  EXPECT_EQ(keysym_for_name("Return"), ks::kReturn);
+  EXPECT_EQ(keysym_for_name("f12"), ks::kF1 + 11);
+  EXPECT_EQ(keysym_for_name("ArrowUp"), ks::kUp);
+  EXPECT_EQ(keysym_for_name("ß"), 0xdfu);
+  EXPECT_FALSE(keysym_for_name("f25"));
+  EXPECT_FALSE(keysym_for_name("hyperdrive"));
+
+  EXPECT_EQ(parse_key_combo("ctrl+shift+t"), (std::vector<uint32_t>{ks::kControlL, ks::kShiftL, 't'}));
+  EXPECT_EQ(parse_key_combo("ctrl++"), (std::vector<uint32_t>{ks::kControlL, '+'}));
+  EXPECT_EQ(parse_key_combo("+"), (std::vector<uint32_t>{'+'}));
+  std::string bad;
+  EXPECT_FALSE(parse_key_combo("ctrl+nope+t", &bad));
+  EXPECT_EQ(bad, "nope");
+  EXPECT_FALSE(parse_key_combo("ctrl+", &bad));
+  EXPECT_EQ(bad, "");
+}
+
+TEST(KeyMapping, Modifiers) {
+  EXPECT_TRUE(is_modifier_keysym(ks::kShiftR));
+  EXPECT_TRUE(is_modifier_keysym(ks::kIsoLevel3Shift));
+  EXPECT_FALSE(is_modifier_keysym(ks::kCapsLock + 100));
+  EXPECT_FALSE(is_modifier_keysym('a'));
+}
+
+TEST(KeyMapping, Utf8Decoding) {
+  EXPECT_EQ(decode_utf8("aé€😀"), std::u32string(U"aé€😀"));
+  EXPECT_FALSE(decode_utf8("\xc3"));          // truncated
+  EXPECT_FALSE(decode_utf8("\xc0\xaf"));      // overlong
+  EXPECT_FALSE(decode_utf8("\xed\xa0\x80"));  // surrogate
+  EXPECT_FALSE(decode_utf8("\xff"));
+  EXPECT_EQ(decode_utf8(""), std::u32string());
+}
+
+}  // namespace
+}  // namespace voxl::input

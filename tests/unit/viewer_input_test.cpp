@@ -1,0 +1,259 @@
+// ViewerInput and Interaction against recording fakes: what reaches the
+// injector and the clipboard for each message, what the viewer is sent.
+#include "input/viewer_input.h"
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include "base/base64.h"
+#include "input/keysyms.h"
+
+namespace voxl::input {
+namespace {
+
+using json = nlohmann::json;
+namespace ks = keysym;
+
+struct FakeInjector : InputInjector {
+  std::vector<std::string> log;
+  bool caps = false;
+  bool num = false;
+  InputStatus key(uint32_t k, bool down) override {
+    log.push_back(fmt::format("key {:#x} {}", k, down ? "down" : "up"));
+    if (k == ks::kCapsLock && down) caps = !caps;
+    return InputStatus::kOk;
+  }
+  InputStatus type_text(std::string_view t) override {
+    log.push_back("text " + std::string(t));
+    return InputStatus::kOk;
+  }
+  void move(int x, int y) override { log.push_back(fmt::format("move {} {}", x, y)); }
+  void button(int n, bool down) override { log.push_back(fmt::format("button {} {}", n, down ? "down" : "up")); }
+  void scroll_notches(int dx, int dy) override { log.push_back(fmt::format("scroll {} {}", dx, dy)); }
+  Size desktop_size() const override { return {640, 480}; }
+  bool caps_lock() override { return caps; }
+  bool num_lock() override { return num; }
+};
+
+struct FakeClipboard : Clipboard {
+  Listener listener;
+  std::vector<ClipboardContent> offered;
+  void set_listener(Listener l) override { listener = std::move(l); }
+  bool offer(ClipboardContent c, std::string& error) override {
+    if (c.data.size() > 10) {
+      error = "too large";
+      return false;
+    }
+    offered.push_back(std::move(c));
+    return true;
+  }
+};
+
+struct FakeCursor : CursorSource {
+  std::function<void(const CursorImagePtr&)> listener;
+  CursorImagePtr now;
+  void set_listener(std::function<void(const CursorImagePtr&)> l) override { listener = std::move(l); }
+  CursorImagePtr current() const override { return now; }
+};
+
+struct Link : ViewerLink {
+  std::vector<json> sent;
+  void send_control(std::string text) override { sent.push_back(json::parse(text)); }
+  std::vector<json> of(const std::string& type) const {
+    std::vector<json> r;
+    for (const auto& m : sent)
+      if (m["type"] == type) r.push_back(m);
+    return r;
+  }
+};
+
+CursorImagePtr cursor(uint64_t serial, uint8_t alpha) {
+  auto c = std::make_shared<CursorImage>();
+  c->serial = serial;
+  c->width = 2;
+  c->height = 1;
+  c->hot_x = 1;
+  c->rgba = {255, 0, 0, alpha, 0, 255, 0, alpha};
+  return c;
+}
+
+class ViewerInputTest : public ::testing::Test {
+ protected:
+  FakeInjector inj;
+  FakeClipboard clip;
+  FakeCursor cur;
+  Link link;
+};
+
+TEST_F(ViewerInputTest, TellsTheViewerWhatItMayDo) {
+  InteractionSettings s;
+  s.clipboard_in = false;
+  Interaction in(&inj, &clip, &cur, s, spdlog::default_logger());
+  auto v = in.join(link, false, 1);
+  const auto m = link.of("interaction").at(0);
+  EXPECT_EQ(m["input"], true);
+  EXPECT_EQ(m["clipboard"], "out");
+  EXPECT_EQ(m["view_only"], false);
+  EXPECT_EQ(m["scroll_px_per_notch"], 180);
+}
+
+TEST_F(ViewerInputTest, KeysGoThroughAndAreReleasedWhenTheViewerGoes) {
+  Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger());
+  {
+    auto v = in.join(link, false, 1);
+    v->handle("key", json{{"code", "KeyA"}, {"key", "a"}, {"down", true}, {"mods", 0}});
+    v->handle("key", json{{"code", "ShiftLeft"}, {"key", "Shift"}, {"down", true}, {"mods", 1}});
+    EXPECT_EQ(v->held_keys().size(), 2u);
+  }
+  EXPECT_EQ(inj.log, (std::vector<std::string>{"key 0x61 down", "key 0xffe1 down", "key 0x61 up", "key 0xffe1 up"}));
+}
+
+TEST_F(ViewerInputTest, ModifiersFollowThePage) {
+  Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger());
+  auto v = in.join(link, false, 1);
+  // Ctrl went down while the page had no focus; then it was let go unseen.
+  v->handle("key", json{{"code", "KeyC"}, {"key", "c"}, {"down", true}, {"mods", kModControl}});
+  v->handle("key", json{{"code", "KeyC"}, {"key", "c"}, {"down", false}, {"mods", kModControl}});
+  v->handle("button", json{{"button", 1}, {"down", true}, {"x", 1}, {"y", 2}, {"mods", 0}});
+  EXPECT_EQ(inj.log, (std::vector<std::string>{"key 0xffe3 down", "key 0x63 down", "key 0x63 up", "key 0xffe3 up",
+                                               "key 0xffe4 up", "move 1 2", "button 1 down"}));
+}
+
+TEST_F(ViewerInputTest, CapsLockFollowsThePage) {
+  Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger());
+  auto v = in.join(link, false, 1);
+  v->handle("key", json{{"code", "KeyA"}, {"key", "A"}, {"down", true}, {"mods", kModCapsLock}});
+  EXPECT_EQ(inj.log, (std::vector<std::string>{"key 0xffe5 down", "key 0xffe5 up", "key 0x41 down"}));
+  EXPECT_TRUE(inj.caps);
+}
+
+TEST_F(ViewerInputTest, DeadKeysAndRepeatsAreNotPresses) {
+  Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger());
+  auto v = in.join(link, false, 1);
+  v->handle("key", json{{"code", "Quote"}, {"key", "Dead"}, {"down", true}});
+  EXPECT_TRUE(inj.log.empty());
+  v->handle("text", json{{"text", "é"}});
+  EXPECT_EQ(inj.log.back(), "text é");
+}
+
+TEST_F(ViewerInputTest, PointerUsesTheCaptureOriginAndKnownButtonsOnly) {
+  InteractionSettings s;
+  s.origin_x = 100;
+  s.origin_y = 50;
+  Interaction in(&inj, &clip, &cur, s, spdlog::default_logger());
+  auto v = in.join(link, false, 1);
+  v->handle("move", json{{"x", 10}, {"y", 20}});
+  v->handle("button", json{{"button", 9}, {"down", true}, {"x", 10}, {"y", 20}});
+  v->handle("button", json{{"button", 4}, {"down", true}, {"x", 10}, {"y", 20}});
+  v->handle("release", json::object());
+  EXPECT_EQ(inj.log, (std::vector<std::string>{"move 110 70", "move 110 70", "button 9 down", "move 110 70",
+                                               "button 9 up"}));
+}
+
+TEST_F(ViewerInputTest, SmoothScrollAccumulates) {
+  InteractionSettings s;
+  s.scroll_px_per_notch = 120;
+  Interaction in(&inj, &clip, &cur, s, spdlog::default_logger());
+  auto v = in.join(link, false, 1);
+  for (int i = 0; i < 6; ++i) v->handle("scroll", json{{"dx", 0}, {"dy", 50}, {"unit", "px"}});
+  v->handle("scroll", json{{"dx", -1}, {"dy", 0}, {"unit", "notch"}});
+  std::vector<std::string> scrolls;
+  for (const auto& e : inj.log)
+    if (e.starts_with("scroll")) scrolls.push_back(e);
+  EXPECT_EQ(scrolls, (std::vector<std::string>{"scroll 0 1", "scroll 0 1", "scroll -1 0"}));
+}
+
+TEST_F(ViewerInputTest, ViewOnlyViewersAreRefusedOnce) {
+  Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger());
+  auto v = in.join(link, true, 1);
+  EXPECT_EQ(link.of("interaction").at(0)["input"], false);
+  EXPECT_TRUE(v->handle("key", json{{"code", "KeyA"}, {"key", "a"}, {"down", true}}));
+  EXPECT_TRUE(v->handle("move", json{{"x", 1}, {"y", 1}}));
+  EXPECT_TRUE(v->handle("clipboard", json{{"mime", "text/plain"}, {"text", "x"}}));
+  EXPECT_TRUE(inj.log.empty());
+  EXPECT_TRUE(clip.offered.empty());
+  const auto refused = link.of("refused");
+  ASSERT_EQ(refused.size(), 2u);
+  EXPECT_EQ(refused[0]["what"], "input");
+  EXPECT_EQ(refused[1]["what"], "clipboard");
+  // And the desktop's clipboard does not reach them.
+  clip.listener.copied({"text/plain", "secret"});
+  EXPECT_TRUE(link.of("clipboard").empty());
+}
+
+TEST_F(ViewerInputTest, OtherMessagesAreNotOurs) {
+  Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger());
+  auto v = in.join(link, false, 1);
+  EXPECT_FALSE(v->handle("ack", json::object()));
+  EXPECT_FALSE(v->handle("ping", json::object()));
+}
+
+TEST_F(ViewerInputTest, ClipboardBothWaysAndItsLimits) {
+  InteractionSettings s;
+  Interaction in(&inj, &clip, &cur, s, spdlog::default_logger());
+  auto v = in.join(link, false, 1);
+  v->handle("clipboard", json{{"mime", "text/plain"}, {"text", "hello"}});
+  v->handle("clipboard", json{{"mime", "image/png"}, {"data", base64_encode("\x89PNG")}});
+  v->handle("clipboard", json{{"mime", "text/plain"}, {"text", "far too long for the fake"}});
+  v->handle("clipboard", json{{"mime", "text/html"}, {"text", "<b>"}});
+  ASSERT_EQ(clip.offered.size(), 2u);
+  EXPECT_EQ(clip.offered[0], (ClipboardContent{"text/plain", "hello"}));
+  EXPECT_EQ(clip.offered[1], (ClipboardContent{"image/png", "\x89PNG"}));
+  const auto errors = link.of("clipboard_error");
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors[0]["message"], "too large");
+
+  clip.listener.copied({"text/plain", "from X"});
+  clip.listener.copied({"image/png", "PNGDATA"});
+  const auto got = link.of("clipboard");
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0]["text"], "from X");
+  EXPECT_EQ(got[1]["data"], base64_encode("PNGDATA"));
+}
+
+TEST_F(ViewerInputTest, ClipboardDirectionsAreEnforced) {
+  InteractionSettings s;
+  s.clipboard_in = false;
+  s.clipboard_out = false;
+  Interaction in(&inj, &clip, &cur, s, spdlog::default_logger());
+  auto v = in.join(link, false, 1);
+  v->handle("clipboard", json{{"mime", "text/plain"}, {"text", "x"}});
+  clip.listener.copied({"text/plain", "y"});
+  EXPECT_TRUE(clip.offered.empty());
+  EXPECT_TRUE(link.of("clipboard").empty());
+  EXPECT_EQ(link.of("refused").size(), 1u);
+}
+
+TEST_F(ViewerInputTest, CursorImagesOncePerSerialThenBySerial) {
+  cur.now = cursor(7, 255);
+  Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger());
+  auto v = in.join(link, false, 1);
+  cur.listener(cursor(8, 0));  // all transparent: hidden
+  cur.listener(cursor(7, 255));
+  const auto c = link.of("cursor");
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_EQ(c[0]["serial"], 7);
+  EXPECT_EQ(c[0]["hot_x"], 1);
+  EXPECT_EQ(c[0]["rgba"], base64_encode(std::string("\xff\0\0\xff\0\xff\0\xff", 8)));
+  EXPECT_EQ(c[1]["hidden"], true);
+  EXPECT_FALSE(c[2].contains("rgba"));
+  EXPECT_EQ(c[2]["serial"], 7);
+}
+
+TEST_F(ViewerInputTest, DetachReleasesAndForgetsThePlatform) {
+  Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger());
+  auto v = in.join(link, false, 1);
+  v->handle("button", json{{"button", 3}, {"down", true}, {"x", 0}, {"y", 0}});
+  in.detach();
+  EXPECT_EQ(inj.log.back(), "button 3 up");
+  const size_t n = inj.log.size();
+  v->handle("key", json{{"code", "KeyA"}, {"key", "a"}, {"down", true}});
+  v.reset();
+  EXPECT_EQ(inj.log.size(), n);
+}
+
+}  // namespace
+}  // namespace voxl::input

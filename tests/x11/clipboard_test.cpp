@@ -1,0 +1,236 @@
+// The CLIPBOARD selection both ways against a private Xvfb, with xclip as
+// the application on the other side. The loop runs on its own thread here;
+// the test talks to the clipboard through it.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+
+#include <algorithm>
+#include <condition_variable>
+#include <future>
+#include <mutex>
+#include <thread>
+
+#include "base/child_process.h"
+#include "capture/x11/virtual_display.h"
+#include "input/x11/selection_clipboard.h"
+#include "x11_test_support.h"
+
+namespace voxl::input {
+namespace {
+
+namespace asio = boost::asio;
+
+struct Output {
+  bool exited = false;
+  std::string out;
+};
+
+// Runs xclip with `args` on `display` to completion; feeds `in` to its stdin.
+Output run_xclip(const std::string& display, std::vector<std::string> args, const std::string& in = {}) {
+  int in_pipe[2], out_pipe[2];
+  if (pipe2(in_pipe, O_CLOEXEC) || pipe2(out_pipe, O_CLOEXEC)) throw std::runtime_error("pipe");
+  ChildOptions o;
+  o.argv = {"xclip", "-selection", "clipboard"};
+  o.argv.insert(o.argv.end(), args.begin(), args.end());
+  o.env = {"DISPLAY=" + display};
+  o.fds = {{0, in_pipe[0]}, {1, out_pipe[1]}};
+  ChildProcess child(o);
+  close(in_pipe[0]);
+  close(out_pipe[1]);
+  std::thread writer([fd = in_pipe[1], in] {
+    size_t off = 0;
+    while (off < in.size()) {
+      const ssize_t n = write(fd, in.data() + off, in.size() - off);
+      if (n <= 0) break;
+      off += size_t(n);
+    }
+    close(fd);
+  });
+  Output r;
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = read(out_pipe[0], buf, sizeof buf);
+    if (n <= 0) break;
+    r.out.append(buf, size_t(n));
+  }
+  close(out_pipe[0]);
+  writer.join();
+  r.exited = wait_child_exit(child.pid(), std::chrono::seconds(30));
+  return r;
+}
+
+// `xclip -i` owning the clipboard with `text`, in the foreground until stopped.
+std::unique_ptr<ChildProcess> xclip_owner(const std::string& display, const std::string& data,
+                                          const std::string& target = {}) {
+  int in_pipe[2];
+  if (pipe2(in_pipe, O_CLOEXEC)) throw std::runtime_error("pipe");
+  ChildOptions o;
+  o.argv = {"xclip", "-quiet", "-selection", "clipboard", "-i"};
+  if (!target.empty()) o.argv.insert(o.argv.end(), {"-t", target});
+  o.env = {"DISPLAY=" + display};
+  o.fds = {{0, in_pipe[0]}};
+  auto child = std::make_unique<ChildProcess>(o);
+  close(in_pipe[0]);
+  size_t off = 0;
+  while (off < data.size()) {
+    const ssize_t n = write(in_pipe[1], data.data() + off, data.size() - off);
+    if (n <= 0) break;
+    off += size_t(n);
+  }
+  close(in_pipe[1]);
+  return child;
+}
+
+class ClipboardTest : public ::testing::Test {
+ protected:
+  void start(size_t max_bytes = kMaxClipboardBytes) {
+    capture::x11::VirtualDisplayOptions o;
+    o.size = {320, 240};
+    xvfb_ = std::make_unique<capture::x11::VirtualDisplay>(o);
+    log_ = testing::make_captured_log();
+    loop_ = std::thread([this] { io_.run(); });
+    on_loop([&] {
+      clipboard_ = std::make_unique<x11::SelectionClipboard>(io_, xvfb_->name(), log_.log, max_bytes);
+      clipboard_->set_listener({[this](const ClipboardContent& c) {
+                                  std::lock_guard lock(mu_);
+                                  copied_.push_back(c);
+                                  cv_.notify_all();
+                                },
+                                [this](const std::string& m) {
+                                  std::lock_guard lock(mu_);
+                                  refused_.push_back(m);
+                                  cv_.notify_all();
+                                }});
+    });
+  }
+
+  void TearDown() override {
+    if (loop_.joinable()) {
+      on_loop([&] { clipboard_.reset(); });
+      work_.reset();
+      io_.stop();
+      loop_.join();
+    }
+  }
+
+  template <class F>
+  void on_loop(F f) {
+    std::promise<void> done;
+    asio::post(io_, [&] {
+      f();
+      done.set_value();
+    });
+    done.get_future().wait();
+  }
+
+  // Waits for the listener to have been called `n` times in all.
+  bool wait_events(size_t n) {
+    std::unique_lock lock(mu_);
+    return cv_.wait_for(lock, std::chrono::seconds(30), [&] { return copied_.size() + refused_.size() >= n; });
+  }
+
+  bool offer(ClipboardContent c) {
+    bool ok = false;
+    std::string error;
+    on_loop([&] { ok = clipboard_->offer(std::move(c), error); });
+    return ok;
+  }
+
+  std::unique_ptr<capture::x11::VirtualDisplay> xvfb_;
+  testing::CapturedLog log_;
+  asio::io_context io_;
+  asio::executor_work_guard<asio::io_context::executor_type> work_ = asio::make_work_guard(io_);
+  std::thread loop_;
+  std::unique_ptr<x11::SelectionClipboard> clipboard_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<ClipboardContent> copied_;
+  std::vector<std::string> refused_;
+};
+
+TEST_F(ClipboardTest, TextCopiedOnTheDesktopReachesVoxl) {
+  start();
+  auto owner = xclip_owner(xvfb_->name(), "copied on X: héllo");
+  ASSERT_TRUE(wait_events(1));
+  std::lock_guard lock(mu_);
+  ASSERT_EQ(copied_.size(), 1u);
+  EXPECT_EQ(copied_[0], (ClipboardContent{"text/plain", "copied on X: héllo"}));
+}
+
+TEST_F(ClipboardTest, LargeTextComesInPieces) {
+  start();
+  std::string big(3 * 1024 * 1024, 'x');  // past xclip's single-request size: INCR
+  for (size_t i = 0; i < big.size(); i += 997) big[i] = char('a' + i % 26);
+  auto owner = xclip_owner(xvfb_->name(), big);
+  ASSERT_TRUE(wait_events(1));
+  std::lock_guard lock(mu_);
+  ASSERT_EQ(copied_.size(), 1u) << (refused_.empty() ? "" : refused_[0]);
+  EXPECT_EQ(copied_[0].data.size(), big.size());
+  EXPECT_TRUE(copied_[0].data == big);
+  const auto logged = log_.messages();
+  EXPECT_TRUE(std::any_of(logged.begin(), logged.end(), [](const std::string& m) { return m.find("INCR") != std::string::npos; }))
+      << "xclip should have sent it with INCR";
+}
+
+TEST_F(ClipboardTest, ContentOverTheLimitIsRefusedWithAMessage) {
+  start(1024 * 1024);
+  auto owner = xclip_owner(xvfb_->name(), std::string(2 * 1024 * 1024, 'y'));
+  ASSERT_TRUE(wait_events(1));
+  std::lock_guard lock(mu_);
+  EXPECT_TRUE(copied_.empty());
+  ASSERT_EQ(refused_.size(), 1u);
+  EXPECT_NE(refused_[0].find("2.0 MB, more than the 1.0 MB limit"), std::string::npos) << refused_[0];
+}
+
+TEST_F(ClipboardTest, ImagesCopiedOnTheDesktopArePng) {
+  start();
+  const std::string png("\x89PNG\r\n\x1a\n-not-really-an-image-\0-\xff", 32);
+  auto owner = xclip_owner(xvfb_->name(), png, "image/png");
+  ASSERT_TRUE(wait_events(1));
+  std::lock_guard lock(mu_);
+  ASSERT_EQ(copied_.size(), 1u);
+  EXPECT_EQ(copied_[0].mime, "image/png");
+  EXPECT_TRUE(copied_[0].data == png);
+}
+
+TEST_F(ClipboardTest, TextFromAViewerPastesOnTheDesktop) {
+  start();
+  ASSERT_TRUE(offer({"text/plain", "from the browser: ünïcode ✓"}));
+  const Output targets = run_xclip(xvfb_->name(), {"-o", "-t", "TARGETS"});
+  EXPECT_NE(targets.out.find("UTF8_STRING"), std::string::npos) << targets.out;
+  const Output text = run_xclip(xvfb_->name(), {"-o"});
+  ASSERT_TRUE(text.exited);
+  EXPECT_EQ(text.out, "from the browser: ünïcode ✓");
+  // Voxl's own ownership is not reported back as a desktop copy.
+  std::lock_guard lock(mu_);
+  EXPECT_TRUE(copied_.empty());
+}
+
+TEST_F(ClipboardTest, ImagesFromAViewerPasteAsPng) {
+  start();
+  const std::string png("\x89PNG\r\n\x1a\n\0\x01\x02", 11);
+  ASSERT_TRUE(offer({"image/png", png}));
+  const Output targets = run_xclip(xvfb_->name(), {"-o", "-t", "TARGETS"});
+  EXPECT_NE(targets.out.find("image/png"), std::string::npos) << targets.out;
+  EXPECT_EQ(targets.out.find("UTF8_STRING"), std::string::npos) << targets.out;
+  const Output got = run_xclip(xvfb_->name(), {"-o", "-t", "image/png"});
+  EXPECT_TRUE(got.out == png);
+}
+
+TEST_F(ClipboardTest, OffersOverTheLimitAreRefused) {
+  start(1024);
+  std::string error;
+  bool ok = true;
+  on_loop([&] { ok = clipboard_->offer({"text/plain", std::string(4096, 'z')}, error); });
+  EXPECT_FALSE(ok);
+  EXPECT_NE(error.find("limit"), std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace voxl::input

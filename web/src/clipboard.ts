@@ -1,0 +1,183 @@
+// The page's side of the shared clipboard. What the desktop copies is
+// written to the browser's clipboard (text or PNG); when the browser refuses
+// (no focus, no permission) it waits for the next click or key, when writing
+// is allowed, or for the viewer's own copy shortcut. What the viewer copied
+// elsewhere is read when the page gains focus (where reading is already
+// permitted) and before a paste shortcut reaches the desktop, with the paste
+// event's data as the fallback. Nothing is sent twice in a row.
+
+import { MAX_CLIPBOARD_BYTES, type ClientMessage, type ClipboardMessage, type ClipboardMode } from "./protocol";
+
+const READ_TIMEOUT_MS = 500;
+
+type Content = { mime: "text/plain"; text: string } | { mime: "image/png"; blob: Blob };
+
+export interface ClipboardHooks {
+  send(msg: ClientMessage): boolean;
+  notice(text: string): void;
+}
+
+export class ClipboardBridge {
+  private mode: ClipboardMode = "off";
+  private lastSent = "";      // a fingerprint of what went to the desktop
+  private lastReceived = "";  // ... and of what came from it
+  private pending: Content | null = null;
+  private desktopText: string | null = null;
+  private error: string | null = null;
+
+  constructor(private readonly hooks: ClipboardHooks) {
+    window.addEventListener("focus", () => void this.readIfPermitted());
+    document.addEventListener("paste", (e) => this.pasted(e), true);
+    document.addEventListener("copy", (e) => this.copied(e), true);
+    const retry = () => void this.flush();
+    window.addEventListener("pointerdown", retry, true);
+    window.addEventListener("keydown", retry, true);
+  }
+
+  setMode(mode: ClipboardMode): void {
+    this.mode = mode;
+  }
+
+  get canSend(): boolean {
+    return this.mode === "both" || this.mode === "in";
+  }
+
+  get canReceive(): boolean {
+    return this.mode === "both" || this.mode === "out";
+  }
+
+  // For tests and tools: the text the desktop copied last, and the last error.
+  state(): { mode: ClipboardMode; desktopText: string | null; error: string | null; pending: boolean } {
+    return { mode: this.mode, desktopText: this.desktopText, error: this.error, pending: this.pending !== null };
+  }
+
+  onDesktopCopy(m: ClipboardMessage): void {
+    if (!this.canReceive) return;
+    let content: Content;
+    if (m.mime === "text/plain" && typeof m.text === "string") {
+      content = { mime: "text/plain", text: m.text };
+      this.desktopText = m.text;
+      this.lastReceived = "t:" + m.text;
+    } else if (m.mime === "image/png" && typeof m.data === "string") {
+      const bytes = base64Bytes(m.data);
+      if (!bytes) return;
+      content = { mime: "image/png", blob: new Blob([bytes], { type: "image/png" }) };
+      this.lastReceived = "i:" + m.data.length + ":" + m.data.slice(0, 64);
+    } else {
+      return;
+    }
+    // What the page now holds is what the desktop has: no need to send it back.
+    this.lastSent = this.lastReceived;
+    this.pending = content;
+    void this.flush();
+  }
+
+  onError(message: string): void {
+    this.error = message;
+    this.hooks.notice(`Clipboard: ${message}`);
+  }
+
+  // Before a paste shortcut goes to the desktop.
+  async beforePaste(): Promise<void> {
+    if (!this.canSend) return;
+    await Promise.race([this.read(), new Promise<void>((r) => window.setTimeout(r, READ_TIMEOUT_MS))]);
+  }
+
+  private async readIfPermitted(): Promise<void> {
+    if (!this.canSend) return;
+    try {
+      const p = await navigator.permissions.query({ name: "clipboard-read" as PermissionName });
+      if (p.state !== "granted") return;
+    } catch {
+      return;
+    }
+    await this.read();
+  }
+
+  private async read(): Promise<void> {
+    const clip = navigator.clipboard;
+    if (!clip) return;
+    try {
+      if (clip.read) {
+        for (const item of await clip.read()) {
+          if (item.types.includes("image/png")) return void (await this.send({ mime: "image/png", blob: await item.getType("image/png") }));
+          if (item.types.includes("text/plain")) return void (await this.send({ mime: "text/plain", text: await (await item.getType("text/plain")).text() }));
+        }
+        return;
+      }
+      await this.send({ mime: "text/plain", text: await clip.readText() });
+    } catch {
+      // Not allowed: the paste event (if any) carries the data instead.
+    }
+  }
+
+  private pasted(e: ClipboardEvent): void {
+    if (!this.canSend || !e.clipboardData) return;
+    e.preventDefault();
+    const png = Array.from(e.clipboardData.files).find((f) => f.type === "image/png");
+    if (png) void this.send({ mime: "image/png", blob: png });
+    else void this.send({ mime: "text/plain", text: e.clipboardData.getData("text/plain") });
+  }
+
+  private copied(e: ClipboardEvent): void {
+    if (this.pending?.mime !== "text/plain" || !e.clipboardData) return;
+    e.clipboardData.setData("text/plain", this.pending.text);
+    e.preventDefault();
+    this.pending = null;
+  }
+
+  private async send(c: Content): Promise<void> {
+    let msg: ClipboardMessage;
+    let print: string;
+    if (c.mime === "text/plain") {
+      if (c.text === "") return;
+      const size = new TextEncoder().encode(c.text).length;
+      if (size > MAX_CLIPBOARD_BYTES) return this.tooLarge(size);
+      msg = { type: "clipboard", mime: c.mime, text: c.text };
+      print = "t:" + c.text;
+    } else {
+      if (c.blob.size > MAX_CLIPBOARD_BYTES) return this.tooLarge(c.blob.size);
+      const data = bytesBase64(new Uint8Array(await c.blob.arrayBuffer()));
+      msg = { type: "clipboard", mime: c.mime, data };
+      print = "i:" + data.length + ":" + data.slice(0, 64);
+    }
+    if (print === this.lastSent) return;
+    if (this.hooks.send(msg)) this.lastSent = print;
+  }
+
+  private tooLarge(size: number): void {
+    this.onError(`not sent: ${(size / 1048576).toFixed(1)} MB is more than the ${MAX_CLIPBOARD_BYTES / 1048576} MB limit`);
+  }
+
+  // Writes what the desktop copied, if the browser lets the page now.
+  private async flush(): Promise<void> {
+    const c = this.pending;
+    const clip = navigator.clipboard;
+    if (!c || !clip) return;
+    try {
+      if (c.mime === "text/plain") await clip.writeText(c.text);
+      else await clip.write([new ClipboardItem({ "image/png": c.blob })]);
+      if (this.pending === c) this.pending = null;
+    } catch {
+      // Refused (no focus or no permission): kept for the next click or key.
+    }
+  }
+}
+
+function base64Bytes(b64: string): Uint8Array | null {
+  try {
+    const bin = atob(b64);
+    const out = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  } catch {
+    return null;
+  }
+}
+
+function bytesBase64(bytes: Uint8Array): string {
+  let bin = "";
+  const CHUNK = 0x8000;
+  for (let i = 0; i < bytes.length; i += CHUNK) bin += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
+  return btoa(bin);
+}

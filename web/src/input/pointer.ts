@@ -1,0 +1,94 @@
+// The mouse over the picture: positions in stream pixels whatever the
+// picture's scale, buttons in X11 numbering (back and forward included),
+// and wheel deltas as the browser measures them: pixels (converted to stream
+// pixels) from smooth wheels and touchpads, lines or pages as notches. The
+// server turns pixels into notches (--scroll-px-per-notch).
+
+import type { ClientMessage } from "../protocol";
+import { modifiers } from "./keyboard";
+
+// Browser MouseEvent.button -> X11 button.
+const BUTTONS = [1, 2, 3, 8, 9];
+// A wheel in line mode says 3 lines per notch; a page counts as 3 notches.
+const LINES_PER_NOTCH = 3;
+const NOTCHES_PER_PAGE = 3;
+
+export interface PointerHooks {
+  send(msg: ClientMessage): void;
+  // Any press on the picture (focus the keyboard, user activation).
+  pressed(): void;
+}
+
+export class Pointer {
+  private enabled = false;
+
+  constructor(
+    private readonly canvas: HTMLCanvasElement,
+    private readonly hooks: PointerHooks,
+  ) {
+    canvas.addEventListener("pointermove", (e) => this.move(e));
+    canvas.addEventListener("pointerdown", (e) => this.button(e, true));
+    canvas.addEventListener("pointerup", (e) => this.button(e, false));
+    // Back and forward would navigate away from the page.
+    canvas.addEventListener("mouseup", (e) => {
+      if (this.enabled && e.button >= 3) e.preventDefault();
+    });
+    canvas.addEventListener("auxclick", (e) => {
+      if (this.enabled) e.preventDefault();
+    });
+    canvas.addEventListener("contextmenu", (e) => {
+      if (this.enabled) e.preventDefault();
+    });
+    canvas.addEventListener("wheel", (e) => this.wheel(e), { passive: false });
+  }
+
+  setEnabled(on: boolean): void {
+    this.enabled = on;
+  }
+
+  // The stream pixel under the event.
+  position(e: MouseEvent): { x: number; y: number } {
+    const r = this.canvas.getBoundingClientRect();
+    const w = this.canvas.width;
+    const h = this.canvas.height;
+    if (r.width <= 0 || r.height <= 0 || w <= 0 || h <= 0) return { x: 0, y: 0 };
+    const x = Math.floor(((e.clientX - r.left) * w) / r.width);
+    const y = Math.floor(((e.clientY - r.top) * h) / r.height);
+    return { x: Math.min(w - 1, Math.max(0, x)), y: Math.min(h - 1, Math.max(0, y)) };
+  }
+
+  private move(e: PointerEvent): void {
+    if (!this.enabled) return;
+    // Events the browser merged since the last one, in order, so a fast
+    // stroke is drawn with all its points.
+    const events = e.getCoalescedEvents?.() ?? [];
+    for (const ev of events.length ? events : [e]) this.hooks.send({ type: "move", ...this.position(ev) });
+  }
+
+  private button(e: PointerEvent, down: boolean): void {
+    if (!this.enabled) return;
+    const b = BUTTONS[e.button];
+    if (b === undefined) return;
+    e.preventDefault();
+    if (down) {
+      this.canvas.setPointerCapture(e.pointerId);
+      this.hooks.pressed();
+    }
+    this.hooks.send({ type: "button", button: b, down, ...this.position(e), mods: modifiers(e) });
+  }
+
+  private wheel(e: WheelEvent): void {
+    if (!this.enabled) return;
+    e.preventDefault();
+    const at = this.position(e);
+    if (e.deltaMode === WheelEvent.DOM_DELTA_PIXEL) {
+      const r = this.canvas.getBoundingClientRect();
+      const sx = r.width > 0 ? this.canvas.width / r.width : 1;
+      const sy = r.height > 0 ? this.canvas.height / r.height : 1;
+      this.hooks.send({ type: "scroll", dx: e.deltaX * sx, dy: e.deltaY * sy, unit: "px", ...at });
+    } else {
+      const per = e.deltaMode === WheelEvent.DOM_DELTA_LINE ? 1 / LINES_PER_NOTCH : NOTCHES_PER_PAGE;
+      this.hooks.send({ type: "scroll", dx: e.deltaX * per, dy: e.deltaY * per, unit: "notch", ...at });
+    }
+  }
+}
