@@ -637,7 +637,7 @@ TEST(ConfigCommandLine, NotActiveNoticesOnlyForFlagsGiven) {
       parse({"--enable-resize=true", "--stripes=2", "--stripes=3", "--crf=20", "--audio-enabled=false"});
   ASSERT_TRUE(out.config.has_value()) << out.error;
   EXPECT_EQ(notice_flags(out, Notice::Kind::kNotActiveYet),
-            (std::vector<std::string>{"--enable-resize", "--stripes"}));
+            (std::vector<std::string>{"--stripes", "--enable-resize"}));
   const auto resize = std::find_if(out.notices.begin(), out.notices.end(),
                                    [](const Notice& n) { return n.flag == "--enable-resize"; });
   ASSERT_NE(resize, out.notices.end());
