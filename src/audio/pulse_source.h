@@ -1,8 +1,12 @@
-// Desktop sound from PulseAudio (or PipeWire's PulseAudio server) through
-// the blocking pa_simple API: a record stream of 48 kHz stereo s16le with
-// fragments of one Opus frame, so a read returns as soon as a frame exists.
+// Desktop sound from PulseAudio (or PipeWire's PulseAudio server): a record
+// stream of 48 kHz stereo s16le with fragments of one Opus frame, through
+// the asynchronous API on a mainloop that read() runs on the calling thread.
+// A monitor delivers sound in pieces far smaller than a frame; they are
+// collected without waking anyone else, and read() returns once a whole
+// frame is there.
 //
-// Threads: the audio thread only. Blocking: read() waits for one frame.
+// Threads: the audio thread only (no thread of its own). Blocking: read()
+// waits for one frame.
 #pragma once
 
 #include <memory>

@@ -158,7 +158,7 @@ int main(int argc, char** argv) {
                 static_cast<long long>(window.count()));
     std::printf("  --audio-enabled=false                       %.2f%%\n", off);
     // The server hands a monitor's audio on in pieces as small as the
-    // smallest playback buffer into the sink; each piece wakes the reader.
+    // smallest playback buffer into the sink; each costs the reader a dispatch.
     for (int frames : {4, 2}) {
       const double on = measure_cpu(display, true, window, frames);
       std::printf("  audio on, player buffer %d ms               %.2f%% (audio costs %.2f%%)\n", frames * 10, on,
