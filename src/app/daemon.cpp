@@ -183,7 +183,7 @@ int run_daemon(const Config& config, const Logger& log) {
   const char* tmp = std::getenv("TMPDIR");
   auto recordings = std::make_unique<endpoints::RecordService>(
       *io, hub, std::chrono::seconds(config.max_record_seconds), tmp && *tmp ? tmp : "/tmp", log);
-  options.endpoints = endpoints::agent_endpoints({*io, *changes, *screenshots, *recordings, log});
+  options.endpoints = endpoints::agent_endpoints({*io, *changes, *screenshots, *recordings, log, interaction.get()});
   auto server = std::make_unique<net::Server>(*io, options, hub, log);
 
   pipeline = std::make_unique<stream::VideoPipeline>(

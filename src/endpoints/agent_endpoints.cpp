@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "endpoints/input_actions.h"
+
 namespace voxl::endpoints {
 
 namespace asio = boost::asio;
@@ -144,6 +146,53 @@ CancelFn record_stop(const AgentServices& s, const EndpointRequest& req, ReplyFn
   return nullptr;
 }
 
+const char* describe(input::InputStatus s) {
+  switch (s) {
+    case input::InputStatus::kUnknownKey: return "the desktop has no key for it";
+    case input::InputStatus::kNoSpareKeycode: return "the keymap has no free key to bind it to";
+    case input::InputStatus::kFailed: return "the display connection failed";
+    case input::InputStatus::kOk: break;
+  }
+  return "failed";
+}
+
+// Everything is checked before the first event is sent, so a bad body
+// changes nothing on the desktop.
+CancelFn input_actions(const AgentServices& s, const EndpointRequest& req, ReplyFn reply) {
+  if (!query_of(req, {}, reply)) return nullptr;
+  if (req.view_only) return reply(net::json_error(403, "", "view-only credentials cannot send input")), nullptr;
+  // A page on another site may post here from the user's browser without
+  // asking first (a "simple" request); only scripts and this server's own
+  // page (or --allowed-origins) drive the desktop.
+  if (req.foreign_origin)
+    return reply(net::json_error(403, "", "input from a foreign origin refused; allow it with --allowed-origins")),
+           nullptr;
+  input::InputInjector* injector = s.interaction ? s.interaction->injector() : nullptr;
+  if (!injector) return reply(net::json_error(503, "", "this desktop takes no input")), nullptr;
+  ActionError error;
+  const auto actions = parse_input_actions(req.body, injector->desktop_size(),
+                                           s.interaction->settings().scroll_px_per_notch, error);
+  if (!actions) return reply(net::json_error(400, error.parameter, error.message)), nullptr;
+  // Read before the first event: whatever the actions draw gets a later
+  // seq, so /wait?change&since=seq cannot miss it.
+  const uint64_t seq = s.changes.current_seq();
+  const RunOutcome run = run_input_actions(*actions, *injector);
+  EndpointReply r;
+  r.headers = {{kSeqHeader, std::to_string(seq)}};
+  if (run.status != input::InputStatus::kOk) {
+    const InputAction& failed = (*actions)[run.done];
+    const std::string name = failed.name.empty() ? "actions" : failed.name;
+    s.log->warn("/input: {} not played: {}", name, describe(run.status));
+    r.status = 500;
+    r.body = nlohmann::json{{"error", name + ": " + describe(run.status)}, {"parameter", name},
+                            {"seq", seq}, {"done", run.done}}.dump() + "\n";
+    return reply(std::move(r)), nullptr;
+  }
+  r.body = nlohmann::json{{"seq", seq}, {"actions", actions->size()}}.dump() + "\n";
+  reply(std::move(r));
+  return nullptr;
+}
+
 }  // namespace
 
 net::EndpointTable agent_endpoints(AgentServices services) {
@@ -157,6 +206,7 @@ net::EndpointTable agent_endpoints(AgentServices services) {
   t["/record"] = {{"GET"}, bind(record)};
   t["/record/start"] = {{"POST"}, bind(record_start)};
   t["/record/stop"] = {{"POST"}, bind(record_stop)};
+  t["/input"] = {{"POST"}, bind(input_actions)};
   return t;
 }
 

@@ -1,5 +1,5 @@
 // The HTTP face of the agent endpoints: /screenshot, /wait, /record,
-// /record/start and /record/stop, as handlers for the server's endpoint
+// /record/start, /record/stop and /input, as handlers for the server's endpoint
 // table. Parameters are checked here (400 with a JSON error naming the
 // parameter; unknown recording ids 404); the services do the work.
 //
@@ -13,6 +13,7 @@
 #include "endpoints/change_monitor.h"
 #include "endpoints/record_service.h"
 #include "endpoints/screenshot_service.h"
+#include "input/interaction.h"
 #include "net/endpoint.h"
 
 namespace voxl::endpoints {
@@ -23,6 +24,8 @@ struct AgentServices {
   ScreenshotService& screenshots;
   RecordService& recordings;
   Logger log;
+  // For /input (503 without one, or once detached). Outlives the server.
+  input::Interaction* interaction = nullptr;
 };
 
 net::EndpointTable agent_endpoints(AgentServices services);

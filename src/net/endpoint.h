@@ -22,6 +22,9 @@ struct EndpointRequest {
   std::string method;  // "GET", "POST", ...
   std::string path;
   std::string query;   // after '?', not decoded; may be empty
+  std::string body;    // as sent (the server bounds its size)
+  bool view_only = false;       // authenticated with the view-only password
+  bool foreign_origin = false;  // an Origin header from another site (a browser page elsewhere)
 };
 
 // A file descriptor owned by a reply; closed when the reply is done.

@@ -153,7 +153,13 @@ Routed route_request(const Request& req, SessionContext& ctx) {
     const std::string_view target(req.target().data(), req.target().size());
     const size_t q = target.find('?');
     r.endpoint = &e;
-    r.call = {method, std::string(path), q == std::string_view::npos ? std::string() : std::string(target.substr(q + 1))};
+    r.call.method = method;
+    r.call.path = std::string(path);
+    r.call.query = q == std::string_view::npos ? std::string() : std::string(target.substr(q + 1));
+    r.call.body = req.body();
+    r.call.view_only = d.role == Role::kViewOnly;
+    const auto origin = header(http::field::origin);
+    r.call.foreign_origin = origin && !origin_allowed(ctx.access, *origin, header(http::field::host).value_or(""), ctx.tls);
     return r;
   }
   r.response = answer(req, ctx);

@@ -32,7 +32,7 @@ constexpr auto kHandshakeTimeout = std::chrono::seconds(15);
 // A recording of many minutes takes a while to send on a slow link.
 constexpr auto kWriteTimeout = std::chrono::minutes(10);
 constexpr size_t kHeaderLimit = 16 * 1024;
-constexpr size_t kBodyLimit = 16 * 1024;  // nothing takes a body yet
+constexpr size_t kBodyLimit = 64 * 1024;  // POST /input: a few hundred actions or pages of text
 
 bool ignorable(const beast::error_code& ec) {
   return ec == asio::error::operation_aborted || ec == asio::error::eof ||

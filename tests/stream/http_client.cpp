@@ -23,6 +23,11 @@ std::string HttpAnswer::header(const std::string& lower_case_name) const {
 }
 
 HttpAnswer http_request(uint16_t port, const HttpRequest& request, std::chrono::milliseconds limit) {
+  return http_request(port, request, std::string(), limit);
+}
+
+HttpAnswer http_request(uint16_t port, const HttpRequest& request, const std::string& body,
+                        std::chrono::milliseconds limit) {
   asio::io_context io{1};
   beast::tcp_stream stream(io);
   http::request<http::string_body> req{http::string_to_verb(request.method), request.target, 11};
@@ -33,6 +38,7 @@ HttpAnswer http_request(uint16_t port, const HttpRequest& request, std::chrono::
   });
   if (!has_host) req.set(http::field::host, "127.0.0.1:" + std::to_string(port));
   for (const auto& [name, value] : request.headers) req.set(name, value);
+  req.body() = body;
   req.prepare_payload();
 
   beast::flat_buffer buffer;

@@ -31,6 +31,9 @@ struct HttpRequest {
 // std::runtime_error when that fails or takes longer than `limit`.
 HttpAnswer http_request(uint16_t port, const HttpRequest& request,
                         std::chrono::milliseconds limit = std::chrono::seconds(30));
+// The same with a request body.
+HttpAnswer http_request(uint16_t port, const HttpRequest& request, const std::string& body,
+                        std::chrono::milliseconds limit = std::chrono::seconds(30));
 
 // "Basic <base64 of user:password>".
 std::string basic_authorization(const std::string& user, const std::string& password);
