@@ -44,10 +44,10 @@ void Hub::set_bitrate_limits(BitrateLimits limits) {
 }
 
 void Hub::refresh_rate() {
-  std::vector<int> targets;
+  targets_.clear();
   for (const VideoSink* s : sinks_)
-    if (const int t = s->target_kbps(); t > 0) targets.push_back(t);
-  const int kbps = combined_target_kbps(targets, limits_);
+    if (const int t = s->target_kbps(); t > 0) targets_.push_back(t);
+  const int kbps = combined_target_kbps(targets_, limits_);
   if (kbps == target_kbps_) return;
   target_kbps_ = kbps;
   if (controls_.set_target_kbps) controls_.set_target_kbps(kbps);

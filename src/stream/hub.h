@@ -73,6 +73,7 @@ class Hub {
   bool key_pending_ = false;
   bool paused_ = false;
   BitrateLimits limits_;
+  std::vector<int> targets_;  // refresh_rate's scratch, kept to spare an allocation per ack
   int target_kbps_ = 0;  // last value handed to set_target_kbps
   std::chrono::steady_clock::time_point key_asked_at_;
 };

@@ -7,6 +7,7 @@
 #include "encode/color_converter.h"
 #include "encode/h264_bitstream.h"
 #include "encode/i420_image.h"
+#include "stream/frame_pacer.h"
 
 namespace voxl::stream {
 
@@ -83,8 +84,7 @@ void VideoPipeline::run() {
   encode::ColorConverter converter(settings_.convert_threads);
   encode::I420Image image;
   std::unique_ptr<encode::X264Encoder> encoder;
-  const auto interval = std::chrono::microseconds(1'000'000 / std::max(1, settings_.max_fps));
-  Clock::time_point next_slot = Clock::now();
+  FramePacer pacer(settings_.max_fps);
   std::string codec;
   uint32_t frame_id = 0;
   bool have_picture = false;
@@ -102,7 +102,7 @@ void VideoPipeline::run() {
       // Never faster than the frame rate: damage keeps accumulating in the
       // capturer meanwhile, so nothing is lost by waiting.
       std::unique_lock lock(mu_);
-      if (cv_.wait_until(lock, next_slot, [this] { return stop_ || !active_; })) continue;
+      if (cv_.wait_until(lock, pacer.earliest(), [this] { return stop_ || !active_; })) continue;
       // Don't produce while every viewer is congested.
       cv_.wait_for(lock, kMaxPause, [this] { return stop_ || !active_ || !paused_; });
       if (stop_ || !active_) continue;
@@ -137,7 +137,7 @@ void VideoPipeline::run() {
     }
     if (r.status == capture::CaptureStatus::kTemporary) {
       log_->debug("capture: {}", r.error);
-      next_slot = got + interval;
+      pacer.back_off(got);
       continue;
     }
     bool paintover = false;
@@ -205,7 +205,7 @@ void VideoPipeline::run() {
     }
     out->codec = codec;
     on_frame_(std::move(out));
-    next_slot = std::max(next_slot + interval, got);
+    pacer.on_capture(got);
   }
 }
 
