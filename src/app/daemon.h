@@ -1,9 +1,12 @@
-// Wires voxl together and runs it until SIGINT or SIGTERM: the display
+// Wires voxl together and runs it until SIGINT or SIGTERM: the desktop
 // (a private Xvfb when none is given, with --exec's program in it), the
-// video pipeline, the hub and the HTTP/WebSocket server.
+// video and sound sides, input, the agent services and the HTTP/WebSocket
+// server, each made by its *_wiring unit; run_daemon() orders their start
+// and their teardown.
 //
 // Threads: run_daemon() runs the loop thread (the io_context) on the
-// calling thread; the pipeline has its own.
+// calling thread; the video pipeline, audio capture and screenshot worker
+// have their own.
 #pragma once
 
 #include "app/config.h"

@@ -1,0 +1,29 @@
+#include "app/agent_wiring.h"
+
+#include <chrono>
+#include <cstdlib>
+
+#include "app/desktop_wiring.h"
+#include "capture/x11/x11_damage_watcher.h"
+#include "endpoints/agent_endpoints.h"
+
+namespace voxl::app {
+
+AgentWiring::AgentWiring(const Config& config, boost::asio::io_context& io, const DesktopWiring& desktop,
+                         stream::Hub& hub, input::Interaction* interaction, const Logger& log)
+    : io_(io), log_(log), interaction_(interaction) {
+  changes_ = std::make_unique<endpoints::ChangeMonitor>(
+      io, std::make_unique<capture::x11::X11DamageWatcher>(desktop.display()), log);
+  screenshots_ = std::make_unique<endpoints::ScreenshotService>([&desktop] { return desktop.make_capturer(); }, log);
+  const char* tmp = std::getenv("TMPDIR");
+  recordings_ = std::make_unique<endpoints::RecordService>(
+      io, hub, std::chrono::seconds(config.max_record_seconds), tmp && *tmp ? tmp : "/tmp", log);
+}
+
+AgentWiring::~AgentWiring() = default;
+
+net::EndpointTable AgentWiring::endpoints() {
+  return endpoints::agent_endpoints({io_, *changes_, *screenshots_, *recordings_, log_, interaction_});
+}
+
+}  // namespace voxl::app

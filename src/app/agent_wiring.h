@@ -1,0 +1,60 @@
+// The services behind the agent endpoints: the change monitor (/wait and
+// X-Voxl-Seq, on an X connection of its own watched by the loop), the
+// screenshot worker (/screenshot, its own thread and capturer) and the
+// recordings (/record, sinks of the video hub), plus the endpoint table
+// that serves them and /input.
+//
+// Threads: the loop thread, except the screenshot worker's own thread,
+// joined on destruction. Lifetime: made after the hub and the interaction,
+// before the server that serves endpoints(); destroyed after the server and
+// before the cursor and clipboard connections, the loop and the hub.
+#pragma once
+
+#include <memory>
+
+#include "app/config.h"
+#include "base/logging.h"
+#include "net/endpoint.h"
+
+namespace boost::asio {
+class io_context;
+}
+namespace voxl::endpoints {
+class ChangeMonitor;
+class RecordService;
+class ScreenshotService;
+}  // namespace voxl::endpoints
+namespace voxl::input {
+class Interaction;
+}
+namespace voxl::stream {
+class Hub;
+}
+
+namespace voxl::app {
+
+class DesktopWiring;
+
+class AgentWiring {
+ public:
+  // `interaction` may be null (/input then answers 503).
+  AgentWiring(const Config& config, boost::asio::io_context& io, const DesktopWiring& desktop, stream::Hub& hub,
+              input::Interaction* interaction, const Logger& log);
+  ~AgentWiring();
+  AgentWiring(const AgentWiring&) = delete;
+  AgentWiring& operator=(const AgentWiring&) = delete;
+
+  // Handlers for the server; they refer to this object, which must outlive
+  // the server.
+  net::EndpointTable endpoints();
+
+ private:
+  boost::asio::io_context& io_;
+  Logger log_;
+  input::Interaction* interaction_;
+  std::unique_ptr<endpoints::ChangeMonitor> changes_;
+  std::unique_ptr<endpoints::ScreenshotService> screenshots_;
+  std::unique_ptr<endpoints::RecordService> recordings_;
+};
+
+}  // namespace voxl::app

@@ -1,0 +1,51 @@
+// The desktop voxl streams: the X display (a private Xvfb when none is
+// given, or when --xvfb asks for one) and --exec's program running in it.
+// Every other unit opens its own X connections to display(); the video
+// pipeline and /screenshot get their capturers from make_capturer().
+//
+// Threads: construct and destroy on the daemon's thread (Xvfb and the
+// program are told to die with the thread that started them).
+// make_capturer() may be called from any thread while this lives.
+// Lifetime: made first and destroyed last, after every unit that holds an
+// X connection to the display; the program is stopped before the Xvfb.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "app/config.h"
+#include "base/logging.h"
+#include "capture/capturer.h"
+
+namespace voxl {
+class ChildProcess;
+}
+namespace voxl::capture::x11 {
+class VirtualDisplay;
+}
+
+namespace voxl::app {
+
+class DesktopWiring {
+ public:
+  // Throws std::runtime_error when Xvfb or the program cannot start.
+  DesktopWiring(const Config& config, const Logger& log);
+  ~DesktopWiring();
+  DesktopWiring(const DesktopWiring&) = delete;
+  DesktopWiring& operator=(const DesktopWiring&) = delete;
+
+  const std::string& display() const { return display_; }
+
+  // A capturer of the configured target (screen, region or window), on a
+  // connection of its own.
+  std::unique_ptr<capture::Capturer> make_capturer() const;
+
+ private:
+  const Config& config_;
+  Logger log_;
+  std::unique_ptr<capture::x11::VirtualDisplay> xvfb_;
+  std::string display_;
+  std::unique_ptr<ChildProcess> program_;  // goes before the display it runs in
+};
+
+}  // namespace voxl::app

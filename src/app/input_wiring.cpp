@@ -1,0 +1,58 @@
+#include "app/input_wiring.h"
+
+#include <exception>
+#include <utility>
+
+#include "input/interaction.h"
+#include "input/x11/selection_clipboard.h"
+#include "input/x11/xfixes_cursor_source.h"
+#include "input/x11/xtest_injector.h"
+
+namespace voxl::app {
+
+namespace {
+
+input::InteractionSettings interaction_settings(const Config& c) {
+  input::InteractionSettings s;
+  s.clipboard_in = c.clipboard == ClipboardMode::kIn || c.clipboard == ClipboardMode::kBoth;
+  s.clipboard_out = c.clipboard == ClipboardMode::kOut || c.clipboard == ClipboardMode::kBoth;
+  s.scroll_px_per_notch = c.scroll_px_per_notch;
+  if (c.capture_region) {
+    s.origin_x = c.capture_region->x;
+    s.origin_y = c.capture_region->y;
+  }
+  return s;
+}
+
+template <class T, class... Args>
+std::unique_ptr<T> optional_part(const Logger& log, const char* what, Args&&... args) {
+  try {
+    return std::make_unique<T>(std::forward<Args>(args)...);
+  } catch (const std::exception& e) {
+    log->warn("{} off: {}", what, e.what());
+    return nullptr;
+  }
+}
+
+}  // namespace
+
+InputWiring::InputWiring(const Config& config, boost::asio::io_context& io, const std::string& display,
+                         const Logger& log)
+    : injector_(optional_part<input::x11::XTestInjector>(log, "input", display, log)),
+      cursor_(optional_part<input::x11::XFixesCursorSource>(log, "cursor shapes", io, display, log)) {
+  if (config.clipboard != ClipboardMode::kOff)
+    clipboard_ = optional_part<input::x11::SelectionClipboard>(
+        log, "clipboard", io, display, log, input::kMaxClipboardBytes, config.clipboard != ClipboardMode::kIn);
+  interaction_ = std::make_unique<input::Interaction>(injector_.get(), clipboard_.get(), cursor_.get(),
+                                                      interaction_settings(config), log);
+}
+
+InputWiring::~InputWiring() = default;
+
+void InputWiring::detach_from_loop() {
+  interaction_->detach();
+  clipboard_.reset();
+  cursor_.reset();
+}
+
+}  // namespace voxl::app

@@ -1,0 +1,31 @@
+// The HTTP/WebSocket server as the flags configure it (address, TLS, access
+// rules, frame rate and bitrate limits), given the parts it serves: the
+// video hub and /stats, desktop sound and the microphone when on, the
+// interaction, and the agent endpoints.
+//
+// Threads: the loop thread. Lifetime: started once every part it serves
+// exists; destroyed right after the pipelines stop, before the agent
+// services, the cursor and clipboard connections and the loop (its open
+// sessions end with the loop, so everything they hold outlives the loop).
+#pragma once
+
+#include <memory>
+
+#include "app/config.h"
+#include "base/logging.h"
+#include "net/server.h"
+
+namespace voxl::app {
+
+class AgentWiring;
+class AudioWiring;
+class InputWiring;
+class VideoWiring;
+
+// Throws std::runtime_error when it cannot listen (address in use, bad
+// address, unreadable certificate).
+std::unique_ptr<net::Server> start_server(const Config& config, boost::asio::io_context& io, VideoWiring& video,
+                                          AudioWiring& audio, InputWiring& input, AgentWiring& agents,
+                                          const Logger& log);
+
+}  // namespace voxl::app

@@ -1,0 +1,65 @@
+#include "app/video_wiring.h"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+
+#include <chrono>
+
+#include "stream/video_pipeline.h"
+
+namespace voxl::app {
+
+namespace {
+
+namespace asio = boost::asio;
+
+stream::PipelineSettings pipeline_settings(const Config& c) {
+  stream::PipelineSettings s;
+  s.encoder.preset = c.preset;
+  s.encoder.crf = c.crf;
+  s.encoder.threads = c.encoder_threads;
+  s.encoder.max_kbps = c.max_kbps;
+  s.encoder.fps = c.framerate;
+  s.max_fps = c.framerate;
+  s.convert_threads = c.convert_threads;
+  s.coalesce_us = c.coalesce_us;
+  s.paintover_crf = c.paintover_crf;
+  s.paintover_burst = c.paintover_burst;
+  s.paintover_delay_ms = c.paintover_delay_ms;
+  return s;
+}
+
+}  // namespace
+
+VideoWiring::VideoWiring(const Config& config, asio::io_context& io, const Logger& log)
+    : config_(config),
+      io_(io),
+      log_(log),
+      // The hub is made before the pipeline and outlives it: until start()
+      // and after stop() its controls reach nothing.
+      hub_({[this](bool on) { if (pipeline_) pipeline_->set_active(on); },
+            [this] { if (pipeline_) pipeline_->request_keyframe(); },
+            [this](bool paused) { if (pipeline_) pipeline_->set_paused(paused); },
+            [this](int kbps) { if (pipeline_) pipeline_->set_max_kbps(kbps); }}) {
+  hub_.set_bitrate_limits({config.min_kbps, config.max_kbps});
+}
+
+VideoWiring::~VideoWiring() { stop(); }
+
+std::string VideoWiring::stats_json() const { return stats_.json(std::chrono::steady_clock::now()); }
+
+void VideoWiring::start(std::unique_ptr<capture::Capturer> capturer, std::function<void()> failed) {
+  pipeline_ = std::make_unique<stream::VideoPipeline>(
+      std::move(capturer), pipeline_settings(config_), log_,
+      [this](encode::EncodedFramePtr f) {
+        asio::post(io_, [this, f = std::move(f)] {
+          stats_.add(*f, std::chrono::steady_clock::now());
+          hub_.publish(f);
+        });
+      },
+      [this, failed = std::move(failed)](const std::string&) { asio::post(io_, failed); });
+}
+
+void VideoWiring::stop() { pipeline_.reset(); }
+
+}  // namespace voxl::app

@@ -1,0 +1,58 @@
+// The video side: the hub every viewer and recorder joins, the stream's
+// figures (/stats) and the video pipeline the hub switches on and off.
+// Encoded frames are posted from the pipeline thread to the loop, counted
+// in the figures there and published to the hub.
+//
+// Threads: the loop thread, except the pipeline's own thread (started by
+// start(), joined by stop()). Lifetime: the hub and the figures are made
+// before the server and the agent services and outlive the loop (its
+// sessions leave the hub as they end); the pipeline starts once the server
+// is up and stops first after the loop returns, before anything it posts to
+// goes.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "app/config.h"
+#include "base/logging.h"
+#include "capture/capturer.h"
+#include "stream/hub.h"
+#include "stream/stream_stats.h"
+
+namespace boost::asio {
+class io_context;
+}
+namespace voxl::stream {
+class VideoPipeline;
+}
+
+namespace voxl::app {
+
+class VideoWiring {
+ public:
+  VideoWiring(const Config& config, boost::asio::io_context& io, const Logger& log);
+  ~VideoWiring();  // stop()
+  VideoWiring(const VideoWiring&) = delete;
+  VideoWiring& operator=(const VideoWiring&) = delete;
+
+  stream::Hub& hub() { return hub_; }
+  std::string stats_json() const;
+
+  // Starts the pipeline thread on `capturer`. `failed` runs on the loop when
+  // the pipeline gives up for good.
+  void start(std::unique_ptr<capture::Capturer> capturer, std::function<void()> failed);
+  // Stops and joins the pipeline thread; the hub's controls then do nothing.
+  void stop();
+
+ private:
+  const Config& config_;
+  boost::asio::io_context& io_;
+  Logger log_;
+  stream::StreamStats stats_;
+  stream::Hub hub_;
+  std::unique_ptr<stream::VideoPipeline> pipeline_;
+};
+
+}  // namespace voxl::app
