@@ -3,7 +3,10 @@
 // side in one run. For every workload x link x system it starts the system
 // fresh against the workload's display, connects the native client (through
 // linkem on the slow links), and prints the FPS/latency table, the server
-// CPU table, voxl's pipeline floor and JSON.
+// CPU table, voxl's pipeline floor and JSON. Before the streamers, every
+// moving workload also runs alone with voxl-bench-present watching the X
+// server (bench/runner/present.mjs): the app's own drawn -> on-screen delay,
+// which the floor includes.
 //
 //   bench/run [--size 1920x1080] [--seconds 20] [--warmup 3] [--quick | --smoke]
 //             [--workloads idle,animation,fullscreen,scroll] [--links lan,10/40,5/60]
@@ -22,6 +25,7 @@ import { sample, coresBetween } from "./cpu.mjs";
 import { startXvfb, startWorkload } from "./display.mjs";
 import { systems } from "./systems.mjs";
 import { runBrowserClient } from "./browser_client.mjs";
+import { runPresentProbe, presentMaxSeconds } from "./present.mjs";
 import { markdown, median } from "./results.mjs";
 
 const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
@@ -71,7 +75,7 @@ function parseArgs(argv) {
   for (const l of o.links) if (!allLinks[l]) throw new Error(`unknown link ${l} (lan, 10/40, 5/60)`);
   for (const s of o.systems) if (!systems[s]) throw new Error(`unknown system ${s}`);
   if (!(o.seconds > 0) || !(o.warmup >= 0)) throw new Error("--seconds must be > 0 and --warmup >= 0");
-  for (const exe of ["voxl", "voxl-bench-client", "voxl-bench-workload", "linkem"])
+  for (const exe of ["voxl", "voxl-bench-client", "voxl-bench-workload", "voxl-bench-present", "linkem"])
     if (!fs.existsSync(path.join(o.buildDir, exe))) throw new Error(`${path.join(o.buildDir, exe)} is missing: build it first`);
   return o;
 }
@@ -182,6 +186,7 @@ async function main() {
   const started = new Date();
   const loadBefore = os.loadavg()[0];
   const cells = [];
+  const present = {};  // workload -> the present probe's result
   try {
     for (const workload of o.workloads) {
       const procs = new Processes({ verbose: o.verbose });
@@ -192,6 +197,11 @@ async function main() {
         await startWorkload(procs, { name: workload, display: x.display, logPath, cell: o.cell, width: o.width,
                                      height: o.height, buildDir: o.buildDir, tmp });
         const display = { ...x, logPath, tmp };
+        if (workload !== "idle") {
+          log(`${workload} / app present (no streamer)`);
+          present[workload] = await runPresentProbe(o, display, live);
+          if (o.verbose || !present[workload].ok) log(JSON.stringify(present[workload]));
+        }
         for (const systemName of columns) {
           const browser = systemName === "voxl-browser";
           if (browser && !o.browser.includes(workload)) continue;
@@ -215,10 +225,12 @@ async function main() {
   }
 
   const links = o.links.map((l) => allLinks[l]);
-  const tables = markdown({ cells, workloads: o.workloads, links, systems: columns, labels, workloadLabel, size: o.size });
+  const { text: tables, floor } = markdown({ cells, present, workloads: o.workloads, links, systems: columns, labels,
+                                            workloadLabel, size: o.size });
   const report = {
     date: started.toISOString(), size: o.size, seconds: o.seconds, warmup: o.warmup, cpus: os.cpus().length,
     cpu_model: os.cpus()[0]?.model, load_before: loadBefore, load_after: os.loadavg()[0], command: `bench/run ${process.argv.slice(2).join(" ")}`.trim(), cells,
+    present_seconds: Math.min(o.seconds, presentMaxSeconds), present, floor,
   };
   console.log(`${started.toISOString().slice(0, 16).replace("T", " ")} UTC, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ` +
               `${o.size}, ${o.seconds} s a cell after ${o.warmup} s warm-up, load average ${loadBefore.toFixed(1)} at start ` +
@@ -229,6 +241,9 @@ async function main() {
 
   if (o.check) {
     const missing = [];
+    for (const w of o.workloads.filter((w) => w !== "idle"))
+      for (const k of ["frames", "present_p50_ms", "present_p99_ms"])
+        if (present[w]?.[k] == null) missing.push(`${w}/app present: ${k}${present[w]?.error ? ` (${present[w].error})` : ""}`);
     for (const w of o.workloads)
       for (const s of columns) {
         if (s === "voxl-browser" && !o.browser.includes(w)) continue;
@@ -238,6 +253,8 @@ async function main() {
           const need = ["cpu_cores"];
           if (w !== "idle") need.push("fps", "fps_worst_second", "latency_p50_ms", "latency_p99_ms");
           if (w !== "idle" && s === "voxl" && l === "lan") need.push("stage_ms", "decode_p50_ms");
+          if (w !== "idle" && s === "voxl" && l === "lan" && floor.find((f) => f.workload === w)?.floor_ms == null)
+            missing.push(`${w}/lan/voxl: floor with app present`);
           for (const k of need) if (r?.[k] == null) missing.push(`${w}/${l}/${s}: ${k}${r?.error ? ` (${r.error})` : ""}`);
         }
       }

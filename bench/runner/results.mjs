@@ -61,8 +61,9 @@ function table(header, rows) {
   return [line(header), line(header.map((_, i) => (i ? "---:" : "---"))), ...rows.map(line)].join("\n");
 }
 
-// cells: [{workload, link, system, result}]
-export function markdown({ cells, workloads, links, systems, labels, workloadLabel, size }) {
+// cells: [{workload, link, system, result}]; present: workload -> the
+// present probe's result. Returns the text and the floor rows as figures.
+export function markdown({ cells, present, workloads, links, systems, labels, workloadLabel, size }) {
   const find = (w, l, s) => cells.find((c) => c.workload === w && c.link === l && c.system === s)?.result;
   const moving = workloads.filter((w) => w !== "idle");
   const rows = [];
@@ -92,21 +93,48 @@ export function markdown({ cells, workloads, links, systems, labels, workloadLab
   out.push(`\nServer CPU, X server + streamer (cores), LAN:\n`);
   out.push(table(["System", ...cpuColumns.map((w) => (w === "idle" ? "idle" : workloadLabel(w)))], cpuRows));
 
+  // The app's own drawn -> on-screen delay, measured with no streamer.
+  const presentRows = moving.filter((w) => present?.[w]).map((w) => {
+    const p = present[w];
+    const f = (v) => (v == null ? "—" : v.toFixed(2));
+    if (!p.ok && !p.frames) return [workloadLabel(w), p.error ? `failed (${p.error.split("\n")[0].slice(0, 60)})` : "failed", "—", "—"];
+    return [workloadLabel(w), `${f(p.present_p50_ms)}/${f(p.present_p99_ms)}`, `${p.frames}`,
+            p.drawn_fps == null ? "—" : `${Math.round(p.drawn_fps)}`];
+  });
+  if (presentRows.length) {
+    out.push(`\nApp present delay, drawn -> in the X server's framebuffer, no streamer (ms):\n`);
+    out.push(table(["Workload", "p50/p99", "counters seen", "drawn FPS"], presentRows));
+  }
+
+  // voxl's floor: the app's present delay (which no streamer removes), then
+  // voxl's own stages and the client's decode; latency cannot beat it.
+  const floor = [];
   const floorRows = [];
   for (const w of moving) {
     const r = find(w, "lan", "voxl");
     if (!r?.stage_ms) continue;
     const st = r.stage_ms;
-    const floor = [st.capture, st.convert, st.encode, r.decode_p50_ms].every(Number.isFinite)
+    const app = present?.[w]?.present_p50_ms ?? null;
+    const voxlFloor = [st.capture, st.convert, st.encode, r.decode_p50_ms].every(Number.isFinite)
       ? st.capture + st.convert + st.encode + r.decode_p50_ms : null;
-    const ratio = floor && r.latency_p50_ms != null ? r.latency_p50_ms / floor : null;
+    const whole = voxlFloor != null && Number.isFinite(app) ? app + voxlFloor : null;
+    const ratio = (of) => (of && r.latency_p50_ms != null ? r.latency_p50_ms / of : null);
+    floor.push({
+      workload: w, app_present_p50_ms: app, capture_ms: st.capture, convert_ms: st.convert, encode_ms: st.encode,
+      decode_p50_ms: r.decode_p50_ms ?? null, voxl_floor_ms: round2(voxlFloor), floor_ms: round2(whole),
+      latency_p50_ms: r.latency_p50_ms ?? null, latency_over_voxl_floor: round2(ratio(voxlFloor)),
+      latency_over_floor: round2(ratio(whole)),
+    });
     const f = (v) => (v == null ? "—" : v.toFixed(2));
-    floorRows.push([workloadLabel(w), f(st.capture), f(st.convert), f(st.encode), f(r.decode_p50_ms), f(floor),
-                    f(r.latency_p50_ms), ratio == null ? "—" : `${ratio.toFixed(1)}x`]);
+    const x = (v) => (v == null ? "—" : `${v.toFixed(1)}x`);
+    floorRows.push([workloadLabel(w), f(app), f(st.capture), f(st.convert), f(st.encode), f(r.decode_p50_ms),
+                    f(voxlFloor), x(ratio(voxlFloor)), f(whole), f(r.latency_p50_ms), x(ratio(whole))]);
   }
   if (floorRows.length) {
-    out.push(`\nvoxl's pipeline floor, LAN (medians, ms; latency / floor):\n`);
-    out.push(table(["Workload", "capture", "convert", "encode", "client decode", "floor", "latency p50", "ratio"], floorRows));
+    out.push(`\nvoxl's pipeline floor, LAN (medians, ms): voxl floor = capture + convert + encode + client decode; ` +
+             `floor = app present + voxl floor; ratios are latency p50 / floor:\n`);
+    out.push(table(["Workload", "app present", "capture", "convert", "encode", "client decode", "voxl floor",
+                    "latency / voxl floor", "floor", "latency p50", "latency / floor"], floorRows));
   }
-  return out.join("\n");
+  return { text: out.join("\n"), floor };
 }
