@@ -13,9 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "http_client.h"
+#include "endpoint_fixture.h"
 #include "media_probe.h"
-#include "voxl_fixture.h"
 
 namespace voxl::testing {
 namespace {
@@ -23,29 +22,22 @@ namespace {
 using namespace std::chrono_literals;
 using json = nlohmann::json;
 
-constexpr uint32_t kBackground = 0x203040;
 constexpr auto kLogLimit = 30s;
 
-class AgentTest : public VoxlFixture {
+class AgentTest : public EndpointFixture {
  protected:
+  // With the debug log: the tests wait for what it says about waits and
+  // recordings.
   void start(std::vector<std::string> args = {}) {
-    start_display(kBackground);
     args.push_back("--log-level=debug");
-    start_voxl(args);
+    EndpointFixture::start(args);
   }
-
-  HttpAnswer call(const std::string& method, const std::string& target,
-                  std::vector<std::pair<std::string, std::string>> headers = {}) {
-    return http_request(voxl_->port(), {method, target, std::move(headers)}, 60s);
-  }
-  HttpAnswer get(const std::string& target) { return call("GET", target); }
 
   std::future<HttpAnswer> get_async(const std::string& target) {
     const uint16_t port = voxl_->port();
-    return std::async(std::launch::async, [port, target] { return http_request(port, {"GET", target, {}}, 60s); });
+    return std::async(std::launch::async,
+                      [port, target] { return http_request(port, {"GET", target, {}}, kRequestLimit); });
   }
-
-  static json body_json(const HttpAnswer& a) { return json::parse(a.body, nullptr, false); }
 
   uint64_t seq_now() {
     const HttpAnswer a = get("/wait?idle=0");
@@ -64,17 +56,6 @@ class AgentTest : public VoxlFixture {
     uint32_t c = 0;
     while (done.wait_for(15ms) != std::future_status::ready) fill(r, 0x400000 + (c++ * 0x010305 & 0xffffff));
     return done.get();
-  }
-
-  static void expect_error(const HttpAnswer& a, int status, const std::string& parameter) {
-    EXPECT_EQ(a.status, status) << a.body;
-    EXPECT_EQ(a.header("content-type"), "application/json");
-    const json j = json::parse(a.body, nullptr, false);
-    ASSERT_TRUE(j.is_object()) << a.body;
-    EXPECT_TRUE(j.contains("error")) << a.body;
-    if (!parameter.empty()) {
-      EXPECT_EQ(j.value("parameter", ""), parameter) << a.body;
-    }
   }
 
   static void expect_clean_mp4(const HttpAnswer& a, const Mp4Probe& p) {
@@ -334,7 +315,7 @@ TEST_F(AgentTest, RecordStartAndStop) {
   animate_until(enough);
   const uint16_t port = voxl_->port();
   auto stopped = std::async(std::launch::async, [port, id] {
-    return http_request(port, {"POST", "/record/stop?id=" + std::to_string(id), {}}, 60s);
+    return http_request(port, {"POST", "/record/stop?id=" + std::to_string(id), {}}, kRequestLimit);
   });
   const HttpAnswer a = animate_until(stopped);
   const Mp4Probe p = probe_mp4(a.body);
