@@ -120,8 +120,15 @@ CancelFn record(const AgentServices& s, const EndpointRequest& req, ReplyFn repl
   return [&rec = s.recordings, id] { rec.cancel(id); };
 }
 
+// Watching includes /record?seconds= (a bounded clip that ends when its
+// client leaves), but starting and stopping recordings changes what the
+// server holds for everyone: its recording slots, its disk, and any
+// client's recording, whose id is a small counter. View-only is read-only.
+constexpr const char* kViewOnlyRecordControl = "view-only credentials cannot start or stop recordings";
+
 CancelFn record_start(const AgentServices& s, const EndpointRequest& req, ReplyFn reply) {
   if (!query_of(req, {}, reply)) return nullptr;
+  if (req.view_only) return reply(net::json_error(403, "", kViewOnlyRecordControl)), nullptr;
   std::string why;
   const uint64_t id = s.recordings.start(why);
   if (id == 0) return reply(net::json_error(503, "", why)), nullptr;
@@ -134,6 +141,7 @@ CancelFn record_start(const AgentServices& s, const EndpointRequest& req, ReplyF
 CancelFn record_stop(const AgentServices& s, const EndpointRequest& req, ReplyFn reply) {
   auto q = query_of(req, {"id"}, reply);
   if (!q) return nullptr;
+  if (req.view_only) return reply(net::json_error(403, "", kViewOnlyRecordControl)), nullptr;
   if (!q->has("id")) return reply(net::json_error(400, "id", "id is required: /record/stop?id=N")), nullptr;
   uint64_t id = 0;
   ParamError error;

@@ -276,6 +276,32 @@ TEST_F(AgentTest, EndpointsKeepTheAccessRules) {
   EXPECT_EQ(call("GET", "/wait?idle=0", {auth, {"Host", "evil.example"}}).status, 403);
 }
 
+TEST_F(AgentTest, ViewOnlyCredentialsWatchButDoNotControlRecordings) {
+  start({"--enable-basic-auth", "--basic-auth-password=s3cret", "--basic-auth-viewonly-password=look",
+         "--max-record-seconds=1"});
+  const auto full = std::make_pair(std::string("Authorization"), basic_authorization("voxl", "s3cret"));
+  const auto view = std::make_pair(std::string("Authorization"), basic_authorization("voxl", "look"));
+  // Watching is allowed.
+  EXPECT_EQ(call("GET", "/screenshot", {view}).status, 200);
+  EXPECT_EQ(call("GET", "/wait?idle=0", {view}).status, 200);
+  // Starting is not, and starts nothing.
+  const HttpAnswer refused = call("POST", "/record/start", {view});
+  expect_error(refused, 403, "");
+  EXPECT_NE(body_json(refused).value("error", "").find("view-only"), std::string::npos) << refused.body;
+  EXPECT_EQ(voxl_->log().find("recording 1 started"), std::string::npos) << voxl_->log();
+  // Nor is stopping another client's recording, which carries on to its
+  // longest length and is still there for its owner.
+  const HttpAnswer started = call("POST", "/record/start", {full});
+  ASSERT_EQ(started.status, 200) << started.body;
+  const std::string id = std::to_string(body_json(started).value("id", uint64_t(0)));
+  ASSERT_TRUE(voxl_->wait_for_log("recording " + id + " started", kLogLimit)) << voxl_->log();
+  expect_error(call("POST", "/record/stop?id=" + id, {view}), 403, "");
+  ASSERT_TRUE(voxl_->wait_for_log("recording " + id + " ended (max-record-seconds)", kLogLimit)) << voxl_->log();
+  const HttpAnswer a = call("POST", "/record/stop?id=" + id, {full});
+  expect_clean_mp4(a, probe_mp4(a.body));
+  EXPECT_EQ(a.header("x-voxl-ended"), "max-record-seconds");
+}
+
 // ---- /record
 
 TEST_F(AgentTest, RecordForSecondsGivesThatLongAClip) {
