@@ -3,6 +3,7 @@
 #include <boost/asio/post.hpp>
 
 #include <memory>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -50,6 +51,14 @@ EndpointReply mp4_reply(RecordOutcome o) {
   return r;
 }
 
+// Where the stream's (and /screenshot's) 0,0 lies on the screen: the corner
+// of --capture-region, else the screen's own. The viewers' input is mapped
+// with the same origin.
+std::pair<int, int> stream_origin(const AgentServices& s) {
+  if (!s.interaction) return {0, 0};
+  return {s.interaction->settings().origin_x, s.interaction->settings().origin_y};
+}
+
 CancelFn screenshot(const AgentServices& s, const EndpointRequest& req, ReplyFn reply) {
   auto q = query_of(req, {"region"}, reply);
   if (!q) return nullptr;
@@ -89,6 +98,13 @@ CancelFn wait(const AgentServices& s, const EndpointRequest& req, ReplyFn reply)
   ParamError error;
   auto spec = parse_wait(*q, seq, error);
   if (!spec) return reply(bad(error)), nullptr;
+  // Regions are in the coordinates of what the agent sees (the stream and
+  // /screenshot, which show the captured area); the change monitor watches
+  // the whole screen.
+  if (spec->region) {
+    const auto [x, y] = stream_origin(s);
+    spec->region = spec->region->translated(x, y);
+  }
   const uint64_t id = s.changes.start_wait(*spec, [reply](const WaitOutcome& o) {
     EndpointReply r;
     r.body = o.json() + "\n";

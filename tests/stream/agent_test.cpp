@@ -180,6 +180,30 @@ TEST_F(AgentTest, WaitChangeWatchesOnlyItsRegion) {
   EXPECT_LT(i.value("waited_ms", 30000), 30000);
 }
 
+TEST_F(AgentTest, WithACaptureRegionScreenshotAndWaitShareItsCoordinates) {
+  // The captured area starts at 100,80 on the screen: its 0,0 is what the
+  // stream, a whole screenshot and a viewer's clicks call 0,0.
+  start({"--capture-region=100,80,320,240"});
+  const std::string region = "region=0,0,32,32";
+  const uint64_t before_outside = seq_now();
+  fill({4, 4, 8, 8}, 0x00ff00);  // on the screen's 0,0 corner: outside the captured area
+  const json outside = body_json(get("/wait?change&" + region + "&timeout=300&since=" + std::to_string(before_outside)));
+  EXPECT_EQ(outside.value("changed", true), false) << outside.dump();
+
+  const uint64_t before_inside = seq_now();
+  fill({104, 84, 8, 8}, 0xff00ff);  // the captured area's 4,4
+  const json inside = body_json(get("/wait?change&" + region + "&timeout=30000&since=" + std::to_string(before_inside)));
+  EXPECT_EQ(inside.value("changed", false), true) << inside.dump();
+
+  const HttpAnswer shot = get("/screenshot?" + region);
+  ASSERT_EQ(shot.status, 200) << shot.body;
+  const DecodedPng png = decode_png(shot.body);
+  ASSERT_EQ(png.error, "");
+  ASSERT_EQ(png.size, (Size{32, 32}));
+  EXPECT_EQ(png.at(6, 6), 0xff00ffu) << "what the wait saw change is in the same region's picture";
+  EXPECT_EQ(png.at(20, 20), kBackground);
+}
+
 TEST_F(AgentTest, WaitSinceAnOlderSeqReturnsAtOnceAndSinceTheCurrentOneWaits) {
   start();
   const uint64_t old_seq = seq_now();
