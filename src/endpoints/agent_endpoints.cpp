@@ -141,10 +141,15 @@ CancelFn record(const AgentServices& s, const EndpointRequest& req, ReplyFn repl
 // server holds for everyone: its recording slots, its disk, and any
 // client's recording, whose id is a small counter. View-only is read-only.
 constexpr const char* kViewOnlyRecordControl = "view-only credentials cannot start or stop recordings";
+// For the same reason as /input: a page on another site may post here from
+// the user's browser without asking first.
+constexpr const char* kForeignRecordControl =
+    "starting or stopping recordings from a foreign origin refused; allow it with --allowed-origins";
 
 CancelFn record_start(const AgentServices& s, const EndpointRequest& req, ReplyFn reply) {
   if (!query_of(req, {}, reply)) return nullptr;
   if (req.view_only) return reply(net::json_error(403, "", kViewOnlyRecordControl)), nullptr;
+  if (req.foreign_origin) return reply(net::json_error(403, "", kForeignRecordControl)), nullptr;
   std::string why;
   const uint64_t id = s.recordings.start(why);
   if (id == 0) return reply(net::json_error(503, "", why)), nullptr;
@@ -158,6 +163,7 @@ CancelFn record_stop(const AgentServices& s, const EndpointRequest& req, ReplyFn
   auto q = query_of(req, {"id"}, reply);
   if (!q) return nullptr;
   if (req.view_only) return reply(net::json_error(403, "", kViewOnlyRecordControl)), nullptr;
+  if (req.foreign_origin) return reply(net::json_error(403, "", kForeignRecordControl)), nullptr;
   if (!q->has("id")) return reply(net::json_error(400, "id", "id is required: /record/stop?id=N")), nullptr;
   uint64_t id = 0;
   ParamError error;

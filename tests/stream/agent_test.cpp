@@ -300,7 +300,7 @@ TEST_F(AgentTest, EndpointsKeepTheAccessRules) {
   EXPECT_EQ(call("GET", "/wait?idle=0", {auth, {"Host", "evil.example"}}).status, 403);
 }
 
-TEST_F(AgentTest, ViewOnlyCredentialsWatchButDoNotControlRecordings) {
+TEST_F(AgentTest, ViewOnlyCredentialsAndForeignPagesDoNotControlRecordings) {
   start({"--enable-basic-auth", "--basic-auth-password=s3cret", "--basic-auth-viewonly-password=look",
          "--max-record-seconds=1"});
   const auto full = std::make_pair(std::string("Authorization"), basic_authorization("voxl", "s3cret"));
@@ -320,6 +320,9 @@ TEST_F(AgentTest, ViewOnlyCredentialsWatchButDoNotControlRecordings) {
   const std::string id = std::to_string(body_json(started).value("id", uint64_t(0)));
   ASSERT_TRUE(voxl_->wait_for_log("recording " + id + " started", kLogLimit)) << voxl_->log();
   expect_error(call("POST", "/record/stop?id=" + id, {view}), 403, "");
+  // Nor from a page on another site, with full credentials or not.
+  expect_error(call("POST", "/record/stop?id=" + id, {full, {"Origin", "http://evil.example"}}), 403, "");
+  expect_error(call("POST", "/record/start", {full, {"Origin", "http://evil.example"}}), 403, "");
   ASSERT_TRUE(voxl_->wait_for_log("recording " + id + " ended (max-record-seconds)", kLogLimit)) << voxl_->log();
   const HttpAnswer a = call("POST", "/record/stop?id=" + id, {full});
   expect_clean_mp4(a, probe_mp4(a.body));
