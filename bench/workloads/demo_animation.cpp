@@ -14,7 +14,12 @@
 
 #include <xcb/xcb.h>
 
+#include "animation_helpers.h"
+
 namespace {
+
+using voxl::bench::add_ns;
+using voxl::bench::hue;
 
 struct Box {
   int x, y, w, h;
@@ -36,23 +41,6 @@ class Painter {
   xcb_window_t w_;
   xcb_gcontext_t gc_;
 };
-
-uint32_t hue(int step) {
-  const int h = step % 1536, x = h % 256;
-  const int seg = h / 256;
-  const int r = seg == 0 || seg == 5 ? 255 : seg == 1 ? 255 - x : seg == 4 ? x : 0;
-  const int g = seg == 0 ? x : seg == 1 || seg == 2 ? 255 : seg == 3 ? 255 - x : 0;
-  const int b = seg == 2 ? x : seg == 3 || seg == 4 ? 255 : seg == 5 ? 255 - x : 0;
-  return uint32_t(r) << 16 | uint32_t(g) << 8 | uint32_t(b);
-}
-
-void add_ns(timespec& t, long ns) {
-  t.tv_nsec += ns;
-  while (t.tv_nsec >= 1000000000L) {
-    t.tv_nsec -= 1000000000L;
-    ++t.tv_sec;
-  }
-}
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 #include <boost/asio/post.hpp>
 
 #include <memory>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -50,6 +51,14 @@ EndpointReply mp4_reply(RecordOutcome o) {
   return r;
 }
 
+// Where the stream's (and /screenshot's) 0,0 lies on the screen: the corner
+// of --capture-region, else the screen's own. The viewers' input is mapped
+// with the same origin.
+std::pair<int, int> stream_origin(const AgentServices& s) {
+  if (!s.interaction) return {0, 0};
+  return {s.interaction->settings().origin_x, s.interaction->settings().origin_y};
+}
+
 CancelFn screenshot(const AgentServices& s, const EndpointRequest& req, ReplyFn reply) {
   auto q = query_of(req, {"region"}, reply);
   if (!q) return nullptr;
@@ -89,6 +98,13 @@ CancelFn wait(const AgentServices& s, const EndpointRequest& req, ReplyFn reply)
   ParamError error;
   auto spec = parse_wait(*q, seq, error);
   if (!spec) return reply(bad(error)), nullptr;
+  // Regions are in the coordinates of what the agent sees (the stream and
+  // /screenshot, which show the captured area); the change monitor watches
+  // the whole screen.
+  if (spec->region) {
+    const auto [x, y] = stream_origin(s);
+    spec->region = spec->region->translated(x, y);
+  }
   const uint64_t id = s.changes.start_wait(*spec, [reply](const WaitOutcome& o) {
     EndpointReply r;
     r.body = o.json() + "\n";
@@ -120,8 +136,20 @@ CancelFn record(const AgentServices& s, const EndpointRequest& req, ReplyFn repl
   return [&rec = s.recordings, id] { rec.cancel(id); };
 }
 
+// Watching includes /record?seconds= (a bounded clip that ends when its
+// client leaves), but starting and stopping recordings changes what the
+// server holds for everyone: its recording slots, its disk, and any
+// client's recording, whose id is a small counter. View-only is read-only.
+constexpr const char* kViewOnlyRecordControl = "view-only credentials cannot start or stop recordings";
+// For the same reason as /input: a page on another site may post here from
+// the user's browser without asking first.
+constexpr const char* kForeignRecordControl =
+    "starting or stopping recordings from a foreign origin refused; allow it with --allowed-origins";
+
 CancelFn record_start(const AgentServices& s, const EndpointRequest& req, ReplyFn reply) {
   if (!query_of(req, {}, reply)) return nullptr;
+  if (req.view_only) return reply(net::json_error(403, "", kViewOnlyRecordControl)), nullptr;
+  if (req.foreign_origin) return reply(net::json_error(403, "", kForeignRecordControl)), nullptr;
   std::string why;
   const uint64_t id = s.recordings.start(why);
   if (id == 0) return reply(net::json_error(503, "", why)), nullptr;
@@ -134,6 +162,8 @@ CancelFn record_start(const AgentServices& s, const EndpointRequest& req, ReplyF
 CancelFn record_stop(const AgentServices& s, const EndpointRequest& req, ReplyFn reply) {
   auto q = query_of(req, {"id"}, reply);
   if (!q) return nullptr;
+  if (req.view_only) return reply(net::json_error(403, "", kViewOnlyRecordControl)), nullptr;
+  if (req.foreign_origin) return reply(net::json_error(403, "", kForeignRecordControl)), nullptr;
   if (!q->has("id")) return reply(net::json_error(400, "id", "id is required: /record/stop?id=N")), nullptr;
   uint64_t id = 0;
   ParamError error;

@@ -47,7 +47,8 @@ class ScreenshotService {
   ScreenshotService(const ScreenshotService&) = delete;
   ScreenshotService& operator=(const ScreenshotService&) = delete;
 
-  // `region` is in screen coordinates and must lie on the screen. False
+  // `region` is in the coordinates of the capturer's picture (with a
+  // captured region, relative to its corner) and must lie on it. False
   // when too many are queued.
   bool submit(std::optional<Rect> region, Done done);
 

@@ -13,9 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "http_client.h"
+#include "endpoint_fixture.h"
 #include "media_probe.h"
-#include "voxl_fixture.h"
 
 namespace voxl::testing {
 namespace {
@@ -23,29 +22,22 @@ namespace {
 using namespace std::chrono_literals;
 using json = nlohmann::json;
 
-constexpr uint32_t kBackground = 0x203040;
 constexpr auto kLogLimit = 30s;
 
-class AgentTest : public VoxlFixture {
+class AgentTest : public EndpointFixture {
  protected:
+  // With the debug log: the tests wait for what it says about waits and
+  // recordings.
   void start(std::vector<std::string> args = {}) {
-    start_display(kBackground);
     args.push_back("--log-level=debug");
-    start_voxl(args);
+    EndpointFixture::start(args);
   }
-
-  HttpAnswer call(const std::string& method, const std::string& target,
-                  std::vector<std::pair<std::string, std::string>> headers = {}) {
-    return http_request(voxl_->port(), {method, target, std::move(headers)}, 60s);
-  }
-  HttpAnswer get(const std::string& target) { return call("GET", target); }
 
   std::future<HttpAnswer> get_async(const std::string& target) {
     const uint16_t port = voxl_->port();
-    return std::async(std::launch::async, [port, target] { return http_request(port, {"GET", target, {}}, 60s); });
+    return std::async(std::launch::async,
+                      [port, target] { return http_request(port, {"GET", target, {}}, kRequestLimit); });
   }
-
-  static json body_json(const HttpAnswer& a) { return json::parse(a.body, nullptr, false); }
 
   uint64_t seq_now() {
     const HttpAnswer a = get("/wait?idle=0");
@@ -64,17 +56,6 @@ class AgentTest : public VoxlFixture {
     uint32_t c = 0;
     while (done.wait_for(15ms) != std::future_status::ready) fill(r, 0x400000 + (c++ * 0x010305 & 0xffffff));
     return done.get();
-  }
-
-  static void expect_error(const HttpAnswer& a, int status, const std::string& parameter) {
-    EXPECT_EQ(a.status, status) << a.body;
-    EXPECT_EQ(a.header("content-type"), "application/json");
-    const json j = json::parse(a.body, nullptr, false);
-    ASSERT_TRUE(j.is_object()) << a.body;
-    EXPECT_TRUE(j.contains("error")) << a.body;
-    if (!parameter.empty()) {
-      EXPECT_EQ(j.value("parameter", ""), parameter) << a.body;
-    }
   }
 
   static void expect_clean_mp4(const HttpAnswer& a, const Mp4Probe& p) {
@@ -199,6 +180,30 @@ TEST_F(AgentTest, WaitChangeWatchesOnlyItsRegion) {
   EXPECT_LT(i.value("waited_ms", 30000), 30000);
 }
 
+TEST_F(AgentTest, WithACaptureRegionScreenshotAndWaitShareItsCoordinates) {
+  // The captured area starts at 100,80 on the screen: its 0,0 is what the
+  // stream, a whole screenshot and a viewer's clicks call 0,0.
+  start({"--capture-region=100,80,320,240"});
+  const std::string region = "region=0,0,32,32";
+  const uint64_t before_outside = seq_now();
+  fill({4, 4, 8, 8}, 0x00ff00);  // on the screen's 0,0 corner: outside the captured area
+  const json outside = body_json(get("/wait?change&" + region + "&timeout=300&since=" + std::to_string(before_outside)));
+  EXPECT_EQ(outside.value("changed", true), false) << outside.dump();
+
+  const uint64_t before_inside = seq_now();
+  fill({104, 84, 8, 8}, 0xff00ff);  // the captured area's 4,4
+  const json inside = body_json(get("/wait?change&" + region + "&timeout=30000&since=" + std::to_string(before_inside)));
+  EXPECT_EQ(inside.value("changed", false), true) << inside.dump();
+
+  const HttpAnswer shot = get("/screenshot?" + region);
+  ASSERT_EQ(shot.status, 200) << shot.body;
+  const DecodedPng png = decode_png(shot.body);
+  ASSERT_EQ(png.error, "");
+  ASSERT_EQ(png.size, (Size{32, 32}));
+  EXPECT_EQ(png.at(6, 6), 0xff00ffu) << "what the wait saw change is in the same region's picture";
+  EXPECT_EQ(png.at(20, 20), kBackground);
+}
+
 TEST_F(AgentTest, WaitSinceAnOlderSeqReturnsAtOnceAndSinceTheCurrentOneWaits) {
   start();
   const uint64_t old_seq = seq_now();
@@ -295,6 +300,35 @@ TEST_F(AgentTest, EndpointsKeepTheAccessRules) {
   EXPECT_EQ(call("GET", "/wait?idle=0", {auth, {"Host", "evil.example"}}).status, 403);
 }
 
+TEST_F(AgentTest, ViewOnlyCredentialsAndForeignPagesDoNotControlRecordings) {
+  start({"--enable-basic-auth", "--basic-auth-password=s3cret", "--basic-auth-viewonly-password=look",
+         "--max-record-seconds=1"});
+  const auto full = std::make_pair(std::string("Authorization"), basic_authorization("voxl", "s3cret"));
+  const auto view = std::make_pair(std::string("Authorization"), basic_authorization("voxl", "look"));
+  // Watching is allowed.
+  EXPECT_EQ(call("GET", "/screenshot", {view}).status, 200);
+  EXPECT_EQ(call("GET", "/wait?idle=0", {view}).status, 200);
+  // Starting is not, and starts nothing.
+  const HttpAnswer refused = call("POST", "/record/start", {view});
+  expect_error(refused, 403, "");
+  EXPECT_NE(body_json(refused).value("error", "").find("view-only"), std::string::npos) << refused.body;
+  EXPECT_EQ(voxl_->log().find("recording 1 started"), std::string::npos) << voxl_->log();
+  // Nor is stopping another client's recording, which carries on to its
+  // longest length and is still there for its owner.
+  const HttpAnswer started = call("POST", "/record/start", {full});
+  ASSERT_EQ(started.status, 200) << started.body;
+  const std::string id = std::to_string(body_json(started).value("id", uint64_t(0)));
+  ASSERT_TRUE(voxl_->wait_for_log("recording " + id + " started", kLogLimit)) << voxl_->log();
+  expect_error(call("POST", "/record/stop?id=" + id, {view}), 403, "");
+  // Nor from a page on another site, with full credentials or not.
+  expect_error(call("POST", "/record/stop?id=" + id, {full, {"Origin", "http://evil.example"}}), 403, "");
+  expect_error(call("POST", "/record/start", {full, {"Origin", "http://evil.example"}}), 403, "");
+  ASSERT_TRUE(voxl_->wait_for_log("recording " + id + " ended (max-record-seconds)", kLogLimit)) << voxl_->log();
+  const HttpAnswer a = call("POST", "/record/stop?id=" + id, {full});
+  expect_clean_mp4(a, probe_mp4(a.body));
+  EXPECT_EQ(a.header("x-voxl-ended"), "max-record-seconds");
+}
+
 // ---- /record
 
 TEST_F(AgentTest, RecordForSecondsGivesThatLongAClip) {
@@ -334,7 +368,7 @@ TEST_F(AgentTest, RecordStartAndStop) {
   animate_until(enough);
   const uint16_t port = voxl_->port();
   auto stopped = std::async(std::launch::async, [port, id] {
-    return http_request(port, {"POST", "/record/stop?id=" + std::to_string(id), {}}, 60s);
+    return http_request(port, {"POST", "/record/stop?id=" + std::to_string(id), {}}, kRequestLimit);
   });
   const HttpAnswer a = animate_until(stopped);
   const Mp4Probe p = probe_mp4(a.body);

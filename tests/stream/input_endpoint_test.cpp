@@ -9,48 +9,33 @@
 #include <nlohmann/json.hpp>
 
 #include "event_recorder.h"
-#include "http_client.h"
-#include "voxl_fixture.h"
+#include "endpoint_fixture.h"
 
 namespace voxl::testing {
 namespace {
 
-using namespace std::chrono_literals;
 using json = nlohmann::json;
 
-constexpr uint32_t kBackground = 0x203040;
 constexpr Rect kArea{40, 30, 400, 300};
 
-class InputEndpointTest : public VoxlFixture {
+class InputEndpointTest : public EndpointFixture {
  protected:
-  void start(std::vector<std::string> args = {}) {
-    start_display(kBackground);
-    start_voxl(args);
+  void start(const std::vector<std::string>& args = {}) {
+    EndpointFixture::start(args);
     recorder_.emplace(display_->name(), kArea);
   }
 
-  HttpAnswer post(const std::string& body, std::vector<std::pair<std::string, std::string>> headers = {}) {
-    return http_request(voxl_->port(), {"POST", "/input", std::move(headers)}, body, 60s);
+  HttpAnswer post(const std::string& body, Headers headers = {}) {
+    return call("POST", "/input", body, std::move(headers));
   }
 
   uint64_t post_ok(const std::string& body) {
     const HttpAnswer a = post(body);
     EXPECT_EQ(a.status, 200) << a.body;
-    const json j = json::parse(a.body, nullptr, false);
+    const json j = body_json(a);
     EXPECT_TRUE(j.is_object()) << a.body;
     EXPECT_EQ(a.header("x-voxl-seq"), std::to_string(j.value("seq", uint64_t(0))));
     return j.value("seq", uint64_t(0));
-  }
-
-  static void expect_error(const HttpAnswer& a, int status, const std::string& parameter) {
-    EXPECT_EQ(a.status, status) << a.body;
-    EXPECT_EQ(a.header("content-type"), "application/json");
-    const json j = json::parse(a.body, nullptr, false);
-    ASSERT_TRUE(j.is_object()) << a.body;
-    EXPECT_TRUE(j.contains("error")) << a.body;
-    if (!parameter.empty()) {
-      EXPECT_EQ(j.value("parameter", ""), parameter) << a.body;
-    }
   }
 
   size_t count(InputEvent::Kind k) const {
@@ -111,9 +96,9 @@ TEST_F(InputEndpointTest, WaitSinceItsSeqSeesWhatTheActionDrew) {
   // The recorder's application: it draws when its key arrives.
   ASSERT_TRUE(recorder_->wait_until([&](const auto&) { return count(InputEvent::Kind::kKeyPress) >= 1; }));
   fill({500, 400, 40, 40}, 0xff0000);  // beside its window, which hides the root
-  const HttpAnswer a = http_request(voxl_->port(), {"GET", "/wait?change&timeout=30000&since=" + std::to_string(seq), {}}, 60s);
+  const HttpAnswer a = get("/wait?change&timeout=30000&since=" + std::to_string(seq));
   ASSERT_EQ(a.status, 200) << a.body;
-  const json j = json::parse(a.body, nullptr, false);
+  const json j = body_json(a);
   EXPECT_EQ(j.value("changed", false), true) << a.body;
   EXPECT_GT(j.value("seq", uint64_t(0)), seq) << a.body;
 }
@@ -125,14 +110,14 @@ TEST_F(InputEndpointTest, BadBodiesAreRefusedWithTheFieldAndChangeNothing) {
                "actions[1].x");
   expect_error(post(R"({"type":"key","keys":"ctrl+nokey"})"), 400, "keys");
   expect_error(post(R"({"type":"click","button":"thumb"})"), 400, "button");
-  const HttpAnswer q = http_request(voxl_->port(), {"POST", "/input?x=1", {}}, R"({"type":"move","x":1,"y":1})", 60s);
+  const HttpAnswer q = call("POST", "/input?x=1", R"({"type":"move","x":1,"y":1})");
   expect_error(q, 400, "x");
   // The valid click before the bad move was not played.
   recorder_->poll();
   EXPECT_EQ(count(InputEvent::Kind::kButtonPress), 0u);
-  const HttpAnswer get = http_request(voxl_->port(), {"GET", "/input", {}}, 60s);
-  EXPECT_EQ(get.status, 405);
-  EXPECT_EQ(get.header("allow"), "POST");
+  const HttpAnswer wrong_method = get("/input");
+  EXPECT_EQ(wrong_method.status, 405);
+  EXPECT_EQ(wrong_method.header("allow"), "POST");
 }
 
 TEST_F(InputEndpointTest, ViewOnlyCredentialsAndForeignPagesAreRefused) {

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "fake_input_injector.h"
 #include "input/keysyms.h"
 
 namespace voxl::endpoints {
@@ -15,25 +16,7 @@ namespace {
 using input::InputStatus;
 namespace ks = input::keysym;
 
-struct FakeInjector : input::InputInjector {
-  std::vector<std::string> log;
-  uint32_t failing_key = 0;  // key() of this keysym fails
-  InputStatus key(uint32_t k, bool down) override {
-    if (k == failing_key && down) return InputStatus::kNoSpareKeycode;
-    log.push_back(fmt::format("key {:#x} {}", k, down ? "down" : "up"));
-    return InputStatus::kOk;
-  }
-  InputStatus type_text(std::string_view t) override {
-    log.push_back("text " + std::string(t));
-    return InputStatus::kOk;
-  }
-  void move(int x, int y) override { log.push_back(fmt::format("move {} {}", x, y)); }
-  void button(int n, bool down) override { log.push_back(fmt::format("button {} {}", n, down ? "down" : "up")); }
-  void scroll_notches(int dx, int dy) override { log.push_back(fmt::format("scroll {} {}", dx, dy)); }
-  Size desktop_size() const override { return {640, 480}; }
-  bool caps_lock() override { return false; }
-  bool num_lock() override { return false; }
-};
+using FakeInjector = voxl::testing::FakeInputInjector;
 
 constexpr Size kDesktop{640, 480};
 constexpr double kPxPerNotch = 100;

@@ -4,39 +4,17 @@
 
 #include <gtest/gtest.h>
 
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include "base/base64.h"
-#include "input/keysyms.h"
+#include "fake_input_injector.h"
 
 namespace voxl::input {
 namespace {
 
 using json = nlohmann::json;
-namespace ks = keysym;
-
-struct FakeInjector : InputInjector {
-  std::vector<std::string> log;
-  bool caps = false;
-  bool num = false;
-  InputStatus key(uint32_t k, bool down) override {
-    log.push_back(fmt::format("key {:#x} {}", k, down ? "down" : "up"));
-    if (k == ks::kCapsLock && down) caps = !caps;
-    return InputStatus::kOk;
-  }
-  InputStatus type_text(std::string_view t) override {
-    log.push_back("text " + std::string(t));
-    return InputStatus::kOk;
-  }
-  void move(int x, int y) override { log.push_back(fmt::format("move {} {}", x, y)); }
-  void button(int n, bool down) override { log.push_back(fmt::format("button {} {}", n, down ? "down" : "up")); }
-  void scroll_notches(int dx, int dy) override { log.push_back(fmt::format("scroll {} {}", dx, dy)); }
-  Size desktop_size() const override { return {640, 480}; }
-  bool caps_lock() override { return caps; }
-  bool num_lock() override { return num; }
-};
+using FakeInjector = voxl::testing::FakeInputInjector;
 
 struct FakeClipboard : Clipboard {
   Listener listener;
