@@ -119,7 +119,9 @@ void X264Encoder::set_max_kbps(int kbps) {
   x264_encoder_parameters(enc_, &p);
   p.rc.i_vbv_max_bitrate = kbps;
   p.rc.i_vbv_buffer_size = vbv_buffer_kbit(kbps, fps_);
-  if (x264_encoder_reconfig(enc_, &p) == 0) max_kbps_ = kbps;
+  const int rc = x264_encoder_reconfig(enc_, &p);
+  log_->debug("x264 bitrate cap {} -> {} kbit/s{}", max_kbps_, kbps, rc == 0 ? "" : ": refused");
+  if (rc == 0) max_kbps_ = kbps;
 }
 
 void X264Encoder::set_crf(int crf) {
