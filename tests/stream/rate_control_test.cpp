@@ -40,10 +40,11 @@ constexpr double kQueueBytes = kLinkMbps * 1e6 / 8 * 1.000;               // 250
 // Until the first acks the encoder runs at --max-kbps and its frames are
 // several times the link's round trip; the window then holds a few of those
 // (its RTT samples include their serialisation). Once the target has come
-// down, the window is a round trip plus a few link-sized frames: a quarter
-// of the queue is many times that, and far below a sender that fills it.
+// down, the window is a round trip plus a few link-sized frames (up to 16
+// of them while the minimum RTT still remembers the big ones): a third of
+// the queue is several times that, and far below a sender that fills it.
 constexpr double kSettledS = 4;
-constexpr double kMaxSettledInFlightBytes = kQueueBytes / 4;             // 62.5 KB
+constexpr double kMaxSettledInFlightBytes = kQueueBytes / 3;             // 83 KB
 constexpr size_t kMaxInFlightFrames = 16;                                 // LinkEstimator's cap
 
 constexpr auto kRun = std::chrono::seconds(10);
@@ -137,6 +138,7 @@ class RateControlTest : public VoxlFixture {
     double at_s;    // since the measurement started
     double age_ms;  // received (client wall clock) - captured (server wall clock)
     size_t bytes;
+    bool key;
   };
   struct Stats {
     double at_s;
@@ -159,7 +161,7 @@ class RateControlTest : public VoxlFixture {
         const uint64_t received = wall_us();
         const uint64_t captured = client.frames().back().capture_us;
         frames.push_back({at_s, (double(received) - double(captured)) / 1000.0,
-                          size_t(client.video_bytes() - bytes_before)});
+                          size_t(client.video_bytes() - bytes_before), client.frames().back().key});
       }
       if (client.texts().size() > texts_before) {
         const auto& t = client.texts().back();
@@ -171,7 +173,8 @@ class RateControlTest : public VoxlFixture {
 
 TEST_F(RateControlTest, TwoMegabitLinkKeepsDeliveringWithoutABacklog) {
   NoisePainter noise(display_->name(), Rect::from_size(kScreen), 16ms);
-  start_voxl();
+  // Debug logging says, on a failure, whether the viewer fell behind.
+  start_voxl({"--log-level=debug"});
   Link link(voxl_->port(), bench::LinkSettings{kLinkMbps, kLinkRtt, kLinkQueue});
   ClientOptions options = client_options();
   options.port = link.port();
@@ -188,6 +191,7 @@ TEST_F(RateControlTest, TwoMegabitLinkKeepsDeliveringWithoutABacklog) {
   // Frames keep arriving, every window of the run, and all of them decode.
   const int windows = int(kRun / kWindow);
   std::vector<int> per_window(static_cast<size_t>(windows), 0);
+  int key_frames = 0;
   std::vector<std::vector<double>> ages(static_cast<size_t>(windows));
   double bytes = 0;
   for (const auto& f : frames) {
@@ -195,16 +199,17 @@ TEST_F(RateControlTest, TwoMegabitLinkKeepsDeliveringWithoutABacklog) {
     ++per_window[size_t(w)];
     ages[size_t(w)].push_back(f.age_ms);
     bytes += double(f.bytes);
+    key_frames += f.key ? 1 : 0;
   }
   std::string record = "frames per 2 s window:";
   for (int w = 0; w < windows; ++w) record += " " + std::to_string(per_window[size_t(w)]);
   record += "; median age per window (ms):";
   for (int w = 0; w < windows; ++w) record += " " + std::to_string(int(median(ages[size_t(w)])));
   record += "; received " + std::to_string(int(bytes * 8 / 1000 / std::chrono::duration<double>(kRun).count())) +
-            " kbit/s";
+            " kbit/s in " + std::to_string(frames.size()) + " frames, " + std::to_string(key_frames) + " of them key";
   std::printf("%s\n", record.c_str());
   if (std::getenv("VOXL_RATE_TRACE"))
-    for (const auto& f : frames) std::printf("frame at %.3f s: age %.0f ms, %zu bytes\n", f.at_s, f.age_ms, f.bytes);
+    for (const auto& f : frames) std::printf("frame at %.3f s: age %.0f ms, %zu bytes%s\n", f.at_s, f.age_ms, f.bytes, f.key ? " key" : "");
   for (int w = 0; w < windows; ++w)
     EXPECT_GE(per_window[size_t(w)], kMinFramesPerWindow) << "window " << w << "; " << record;
   EXPECT_EQ(client.decode_errors(), 0) << client.status();
@@ -217,10 +222,10 @@ TEST_F(RateControlTest, TwoMegabitLinkKeepsDeliveringWithoutABacklog) {
   for (const auto& s : stats) {
     const auto& v = s.viewer;
     std::printf("stats at %.1f s: in_flight %d frames / %d bytes, rtt %.0f ms (min %.0f), delivery %.0f kbit/s, "
-                "target %d, encoder %d kbit/s, held back %d\n",
+                "target %d, encoder %d kbit/s, held back %d, dropped %d\n",
                 s.at_s, v.value("in_flight", -1), v.value("in_flight_bytes", -1), v.value("rtt_ms", -1.0),
                 v.value("min_rtt_ms", -1.0), v.value("delivery_kbps", -1.0), v.value("target_kbps", -1),
-                v.value("encoder_kbps", -1), v.value("held_back", -1));
+                v.value("encoder_kbps", -1), v.value("held_back", -1), v.value("dropped_frames", -1));
     max_bytes = std::max(max_bytes, v.value("in_flight_bytes", 0.0));
     if (s.at_s >= kSettledS) max_settled_bytes = std::max(max_settled_bytes, v.value("in_flight_bytes", 0.0));
     max_frames = std::max(max_frames, v.value("in_flight", size_t(0)));
@@ -242,7 +247,9 @@ TEST_F(RateControlTest, TwoMegabitLinkKeepsDeliveringWithoutABacklog) {
   noise.stop();
   fill(Rect::from_size(kScreen), kFinal);
   const auto filled = SteadyClock::now();
-  ASSERT_TRUE(client.wait_for_colour(kScreen.width / 2, kScreen.height / 2, kFinal, 5s)) << client.status();
+  ASSERT_TRUE(client.wait_for_colour(kScreen.width / 2, kScreen.height / 2, kFinal, 5s))
+      << "centre is " << (client.pixel(kScreen.width / 2, kScreen.height / 2) ? colour_name(*client.pixel(kScreen.width / 2, kScreen.height / 2)) : "undecoded")
+      << "; " << client.status();
   std::printf("final fill shown after %.0f ms (frame age %.0f ms); %d noise pictures painted\n",
               std::chrono::duration<double, std::milli>(SteadyClock::now() - filled).count(),
               (double(wall_us()) - double(client.frames().back().capture_us)) / 1000.0, noise.painted());
