@@ -37,14 +37,15 @@ constexpr auto kLinkQueue = std::chrono::milliseconds(1000);  // LinkSettings' d
 // What the link holds: one round trip at the cap, and the bottleneck queue.
 constexpr double kBdpBytes = kLinkMbps * 1e6 / 8 * 0.040;                 // 10 KB
 constexpr double kQueueBytes = kLinkMbps * 1e6 / 8 * 1.000;               // 250 KB
-// Until the first acks the encoder runs at --max-kbps and its frames are
-// several times the link's round trip; the window then holds a few of those
-// (its RTT samples include their serialisation). Once the target has come
-// down, the window is a round trip plus a few link-sized frames (up to 16
-// of them while the minimum RTT still remembers the big ones): a third of
-// the queue is several times that, and far below a sender that fills it.
+// Until the first acks the encoder runs at --max-kbps, one frame of VBV
+// (62.5 KB at 60 fps), and the first frame's RTT sample holds its own
+// serialisation: about 300 ms. The minimum RTT can stay there (every later
+// frame waits behind the queue that window allows), so the window may keep
+// up to that round trip at the delivery rate plus three link-sized frames
+// in flight, about 115 KB even at the 2.6 Mbit/s the rate samples overshoot
+// to. Half the queue is above that, and half what a sender filling it has.
 constexpr double kSettledS = 4;
-constexpr double kMaxSettledInFlightBytes = kQueueBytes / 3;             // 83 KB
+constexpr double kMaxSettledInFlightBytes = kQueueBytes / 2;             // 125 KB
 constexpr size_t kMaxInFlightFrames = 16;                                 // LinkEstimator's cap
 
 constexpr auto kRun = std::chrono::seconds(10);
