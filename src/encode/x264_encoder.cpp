@@ -114,20 +114,30 @@ bool X264Encoder::encode(const I420Image& image, int64_t pts_us, bool force_key,
 }
 
 void X264Encoder::set_max_kbps(int kbps) {
-  if (kbps == max_kbps_) return;
-  x264_param_t p;
-  x264_encoder_parameters(enc_, &p);
-  p.rc.i_vbv_max_bitrate = kbps;
-  p.rc.i_vbv_buffer_size = vbv_buffer_kbit(kbps, fps_);
-  if (x264_encoder_reconfig(enc_, &p) == 0) max_kbps_ = kbps;
+  if (kbps != max_kbps_) reconfigure(kbps, crf_);
 }
 
 void X264Encoder::set_crf(int crf) {
-  if (crf == crf_) return;
+  if (crf != crf_) reconfigure(max_kbps_, crf);
+}
+
+// x264_encoder_parameters() returns the settings in use, not one pending
+// from an earlier reconfig before the next frame, and a second reconfig
+// replaces the pending one. So every reconfig carries everything this
+// class changes: a cap change followed by a CRF change (a paintover starting
+// or ending) would otherwise be lost while max_kbps() claims it was made.
+void X264Encoder::reconfigure(int max_kbps, int crf) {
   x264_param_t p;
   x264_encoder_parameters(enc_, &p);
+  p.rc.i_vbv_max_bitrate = max_kbps;
+  p.rc.i_vbv_buffer_size = vbv_buffer_kbit(max_kbps, fps_);
   p.rc.f_rf_constant = float(crf);
-  if (x264_encoder_reconfig(enc_, &p) == 0) crf_ = crf;
+  const int rc = x264_encoder_reconfig(enc_, &p);
+  if (max_kbps != max_kbps_)
+    log_->debug("x264 bitrate cap {} -> {} kbit/s{}", max_kbps_, max_kbps, rc == 0 ? "" : ": refused");
+  if (rc != 0) return;
+  max_kbps_ = max_kbps;
+  crf_ = crf;
 }
 
 }  // namespace voxl::encode

@@ -50,6 +50,8 @@ class X264Encoder {
   int crf() const { return crf_; }
 
  private:
+  void reconfigure(int max_kbps, int crf);
+
   x264_t* enc_ = nullptr;
   Size size_;
   int fps_;

@@ -14,6 +14,7 @@
 #include <array>
 #include <cmath>
 #include <deque>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -49,6 +50,8 @@ constexpr size_t kMaxIncoming = 12 * 1024 * 1024;
 // fits; past that the oldest sound is dropped rather than played late.
 constexpr size_t kMaxQueuedAudio = 20;
 constexpr auto kStatsEvery = std::chrono::seconds(1);
+// Long enough for a first key frame to cross a slow link and be decoded.
+constexpr auto kNoAckGrace = std::chrono::seconds(3);
 
 uint64_t wall_us() {
   return uint64_t(std::chrono::duration_cast<std::chrono::microseconds>(
@@ -81,7 +84,7 @@ class ViewerSession final : public stream::VideoSink,
 
   bool ready() const override {
     if (closed_ || !queue_.empty()) return false;
-    if (!acks_seen_) return !sending_;  // TCP alone paces it
+    if (!paced_by_link(std::chrono::steady_clock::now())) return !sending_;  // TCP alone paces it
     if (link_.can_send(ctx_.max_fps)) return true;
     held_back_ = true;  // the link, not the content, limits the next frame
     return false;
@@ -221,6 +224,14 @@ class ViewerSession final : public stream::VideoSink,
     ctx_.hub.refresh_rate();
   }
 
+  // Before its first ack a viewer gets the link window's start-up size (a
+  // few frames), not TCP's: loopback and LAN socket buffers hold seconds of
+  // a slow link. One that has acked nothing kNoAckGrace after its first
+  // frame is a client that does not ack; TCP alone paces it.
+  bool paced_by_link(std::chrono::steady_clock::time_point now) const {
+    return acks_seen_ || !first_frame_at_ || now - *first_frame_at_ < kNoAckGrace;
+  }
+
   // What this viewer was sent over the last second, in kbit/s.
   double sent_kbps(std::chrono::steady_clock::time_point now) {
     while (!sent_.empty() && now - sent_.front().first > std::chrono::seconds(1)) {
@@ -290,7 +301,7 @@ class ViewerSession final : public stream::VideoSink,
     if (queue_.empty()) return;
     const auto now = std::chrono::steady_clock::now();
     link_.expire(now);
-    if (acks_seen_ && !link_.can_send(ctx_.max_fps)) {  // the next ack resumes
+    if (paced_by_link(now) && !link_.can_send(ctx_.max_fps)) {  // the next ack resumes
       held_back_ = true;
       return;
     }
@@ -304,6 +315,7 @@ class ViewerSession final : public stream::VideoSink,
       return;
     }
     sending_ = queue_.pop();
+    if (!first_frame_at_) first_frame_at_ = now;
     const size_t bytes = stream::kVideoHeaderBytes + sending_->data.size();
     if (held_back_) ++held_back_count_;
     link_.on_send(sending_->id, bytes, !held_back_, now);
@@ -379,6 +391,7 @@ class ViewerSession final : public stream::VideoSink,
   stream::LinkEstimator link_;
   stream::BitrateController rate_;
   bool acks_seen_ = false;
+  std::optional<std::chrono::steady_clock::time_point> first_frame_at_;  // the first video frame sent
   // Set when a frame had to wait for the link window: the next frame sent
   // then measures the link, not the content (see LinkEstimator::on_send).
   mutable bool held_back_ = false;

@@ -143,10 +143,10 @@ void VideoPipeline::run() {
     bool paintover = false;
     if (r.status == capture::CaptureStatus::kNoChange && !(keyframe_ && have_picture)) {
       if (paintover_left == 0 || !have_picture || Clock::now() < changed_at + paintover_delay) continue;
-      if (paused) {  // no viewer can take a frame: sharpening waits for the next change
-        paintover_left = 0;
-        continue;
-      }
+      // No viewer can take a frame: sharpening waits until one can (the
+      // pause wait above bounds how often this looks), or it would never
+      // come on a link whose window is full when it falls due.
+      if (paused) continue;
       paintover = true;
       --paintover_left;
     }

@@ -140,6 +140,52 @@ TEST(X264Encoder, MaxKbpsCanChangeWithoutAKeyFrame) {
   EXPECT_FALSE(contains_idr(e.data));
 }
 
+// Noise: no encoder can make it smaller than its VBV cap allows.
+I420Image noise_picture(uint32_t seed) {
+  I420Image img(kSize);
+  uint32_t state = seed | 1u;
+  auto next = [&state] {
+    state ^= state << 13;
+    state ^= state >> 17;
+    state ^= state << 5;
+    return uint8_t(state);
+  };
+  for (int y = 0; y < kSize.height; ++y)
+    for (int x = 0; x < kSize.width; ++x) img.y()[ptrdiff_t(y) * img.stride_y() + x] = next();
+  for (int y = 0; y < kSize.height / 2; ++y)
+    for (int x = 0; x < kSize.width / 2; ++x) {
+      img.u()[ptrdiff_t(y) * img.stride_uv() + x] = next();
+      img.v()[ptrdiff_t(y) * img.stride_uv() + x] = next();
+    }
+  return img;
+}
+
+TEST(X264Encoder, MaxKbpsChangeSurvivesACrfChangeBeforeTheNextFrame) {
+  EncoderSettings s;
+  s.max_kbps = 30000;  // one frame of VBV: 62 KB at 60 fps
+  X264Encoder enc(kSize, s, null_logger());
+  std::vector<uint8_t> out;
+  bool key = false;
+  int index = 0;
+  auto encode_noise = [&] {
+    out.clear();
+    EXPECT_TRUE(enc.encode(noise_picture(uint32_t(index) + 1), index * kFrameUs, index == 0, out, key));
+    ++index;
+    return out.size();
+  };
+  for (int i = 0; i < 3; ++i) encode_noise();
+  const size_t before = encode_noise();
+  // The pipeline's order for the frame after a paintover: the cap, then the CRF.
+  enc.set_max_kbps(2000);  // 4 KB a frame at 60 fps
+  enc.set_crf(s.crf - 5);
+  EXPECT_EQ(enc.max_kbps(), 2000);
+  EXPECT_EQ(enc.crf(), s.crf - 5);
+  encode_noise();
+  const size_t after = encode_noise();
+  EXPECT_LT(after * 4, before) << "frames of " << before << " bytes at 30000 kbit/s, then " << after
+                               << " at 2000";
+}
+
 #if VOXL_TEST_HAVE_LIBAV
 
 struct AvDeleter {

@@ -58,6 +58,27 @@ void Painter::paint_pattern(const Rect& r) {
   sync();
 }
 
+void Painter::paint_noise(const Rect& r, uint32_t seed) {
+  const size_t max_bytes = size_t(xcb_get_maximum_request_length(c_)) * 4 - 64;
+  const int rows = std::max(1, int(max_bytes / (size_t(r.width) * 4)));
+  uint32_t state = seed | 1u;  // xorshift32: cheap, and never stuck at 0
+  std::vector<uint32_t> buf;
+  for (int y0 = r.y; y0 < r.bottom(); y0 += rows) {
+    const int h = std::min(rows, r.bottom() - y0);
+    buf.resize(size_t(r.width) * size_t(h));
+    for (uint32_t& px : buf) {
+      state ^= state << 13;
+      state ^= state >> 17;
+      state ^= state << 5;
+      px = state & 0xffffffu;
+    }
+    xcb_put_image(c_, XCB_IMAGE_FORMAT_Z_PIXMAP, root_, gc_, uint16_t(r.width), uint16_t(h),
+                  int16_t(r.x), int16_t(y0), 0, 24, uint32_t(buf.size() * 4),
+                  reinterpret_cast<const uint8_t*>(buf.data()));
+  }
+  sync();
+}
+
 xcb_window_t Painter::create_window(const Rect& r, uint32_t rgb) {
   const xcb_window_t w = xcb_generate_id(c_);
   const uint32_t values[] = {rgb, 1};

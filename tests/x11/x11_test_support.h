@@ -34,6 +34,9 @@ class Painter {
   xcb_window_t root() const { return root_; }
   void fill(xcb_drawable_t d, const Rect& r, uint32_t rgb);
   void paint_pattern(const Rect& r);  // on the root window, in root coordinates
+  // Random pixels from `seed` on the root window: content no encoder can
+  // compress, different for every seed.
+  void paint_noise(const Rect& r, uint32_t seed);
   // A mapped override-redirect window with a solid background.
   xcb_window_t create_window(const Rect& r, uint32_t rgb);
   void resize_window(xcb_window_t w, Size s);
