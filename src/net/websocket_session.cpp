@@ -84,8 +84,9 @@ class ViewerSession final : public stream::VideoSink,
 
   bool ready() const override {
     if (closed_ || !queue_.empty()) return false;
-    if (!paced_by_link(std::chrono::steady_clock::now())) return !sending_;  // TCP alone paces it
-    if (link_.can_send(ctx_.max_fps)) return true;
+    const auto now = std::chrono::steady_clock::now();
+    if (!paced_by_link(now)) return !sending_;  // TCP alone paces it
+    if (link_.can_send(ctx_.max_fps, now)) return true;
     held_back_ = true;  // the link, not the content, limits the next frame
     return false;
   }
@@ -301,7 +302,7 @@ class ViewerSession final : public stream::VideoSink,
     if (queue_.empty()) return;
     const auto now = std::chrono::steady_clock::now();
     link_.expire(now);
-    if (paced_by_link(now) && !link_.can_send(ctx_.max_fps)) {  // the next ack resumes
+    if (paced_by_link(now) && !link_.can_send(ctx_.max_fps, now)) {  // the next ack resumes
       held_back_ = true;
       return;
     }

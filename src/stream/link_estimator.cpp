@@ -17,6 +17,10 @@ void LinkEstimator::on_send(uint32_t id, size_t bytes, bool app_limited, Time no
   // Starting from an empty pipe, the interval of the next rate sample starts
   // now, not at the last ack: idle time is not the link's.
   if (in_flight_.empty() || !delivered_time_) delivered_time_ = now;
+  if (in_flight_.empty()) {
+    only_first_empty_send_ = !last_empty_send_;
+    last_empty_send_ = now;
+  }
   in_flight_.push_back({id, bytes, now, delivered_, *delivered_time_, app_limited});
   bytes_in_flight_ += bytes;
   avg_frame_bytes_ = avg_frame_bytes_ == 0 ? double(bytes) : avg_frame_bytes_ * 0.875 + double(bytes) * 0.125;
@@ -84,7 +88,14 @@ size_t LinkEstimator::frame_window(double fps) const {
   return std::clamp<size_t>(rtt_frames + kExtraFrames, kExtraFrames, kMaxFramesInFlight);
 }
 
-bool LinkEstimator::can_send(double fps) const {
+bool LinkEstimator::drain_due(Time now) const {
+  if (!last_empty_send_ || !has_samples()) return false;
+  return now - *last_empty_send_ >= (only_first_empty_send_ ? Clock::duration(kFirstProbe) : Clock::duration(kProbeEvery));
+}
+
+bool LinkEstimator::can_send(double fps, Time now) const {
+  if (in_flight_.empty()) return true;
+  if (drain_due(now)) return false;
   if (in_flight_.size() >= frame_window(fps)) return false;
   if (recent_kbps_ <= 0) return true;
   const double bdp_bytes = recent_kbps_ * min_rtt_ms() / 8.0;  // kbit/s x ms / 8 = bytes

@@ -13,6 +13,15 @@
 // From these: the bandwidth-delay product, the queueing delay (smoothed -
 // minimum RTT) and whether one more frame fits without building a queue.
 //
+// The minimum RTT is only true when some frame crossed an empty path. A
+// large first key frame, or frames sent behind it, can leave a standing
+// queue that the window (sized from that inflated minimum) then keeps
+// standing, so the minimum never comes back down and the queue is never
+// seen. Like BBR's PROBE_RTT, the window therefore drains the path now and
+// then: when no frame has left into an empty pipe for kProbeEvery (kFirstProbe
+// after the first frame), the next frame waits until every frame in flight
+// is acknowledged, which costs at most about one round trip of frames.
+//
 // Pure logic with no clock of its own (callers pass steady_clock times), so
 // it is tested on synthetic ack traces. One owner (a viewer session, loop
 // thread); not thread-safe.
@@ -42,6 +51,9 @@ class LinkEstimator {
   // decoded and one on its way.
   static constexpr size_t kExtraFrames = 2;
   static constexpr size_t kMaxFramesInFlight = 16;
+  static constexpr auto kFirstProbe = std::chrono::seconds(1);
+  // Within kMinRttWindow, so a clean sample is always in the window.
+  static constexpr auto kProbeEvery = std::chrono::seconds(8);
 
   // `app_limited`: the sender sent this frame with room to spare in the
   // window, so its rate sample measures the content, not the link.
@@ -73,12 +85,15 @@ class LinkEstimator {
   size_t frames_in_flight() const { return in_flight_.size(); }
   size_t bytes_in_flight() const { return bytes_in_flight_; }
 
-  // Whether a frame may be sent now at `fps` without queueing: the frames
-  // in flight stay within one round trip's worth plus kExtraFrames, and the
-  // bytes within the bandwidth-delay product (at the recent rate) plus that
-  // many average frames.
+  // Whether a frame may be sent at `now` at `fps` without queueing: the
+  // frames in flight stay within one round trip's worth plus kExtraFrames,
+  // and the bytes within the bandwidth-delay product (at the recent rate)
+  // plus that many average frames; while a drain is due (see above),
+  // nothing may be in flight.
   // Before any ack, at most kExtraFrames + 1 frames go out.
-  bool can_send(double fps) const;
+  bool can_send(double fps, Time now) const;
+  // A drain of the path is due: the next frame waits for an empty pipe.
+  bool drain_due(Time now) const;
   // The window can_send() applies, in frames.
   size_t frame_window(double fps) const;
 
@@ -102,6 +117,10 @@ class LinkEstimator {
   double fast_rtt_ms_ = 0;
   double recent_kbps_ = 0;
   double avg_frame_bytes_ = 0;
+  // When a frame last left into an empty pipe, and whether that was the
+  // first frame (the first drain comes sooner).
+  std::optional<Time> last_empty_send_;
+  bool only_first_empty_send_ = true;
 };
 
 }  // namespace voxl::stream

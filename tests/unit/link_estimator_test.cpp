@@ -133,13 +133,49 @@ TEST(LinkEstimator, BytesBeyondTheBandwidthDelayProductWait) {
   for (uint32_t id = 1; id <= 4; ++id) e.on_send(id, 10000, false, t0);
   for (uint32_t id = 1; id <= 4; ++id) e.on_ack(id, 0, t0 + std::chrono::milliseconds(10 * id));
   EXPECT_NEAR(e.delivery_kbps(), 8000, 500);
-  EXPECT_TRUE(e.can_send(60));
+  EXPECT_TRUE(e.can_send(60, t0 + 50ms));
   // Budget: ~10 KB of BDP + two 10 KB frames.
   e.on_send(5, 10000, false, t0 + 50ms);
   e.on_send(6, 10000, false, t0 + 50ms);
-  EXPECT_TRUE(e.can_send(1000));
+  EXPECT_TRUE(e.can_send(1000, t0 + 50ms));
   e.on_send(7, 10000, false, t0 + 50ms);
-  EXPECT_FALSE(e.can_send(1000));
+  EXPECT_FALSE(e.can_send(1000, t0 + 50ms));
+}
+
+TEST(LinkEstimator, DrainsThePathASecondInThenEveryEightSecondsOfBusyPipe) {
+  LinkEstimator e;
+  // Frames every 20 ms, each acknowledged 50 ms later: the pipe never empties.
+  uint32_t id = 0;
+  auto t = t0;
+  auto send_and_ack_until = [&](LinkEstimator::Time end) {
+    for (; t < end; t += 20ms) {
+      if (id >= 3) e.on_ack(id - 2, 0, t);
+      if (!e.can_send(60, t)) return false;
+      e.on_send(++id, 1000, false, t);
+    }
+    return true;
+  };
+  EXPECT_TRUE(send_and_ack_until(t0 + 990ms));
+  EXPECT_FALSE(e.drain_due(t0 + 990ms));
+  EXPECT_TRUE(e.drain_due(t0 + 1s));
+  EXPECT_FALSE(send_and_ack_until(t0 + 2s));  // held back at one second
+  const auto held_at = t;
+  // Once everything in flight is acknowledged, the next frame leaves.
+  e.on_ack(id, 0, held_at + 10ms);
+  EXPECT_TRUE(e.can_send(60, held_at + 10ms));
+  e.on_send(++id, 1000, false, held_at + 10ms);
+  EXPECT_FALSE(e.drain_due(held_at + 8s));
+  EXPECT_TRUE(e.drain_due(held_at + 10ms + 8s));
+}
+
+TEST(LinkEstimator, AnIdlePipeNeedsNoDrain) {
+  LinkEstimator e;
+  for (uint32_t id = 1; id <= 20; ++id) {
+    const auto t = t0 + id * 500ms;
+    EXPECT_TRUE(e.can_send(60, t));
+    e.on_send(id, 1000, false, t);
+    e.on_ack(id, 0, t + 30ms);
+  }
 }
 
 }  // namespace
