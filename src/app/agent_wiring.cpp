@@ -11,7 +11,7 @@ namespace voxl::app {
 
 AgentWiring::AgentWiring(const Config& config, boost::asio::io_context& io, const DesktopWiring& desktop,
                          stream::Hub& hub, input::Interaction* interaction, const Logger& log)
-    : io_(io), log_(log), interaction_(interaction) {
+    : io_(io), log_(log), interaction_(interaction), capture_area_(desktop.capture_area()) {
   changes_ = std::make_unique<endpoints::ChangeMonitor>(
       io, std::make_unique<capture::x11::X11DamageWatcher>(desktop.display()), log);
   screenshots_ = std::make_unique<endpoints::ScreenshotService>([&desktop] { return desktop.make_capturer(); }, log);
@@ -23,7 +23,7 @@ AgentWiring::AgentWiring(const Config& config, boost::asio::io_context& io, cons
 AgentWiring::~AgentWiring() = default;
 
 net::EndpointTable AgentWiring::endpoints() {
-  return endpoints::agent_endpoints({io_, *changes_, *screenshots_, *recordings_, log_, interaction_});
+  return endpoints::agent_endpoints({io_, *changes_, *screenshots_, *recordings_, log_, interaction_, capture_area_});
 }
 
 }  // namespace voxl::app

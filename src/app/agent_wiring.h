@@ -11,8 +11,10 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include "app/config.h"
+#include "base/geometry.h"
 #include "base/logging.h"
 #include "net/endpoint.h"
 
@@ -52,6 +54,7 @@ class AgentWiring {
   boost::asio::io_context& io_;
   Logger log_;
   input::Interaction* interaction_;
+  std::optional<Rect> capture_area_;
   std::unique_ptr<endpoints::ChangeMonitor> changes_;
   std::unique_ptr<endpoints::ScreenshotService> screenshots_;
   std::unique_ptr<endpoints::RecordService> recordings_;

@@ -11,9 +11,11 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "app/config.h"
+#include "base/geometry.h"
 #include "base/logging.h"
 #include "capture/capturer.h"
 
@@ -39,6 +41,12 @@ class DesktopWiring {
   // A capturer of the configured target (screen, region or window), on a
   // connection of its own.
   std::unique_ptr<capture::Capturer> make_capturer() const;
+
+  // Where the picture lies on the screen when it is a fixed part of it
+  // (--capture-region): what the agent endpoints call 0,0 and how big the
+  // picture is. nullopt for the screen (whose coordinates are the picture's)
+  // and for a window, which may move and resize under the stream.
+  std::optional<Rect> capture_area() const { return config_.capture_region; }
 
  private:
   const Config& config_;

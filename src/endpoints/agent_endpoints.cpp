@@ -55,8 +55,8 @@ EndpointReply mp4_reply(RecordOutcome o) {
 // of --capture-region, else the screen's own. The viewers' input is mapped
 // with the same origin.
 std::pair<int, int> stream_origin(const AgentServices& s) {
-  if (!s.interaction) return {0, 0};
-  return {s.interaction->settings().origin_x, s.interaction->settings().origin_y};
+  if (!s.capture_area) return {0, 0};
+  return {s.capture_area->x, s.capture_area->y};
 }
 
 CancelFn screenshot(const AgentServices& s, const EndpointRequest& req, ReplyFn reply) {
@@ -100,10 +100,13 @@ CancelFn wait(const AgentServices& s, const EndpointRequest& req, ReplyFn reply)
   if (!spec) return reply(bad(error)), nullptr;
   // Regions are in the coordinates of what the agent sees (the stream and
   // /screenshot, which show the captured area); the change monitor watches
-  // the whole screen.
+  // the whole screen, so without a region a wait watches the captured area:
+  // what is drawn beside it is not in the picture.
   if (spec->region) {
     const auto [x, y] = stream_origin(s);
     spec->region = spec->region->translated(x, y);
+  } else {
+    spec->region = s.capture_area;
   }
   const uint64_t id = s.changes.start_wait(*spec, [reply](const WaitOutcome& o) {
     EndpointReply r;
@@ -199,10 +202,14 @@ CancelFn input_actions(const AgentServices& s, const EndpointRequest& req, Reply
            nullptr;
   input::InputInjector* injector = s.interaction ? s.interaction->injector() : nullptr;
   if (!injector) return reply(net::json_error(503, "", "this desktop takes no input")), nullptr;
+  // Coordinates are the picture's, like a viewer's clicks: checked against
+  // the captured area and moved by its corner.
+  const Size area = s.capture_area ? s.capture_area->size() : injector->desktop_size();
   ActionError error;
-  const auto actions = parse_input_actions(req.body, injector->desktop_size(),
-                                           s.interaction->settings().scroll_px_per_notch, error);
+  auto actions = parse_input_actions(req.body, area, s.interaction->settings().scroll_px_per_notch, error);
   if (!actions) return reply(net::json_error(400, error.parameter, error.message)), nullptr;
+  const auto [origin_x, origin_y] = stream_origin(s);
+  translate_input_actions(*actions, origin_x, origin_y);
   // Read before the first event: whatever the actions draw gets a later
   // seq, so /wait?change&since=seq cannot miss it.
   const uint64_t seq = s.changes.current_seq();

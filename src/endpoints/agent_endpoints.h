@@ -9,6 +9,9 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include <optional>
+
+#include "base/geometry.h"
 #include "base/logging.h"
 #include "endpoints/change_monitor.h"
 #include "endpoints/record_service.h"
@@ -26,6 +29,11 @@ struct AgentServices {
   Logger log;
   // For /input (503 without one, or once detached). Outlives the server.
   input::Interaction* interaction = nullptr;
+  // The screen rectangle the picture shows under --capture-region: /input
+  // and /wait take the picture's coordinates and /wait without a region
+  // watches only it. nullopt (screen or window): screen coordinates, and
+  // /wait watches the whole screen.
+  std::optional<Rect> capture_area;
 };
 
 net::EndpointTable agent_endpoints(AgentServices services);

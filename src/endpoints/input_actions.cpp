@@ -229,6 +229,18 @@ std::optional<std::vector<InputAction>> parse_input_actions(std::string_view bod
   return out;
 }
 
+void translate_input_actions(std::vector<InputAction>& actions, int dx, int dy) {
+  for (InputAction& a : actions) {
+    if (!a.positioned) continue;
+    a.x += dx;
+    a.y += dy;
+    if (a.type == Type::kDrag) {
+      a.to_x += dx;
+      a.to_y += dy;
+    }
+  }
+}
+
 RunOutcome run_input_actions(const std::vector<InputAction>& actions, input::InputInjector& inj) {
   using input::InputStatus;
   RunOutcome r;

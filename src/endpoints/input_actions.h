@@ -47,6 +47,10 @@ inline constexpr size_t kMaxTypedChars = 4096;  // per request
 std::optional<std::vector<InputAction>> parse_input_actions(std::string_view body, Size desktop, double px_per_notch,
                                                             ActionError& error);
 
+// Moves every position (a move, a positioned click or scroll, both ends of
+// a drag) by dx, dy: from the picture's coordinates to the screen's.
+void translate_input_actions(std::vector<InputAction>& actions, int dx, int dy);
+
 struct RunOutcome {
   input::InputStatus status = input::InputStatus::kOk;
   size_t done = 0;  // actions fully played

@@ -204,6 +204,28 @@ TEST_F(AgentTest, WithACaptureRegionScreenshotAndWaitShareItsCoordinates) {
   EXPECT_EQ(png.at(20, 20), kBackground);
 }
 
+TEST_F(AgentTest, WithACaptureRegionAWaitWithoutRegionWatchesTheCapturedArea) {
+  start({"--capture-region=100,80,320,240"});
+  // A clock beside the captured area never stops: it is not in the picture,
+  // so an idle wait still settles.
+  auto idle = get_async("/wait?idle=300&timeout=20000");
+  const HttpAnswer a = animate_until(idle, {4, 4, 32, 32});
+  ASSERT_EQ(a.status, 200) << a.body;
+  const json i = body_json(a);
+  EXPECT_EQ(i.value("timed_out", true), false) << a.body;
+  EXPECT_EQ(i.value("changed", true), false) << a.body;
+
+  const uint64_t before_outside = seq_now();
+  fill({450, 350, 20, 20}, 0x00ff00);  // below and right of the captured area
+  const json outside = body_json(get("/wait?change&timeout=300&since=" + std::to_string(before_outside)));
+  EXPECT_EQ(outside.value("changed", true), false) << outside.dump();
+
+  const uint64_t before_inside = seq_now();
+  fill({400, 300, 8, 8}, 0xff00ff);  // the captured area's 300,220
+  const json inside = body_json(get("/wait?change&timeout=30000&since=" + std::to_string(before_inside)));
+  EXPECT_EQ(inside.value("changed", false), true) << inside.dump();
+}
+
 TEST_F(AgentTest, WaitSinceAnOlderSeqReturnsAtOnceAndSinceTheCurrentOneWaits) {
   start();
   const uint64_t old_seq = seq_now();

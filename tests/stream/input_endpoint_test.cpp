@@ -76,6 +76,35 @@ TEST_F(InputEndpointTest, ClickLandsWhereAimedWithTheButtonAndCount) {
   }
 }
 
+TEST_F(InputEndpointTest, UnderACaptureRegionAClickAtPictureCoordinatesLandsThere) {
+  // The picture's 0,0 is the screen's 100,80, as for a viewer's clicks.
+  start({"--capture-region=100,80,320,240"});
+  post_ok(R"({"type":"click","x":50,"y":40})");
+  ASSERT_TRUE(recorder_->wait_until([&](const auto&) { return count(InputEvent::Kind::kButtonRelease) >= 1; }));
+  const auto& ev = recorder_->events();
+  ASSERT_EQ(ev.size(), 2u);
+  for (const InputEvent& e : ev) {
+    EXPECT_EQ(e.root_x, 150) << e.describe();
+    EXPECT_EQ(e.root_y, 120) << e.describe();
+  }
+}
+
+TEST_F(InputEndpointTest, UnderACaptureRegionCoordinatesOutsideThePictureAreRefused) {
+  start({"--capture-region=100,80,320,240"});
+  // On the screen, not in the 320x240 picture.
+  expect_error(post(R"({"type":"click","x":320,"y":10})"), 400, "x");
+  expect_error(post(R"({"type":"move","x":10,"y":240})"), 400, "y");
+  expect_error(post(R"({"actions":[{"type":"click","x":1,"y":1},{"type":"drag","from":[0,0],"to":[400,10]}]})"), 400,
+               "actions[1].to[0]");
+  // Nothing was played, and the corner of the picture is still in reach.
+  recorder_->poll();
+  EXPECT_EQ(count(InputEvent::Kind::kButtonPress), 0u);
+  post_ok(R"({"type":"click","x":319,"y":239})");
+  ASSERT_TRUE(recorder_->wait_until([&](const auto&) { return count(InputEvent::Kind::kButtonRelease) >= 1; }));
+  EXPECT_EQ(recorder_->events().front().root_x, 419);
+  EXPECT_EQ(recorder_->events().front().root_y, 319);
+}
+
 TEST_F(InputEndpointTest, KeyComboPressesModifiersFirstAndReleasesEverything) {
   start();
   post_ok(R"({"type":"key","keys":"ctrl+shift+t"})");

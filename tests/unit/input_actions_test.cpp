@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "fake_input_injector.h"
@@ -68,6 +70,25 @@ TEST(InputActionsTest, DragPressesMovesInStepsAndReleases) {
   EXPECT_EQ(log[log.size() - 2], "move 80 40");
   EXPECT_EQ(log.back(), "button 2 up");
   EXPECT_GT(log.size(), 4u);  // intermediate motion
+}
+
+TEST(InputActionsTest, TranslateMovesEveryPositionAndLeavesThePointerWhereItIs) {
+  auto actions = parse_ok(R"({"actions":[{"type":"move","x":1,"y":2},{"type":"click","x":3,"y":4},)"
+                          R"({"type":"click"},{"type":"drag","from":[5,6],"to":[7,8]},)"
+                          R"({"type":"scroll","x":9,"y":10,"dy":1},{"type":"scroll","dy":1}]})");
+  translate_input_actions(actions, 100, 80);
+  FakeInjector inj;
+  run_input_actions(actions, inj);
+  const std::vector<std::string> want = {"move 101 82", "move 103 84", "button 1 down", "button 1 up",
+                                         "button 1 down", "button 1 up", "move 105 86", "button 1 down"};
+  ASSERT_GE(inj.log.size(), want.size());
+  EXPECT_EQ(std::vector<std::string>(inj.log.begin(), inj.log.begin() + long(want.size())), want);
+  const auto& log = inj.log;
+  const auto drag_end = std::find(log.begin(), log.end(), "move 107 88");
+  ASSERT_NE(drag_end, log.end());
+  EXPECT_EQ(*(drag_end + 1), "button 1 up");
+  EXPECT_EQ(std::vector<std::string>(drag_end + 2, log.end()),
+            (std::vector<std::string>{"move 109 90", "scroll 0 1", "scroll 0 1"}));
 }
 
 TEST(InputActionsTest, ScrollInNotchesOrPixels) {
