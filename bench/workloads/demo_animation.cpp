@@ -15,32 +15,14 @@
 #include <xcb/xcb.h>
 
 #include "animation_helpers.h"
+#include "box_painter.h"
 
 namespace {
 
 using voxl::bench::add_ns;
+using voxl::bench::Box;
+using voxl::bench::BoxPainter;
 using voxl::bench::hue;
-
-struct Box {
-  int x, y, w, h;
-};
-
-class Painter {
- public:
-  explicit Painter(xcb_connection_t* c, xcb_window_t w) : c_(c), w_(w), gc_(xcb_generate_id(c)) {
-    xcb_create_gc(c_, gc_, w_, 0, nullptr);
-  }
-  void fill(const Box& b, uint32_t rgb) {
-    xcb_change_gc(c_, gc_, XCB_GC_FOREGROUND, &rgb);
-    const xcb_rectangle_t r{int16_t(b.x), int16_t(b.y), uint16_t(b.w), uint16_t(b.h)};
-    xcb_poly_fill_rectangle(c_, w_, gc_, 1, &r);
-  }
-
- private:
-  xcb_connection_t* c_;
-  xcb_window_t w_;
-  xcb_gcontext_t gc_;
-};
 
 }  // namespace
 
@@ -70,7 +52,7 @@ int main(int argc, char** argv) {
                     XCB_WINDOW_CLASS_INPUT_OUTPUT, s->root_visual,
                     XCB_CW_BACK_PIXEL | XCB_CW_OVERRIDE_REDIRECT, values);
   xcb_map_window(c, win);
-  Painter p(c, win);
+  BoxPainter p(c, win);
 
   const int bars = 8, bar_h = H / 6;
   const Box square_area{0, bar_h, W, H - 2 * bar_h};

@@ -24,37 +24,15 @@
 #include <xcb/xcb.h>
 
 #include "animation_helpers.h"
+#include "box_painter.h"
 #include "marker/marker.h"
 
 namespace {
 
 using voxl::bench::add_ns;
+using voxl::bench::Box;
+using voxl::bench::BoxPainter;
 using voxl::bench::hue;
-
-struct Box {
-  int x, y, w, h;
-};
-
-class Painter {
- public:
-  Painter(xcb_connection_t* c, xcb_window_t w) : c_(c), w_(w), gc_(xcb_generate_id(c)) {
-    xcb_create_gc(c_, gc_, w_, 0, nullptr);
-  }
-  void fill(const Box& b, uint32_t rgb) { fill(std::vector<Box>{b}, rgb); }
-  void fill(const std::vector<Box>& boxes, uint32_t rgb) {
-    if (boxes.empty()) return;
-    xcb_change_gc(c_, gc_, XCB_GC_FOREGROUND, &rgb);
-    std::vector<xcb_rectangle_t> r;
-    r.reserve(boxes.size());
-    for (const Box& b : boxes) r.push_back({int16_t(b.x), int16_t(b.y), uint16_t(b.w), uint16_t(b.h)});
-    xcb_poly_fill_rectangle(c_, w_, gc_, uint32_t(r.size()), r.data());
-  }
-
- private:
-  xcb_connection_t* c_;
-  xcb_window_t w_;
-  xcb_gcontext_t gc_;
-};
 
 struct Square {
   int x, y, dx, dy, side;
@@ -65,7 +43,7 @@ struct Square {
 // gradient (so every pixel changes every frame) and bouncing squares.
 class Scene {
  public:
-  Scene(Painter& p, Box area) : p_(p), area_(area) {
+  Scene(BoxPainter& p, Box area) : p_(p), area_(area) {
     const int side = std::max(8, area.h / 8);
     for (int i = 0; i < 10; ++i)
       squares_.push_back({area.x + (i * 97) % std::max(1, area.w - side), area.y + (i * 53) % std::max(1, area.h - side),
@@ -91,7 +69,7 @@ class Scene {
   }
 
  private:
-  Painter& p_;
+  BoxPainter& p_;
   Box area_;
   std::vector<Square> squares_;
 };
@@ -139,7 +117,7 @@ int main(int argc, char** argv) {
                     XCB_WINDOW_CLASS_INPUT_OUTPUT, s->root_visual, XCB_CW_BACK_PIXEL | XCB_CW_OVERRIDE_REDIRECT,
                     values);
   xcb_map_window(c, win);
-  Painter p(c, win);
+  BoxPainter p(c, win);
   // Still content the animation moves against: a lighter frame and a grid.
   p.fill({0, 0, W, H}, background);
   for (int y = 0; y < H; y += 64) p.fill({0, y, W, 1}, 0x50565c);
