@@ -8,14 +8,13 @@
 //   node bench/browser/key_latency.mjs [presses=50] [WxH=1280x720]
 //   (VOXL_BINARY and VOXL_E2E_INPUT_PROBE default to build/release or build/dev)
 import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { launchHeadlessChromium } from "./headless_chromium.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const { chromium } = createRequire(path.join(repo, "web/package.json"))("playwright-core");
 
 const presses = Number(process.argv[2] ?? 50);
 const size = process.argv[3] ?? "1280x720";
@@ -57,13 +56,7 @@ const voxl = await start(voxlBin, [`--xvfb=${size}`, "--addr=127.0.0.1", "--port
 const [, url, display] = voxl.match;
 const probe = await start(probeBin, [`--display=${display}`, "--flash"], /^ready$/m);
 
-const ctx = await chromium.launchPersistentContext(path.join(home, "profile"), {
-  executablePath: process.env.VOXL_CHROMIUM ?? "/usr/bin/chromium",
-  headless: true,
-  viewport: { width: 1600, height: 1000 },
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"],
-});
+const ctx = await launchHeadlessChromium(home, { width: 1600, height: 1000 });
 try {
   // Every picture the client draws, timed where it is drawn (right after decoding).
   await ctx.addInitScript(() => {

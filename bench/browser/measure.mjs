@@ -4,14 +4,10 @@
 // from the page's test hook (window.voxl).
 //
 //   node bench/browser/measure.mjs http://127.0.0.1:6901/ [seconds=20]
-import { createRequire } from "node:module";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const { chromium } = createRequire(path.join(repo, "web/package.json"))("playwright-core");
+import { launchHeadlessChromium } from "./headless_chromium.mjs";
 
 const [url, secondsArg] = process.argv.slice(2);
 if (!url) {
@@ -21,13 +17,7 @@ if (!url) {
 const seconds = Number(secondsArg ?? 20);
 const home = fs.mkdtempSync(path.join(os.tmpdir(), "voxl-measure-"));
 process.env.HOME = home;
-const ctx = await chromium.launchPersistentContext(path.join(home, "profile"), {
-  executablePath: process.env.VOXL_CHROMIUM ?? "/usr/bin/chromium",
-  headless: true,
-  viewport: { width: 2000, height: 1200 },
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"],
-});
+const ctx = await launchHeadlessChromium(home, { width: 2000, height: 1200 });
 try {
   const page = await ctx.newPage();
   const t0 = performance.now();

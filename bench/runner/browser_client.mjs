@@ -4,12 +4,10 @@
 // back off the canvas and notes the time, so "decoded" means "decoded and
 // drawn", a frame the page actually shows.
 
-import { createRequire } from "node:module";
 import fs from "node:fs";
 import path from "node:path";
 import { summarise, readDrawLog } from "./results.mjs";
-
-const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
+import { launchHeadlessChromium } from "../browser/headless_chromium.mjs";
 
 // Runs in the page before its scripts.
 function installMarkerReader(cell) {
@@ -57,17 +55,10 @@ function installMarkerReader(cell) {
 }
 
 export async function runBrowserClient({ url, logPath, cell, warmupS, seconds, onWindow, tmp }) {
-  const { chromium } = createRequire(path.join(repo, "web/package.json"))("playwright-core");
-  const home = fs.mkdtempSync(path.join(tmp, "browser-"));
+    const home = fs.mkdtempSync(path.join(tmp, "browser-"));
   const savedHome = process.env.HOME;
   process.env.HOME = home;
-  const ctx = await chromium.launchPersistentContext(path.join(home, "profile"), {
-    executablePath: process.env.VOXL_CHROMIUM ?? "/usr/bin/chromium",
-    headless: true,
-    viewport: { width: 2000, height: 1200 },
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-           "--disable-component-update", "--disable-sync"],
-  });
+  const ctx = await launchHeadlessChromium(home, { width: 2000, height: 1200 });
   process.env.HOME = savedHome;
   try {
     const page = await ctx.newPage();

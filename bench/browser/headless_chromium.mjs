@@ -1,0 +1,20 @@
+// Headless Chromium for the benchmarks, launched one way everywhere: the
+// system's chromium (or VOXL_CHROMIUM) through the repository's
+// playwright-core, software rendering, nothing talking to the network on
+// its own, a throwaway profile under `home`.
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const { chromium } = createRequire(path.join(repo, "web/package.json"))("playwright-core");
+
+export function launchHeadlessChromium(home, viewport) {
+  return chromium.launchPersistentContext(path.join(home, "profile"), {
+    executablePath: process.env.VOXL_CHROMIUM ?? "/usr/bin/chromium",
+    headless: true,
+    viewport,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+           "--disable-component-update", "--disable-sync"],
+  });
+}
