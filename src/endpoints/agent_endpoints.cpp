@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_text.h"
 #include "endpoints/input_actions.h"
 
 namespace voxl::endpoints {
@@ -157,7 +158,7 @@ CancelFn record_start(const AgentServices& s, const EndpointRequest& req, ReplyF
   const uint64_t id = s.recordings.start(why);
   if (id == 0) return reply(net::json_error(503, "", why)), nullptr;
   EndpointReply r;
-  r.body = nlohmann::json{{"id", id}, {"max_seconds", s.recordings.max_length().count()}}.dump() + "\n";
+  r.body = json_text(nlohmann::json{{"id", id}, {"max_seconds", s.recordings.max_length().count()}}) + "\n";
   reply(std::move(r));
   return nullptr;
 }
@@ -221,11 +222,11 @@ CancelFn input_actions(const AgentServices& s, const EndpointRequest& req, Reply
     const std::string name = failed.name.empty() ? "actions" : failed.name;
     s.log->warn("/input: {} not played: {}", name, describe(run.status));
     r.status = 500;
-    r.body = nlohmann::json{{"error", name + ": " + describe(run.status)}, {"parameter", name},
-                            {"seq", seq}, {"done", run.done}}.dump() + "\n";
+    r.body = json_text(nlohmann::json{{"error", name + ": " + describe(run.status)}, {"parameter", name},
+                            {"seq", seq}, {"done", run.done}}) + "\n";
     return reply(std::move(r)), nullptr;
   }
-  r.body = nlohmann::json{{"seq", seq}, {"actions", actions->size()}}.dump() + "\n";
+  r.body = json_text(nlohmann::json{{"seq", seq}, {"actions", actions->size()}}) + "\n";
   reply(std::move(r));
   return nullptr;
 }

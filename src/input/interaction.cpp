@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/base64.h"
+#include "base/json_text.h"
 #include "input/viewer_input.h"
 
 namespace voxl::input {
@@ -46,12 +47,11 @@ std::unique_ptr<ViewerInput> Interaction::join(ViewerLink& link, bool view_only,
   auto v = std::make_unique<ViewerInput>(*this, link, view_only, viewer_id);
   viewers_.push_back(v.get());
   const bool full = !view_only;
-  v->send_control(json{{"type", "interaction"},
+  v->send_control(json_text(json{{"type", "interaction"},
                        {"input", full && injector_ != nullptr},
                        {"clipboard", full && clipboard_ ? clipboard_mode(settings_) : "off"},
                        {"view_only", view_only},
-                       {"scroll_px_per_notch", settings_.scroll_px_per_notch}}
-                      .dump());
+                       {"scroll_px_per_notch", settings_.scroll_px_per_notch}}));
   if (cursor_)
     if (auto c = cursor_->current()) v->send_cursor(*c);
   return v;
@@ -81,7 +81,7 @@ const std::string& Interaction::cursor_json(const CursorImage& image) {
     m["hot_y"] = image.hot_y;
     m["rgba"] = base64_encode(std::string_view(reinterpret_cast<const char*>(image.rgba.data()), image.rgba.size()));
   }
-  return cursor_cache_.emplace(image.serial, m.dump()).first->second;
+  return cursor_cache_.emplace(image.serial, json_text(m)).first->second;
 }
 
 void Interaction::on_cursor(const CursorImagePtr& image) {
@@ -97,7 +97,7 @@ void Interaction::on_copied(const ClipboardContent& c) {
   else
     m["data"] = base64_encode(c.data);
   // Invalid UTF-8 from an application is replaced, not an exception.
-  const std::string text = m.dump(-1, ' ', false, json::error_handler_t::replace);
+  const std::string text = json_text(m);
   size_t sent = 0;
   for (ViewerInput* v : viewers_)
     if (!v->view_only()) {
@@ -110,7 +110,7 @@ void Interaction::on_copied(const ClipboardContent& c) {
 void Interaction::on_refused(const std::string& message) {
   if (!settings_.clipboard_out) return;
   log_->info("clipboard: {}", message);
-  const std::string text = json{{"type", "clipboard_error"}, {"message", message}}.dump();
+  const std::string text = json_text(json{{"type", "clipboard_error"}, {"message", message}});
   for (ViewerInput* v : viewers_)
     if (!v->view_only()) v->send_control(text);
 }

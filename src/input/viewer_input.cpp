@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/base64.h"
+#include "base/json_text.h"
 #include "input/key_mapping.h"
 #include "input/keysyms.h"
 
@@ -110,7 +111,7 @@ void ViewerInput::refuse(std::string_view what, std::string_view reason) {
   if (told) return;  // once per kind is enough; the rest are dropped quietly
   told = true;
   owner_.log()->info("viewer {}: {} refused: {}", id_, what, reason);
-  send_control(json{{"type", "refused"}, {"what", std::string(what)}, {"reason", std::string(reason)}}.dump());
+  send_control(json_text(json{{"type", "refused"}, {"what", std::string(what)}, {"reason", std::string(reason)}}));
 }
 
 void ViewerInput::press(uint32_t keysym, bool down) {
@@ -216,17 +217,17 @@ void ViewerInput::on_clipboard(const json& m) {
   } else if (mime == kMimePng) {
     auto bytes = base64_decode(string_field(m, "data"));
     if (!bytes) {
-      send_control(json{{"type", "clipboard_error"}, {"message", "the image was not valid base64"}}.dump());
+      send_control(json_text(json{{"type", "clipboard_error"}, {"message", "the image was not valid base64"}}));
       return;
     }
     content.data = std::move(*bytes);
   } else {
-    send_control(json{{"type", "clipboard_error"}, {"message", "only text/plain and image/png can be pasted"}}.dump());
+    send_control(json_text(json{{"type", "clipboard_error"}, {"message", "only text/plain and image/png can be pasted"}}));
     return;
   }
   std::string error;
   if (!cb->offer(std::move(content), error))
-    send_control(json{{"type", "clipboard_error"}, {"message", error}}.dump());
+    send_control(json_text(json{{"type", "clipboard_error"}, {"message", error}}));
 }
 
 void ViewerInput::release_all() {
@@ -242,7 +243,7 @@ void ViewerInput::release_all() {
 
 void ViewerInput::send_cursor(const CursorImage& image) {
   if (cursors_sent_.contains(image.serial)) {
-    send_control(json{{"type", "cursor"}, {"serial", image.serial}}.dump());
+    send_control(json_text(json{{"type", "cursor"}, {"serial", image.serial}}));
     return;
   }
   if (cursors_sent_.size() >= kCursorsRemembered) cursors_sent_.clear();

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_text.h"
+
 namespace voxl::net {
 
 OwnedFd::~OwnedFd() {
@@ -23,7 +25,7 @@ EndpointReply json_error(int status, const std::string& parameter, const std::st
   if (!parameter.empty()) j["parameter"] = parameter;
   EndpointReply r;
   r.status = status;
-  r.body = j.dump() + "\n";
+  r.body = json_text(j) + "\n";
   return r;
 }
 

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "audio/microphone.h"
+#include "base/json_text.h"
 #include "stream/audio_hub.h"
 #include "stream/audio_queue.h"
 #include "stream/bitrate_controller.h"
@@ -106,9 +107,8 @@ class ViewerSession final : public stream::VideoSink,
     if (closed_) return;
     if (!audio_announced_) {
       audio_announced_ = true;
-      send_text(json{{"type", "audio"}, {"codec", "opus"}, {"rate", audio::kSampleRate},
-                     {"channels", audio::kDesktopChannels}}
-                    .dump());
+      send_text(json_text(json{{"type", "audio"}, {"codec", "opus"}, {"rate", audio::kSampleRate},
+                     {"channels", audio::kDesktopChannels}}));
     }
     audio_queue_.push(packet);
     pump();
@@ -124,9 +124,8 @@ class ViewerSession final : public stream::VideoSink,
     }
     id_ = ++ctx_.viewers_seen;
     ctx_.log->info("viewer {} connected{}", id_, role_ == Role::kViewOnly ? " (view only)" : "");
-    send_text(json{{"type", "hello"}, {"version", stream::kProtocolVersion}, {"server", "voxl 0.1.0"},
-                   {"view_only", role_ == Role::kViewOnly}, {"microphone", takes_microphone()}}
-                  .dump());
+    send_text(json_text(json{{"type", "hello"}, {"version", stream::kProtocolVersion}, {"server", "voxl 0.1.0"},
+                   {"view_only", role_ == Role::kViewOnly}, {"microphone", takes_microphone()}}));
     joined_ = true;
     ctx_.hub.add(this);
     if (ctx_.audio_hub) ctx_.audio_hub->add(this);
@@ -197,7 +196,7 @@ class ViewerSession final : public stream::VideoSink,
       ctx_.hub.request_keyframe();
       ctx_.hub.refresh_pause();
     } else if (type == "ping") {
-      send_text(json{{"type", "pong"}, {"t", m.value("t", 0.0)}, {"server_us", wall_us()}}.dump());
+      send_text(json_text(json{{"type", "pong"}, {"t", m.value("t", 0.0)}, {"server_us", wall_us()}}));
     } else if (type == "stats") {
       const bool on = m.value("enabled", false);
       if (on && !stats_on_) {
@@ -266,7 +265,7 @@ class ViewerSession final : public stream::VideoSink,
                      {"decode_ms", self->last_decode_ms_},
                      {"queued_audio", self->audio_queue_.size()},
                      {"dropped_audio", self->audio_queue_.dropped()}};
-      self->send_text(s.dump());
+      self->send_text(json_text(s));
       self->schedule_stats();
     });
   }
@@ -310,9 +309,8 @@ class ViewerSession final : public stream::VideoSink,
     if (next.key && (next.codec != sent_codec_ || next.size != sent_size_)) {
       sent_codec_ = next.codec;
       sent_size_ = next.size;
-      send_text(json{{"type", "video"}, {"codec", next.codec}, {"width", next.size.width},
-                     {"height", next.size.height}}
-                    .dump());
+      send_text(json_text(json{{"type", "video"}, {"codec", next.codec}, {"width", next.size.width},
+                     {"height", next.size.height}}));
       return;
     }
     sending_ = queue_.pop();

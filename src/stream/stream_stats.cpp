@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_text.h"
+
 namespace voxl::stream {
 
 namespace {
@@ -52,7 +54,7 @@ std::string StreamStats::json(std::chrono::steady_clock::time_point now) const {
         {"convert", median_ms(recent, [](const Sample& s) { return s.times.convert_us; })},
         {"encode", median_ms(recent, [](const Sample& s) { return s.times.encode_us; })},
         {"to_loop", median_ms(recent, [](const Sample& s) { return s.pipeline_us; })}}}};
-  return j.dump();
+  return json_text(j);
 }
 
 }  // namespace voxl::stream

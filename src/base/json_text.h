@@ -1,0 +1,20 @@
+// JSON text from values that may carry hostile strings (a query parameter,
+// a window title, a clipboard, a viewer's message). nlohmann's plain dump()
+// throws on invalid UTF-8; every message voxl writes goes through here
+// instead, which writes U+FFFD for each bad byte sequence. Header-only;
+// any thread.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "base/json_text.h"
+
+namespace voxl {
+
+inline std::string json_text(const nlohmann::json& value) {
+  return json_text(value);
+}
+
+}  // namespace voxl
