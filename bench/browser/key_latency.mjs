@@ -41,7 +41,7 @@ function start(bin, args, ready) {
       const m = ready.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve({ child, match: m });
+        resolve({ child, match: m, out });
       }
     };
     child.stdout.on("data", on);
@@ -54,6 +54,9 @@ const home = fs.mkdtempSync(path.join(os.tmpdir(), "voxl-keylat-"));
 process.env.HOME = home;
 const voxl = await start(voxlBin, [`--xvfb=${size}`, "--addr=127.0.0.1", "--port=0"], /voxl is serving (\S+) \(display (:\d+)\)/);
 const [, url, display] = voxl.match;
+// voxl's private Xvfb admits only holders of its cookie; the probe needs it.
+const cookie = /admitting only holders of its cookie \((\S+)\)/.exec(voxl.out);
+if (cookie) process.env.XAUTHORITY = cookie[1];
 const probe = await start(probeBin, [`--display=${display}`, "--flash"], /^ready$/m);
 
 const ctx = await launchHeadlessChromium(home, { width: 1600, height: 1000 });

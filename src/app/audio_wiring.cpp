@@ -7,6 +7,7 @@
 
 #include "audio/audio_capture.h"
 #include "audio/microphone.h"
+#include "audio/microphone_fifo.h"
 #include "audio/pulse_source.h"
 
 namespace voxl::app {
@@ -24,7 +25,9 @@ AudioWiring::AudioWiring(const Config& config, asio::io_context& io, const Logge
           asio::post(io, [this, p = std::move(p)] { hub_.publish(p); });
         });
   }
-  if (config.microphone) microphone_ = std::make_unique<audio::Microphone>(config.microphone_fifo, log);
+  if (config.microphone)
+    microphone_ = std::make_unique<audio::Microphone>(
+        config.microphone_fifo.empty() ? audio::default_microphone_fifo() : config.microphone_fifo, log);
 }
 
 AudioWiring::~AudioWiring() = default;

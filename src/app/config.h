@@ -74,7 +74,7 @@ struct Config {
   std::string audio_device = "output.monitor";
   int audio_bitrate = 128000;  // bit/s
   bool microphone = false;
-  std::string microphone_fifo = "/tmp/voxl-mic.fifo";
+  std::string microphone_fifo;  // empty: audio::default_microphone_fifo()
 
   // Files
   FileTransfers file_transfers;

@@ -6,6 +6,9 @@
 // Threads: construct and destroy on the daemon's thread (Xvfb and the
 // program are told to die with the thread that started them).
 // make_capturer() may be called from any thread while this lives.
+// With a private Xvfb, XAUTHORITY is set in voxl's environment (to the
+// server's cookie file) for the life of this object, so make it before any
+// other thread that may read the environment.
 // Lifetime: made first and destroyed last, after every unit that holds an
 // X connection to the display; the program is stopped before the Xvfb.
 #pragma once
@@ -53,6 +56,7 @@ class DesktopWiring {
   Logger log_;
   std::unique_ptr<capture::x11::VirtualDisplay> xvfb_;
   std::string display_;
+  std::optional<std::string> saved_xauthority_;  // XAUTHORITY before ours
   std::unique_ptr<ChildProcess> program_;  // goes before the display it runs in
 };
 

@@ -162,7 +162,7 @@ void declare_audio(FlagSet& f, Config& c) {
   f.text("--audio-device-name", "NAME", "audio source to capture", c.audio_device);
   f.integer("--audio-bitrate", "BPS", "Opus bitrate in bit/s", 6000, 510000, c.audio_bitrate);
   f.boolean("--microphone-enabled", "play the viewer's microphone into the desktop", c.microphone);
-  f.value("--microphone-fifo", "FILE", "FIFO the microphone audio is written to", c.microphone_fifo,
+  f.value("--microphone-fifo", "FILE", "FIFO the microphone audio is written to", "$XDG_RUNTIME_DIR/voxl-mic.fifo",
           "an absolute path",
           storing_if(c.microphone_fifo, is_absolute_path));
 }

@@ -26,7 +26,7 @@ void Microphone::on_packet(const void* speaker, uint32_t sequence, std::span<con
   if (!module_.loaded()) module_.load(fifo_->created());  // the server may have appeared
   if (module_.generation() != fifo_generation_) {
     fifo_generation_ = module_.generation();
-    if (!fifo_->reopen()) log_->warn("microphone: cannot reopen {}", fifo_->path());
+    if (!fifo_->reopen()) log_->warn("microphone: cannot reopen {}: {}", fifo_->path(), fifo_->last_error());
   }
   last_heard_ = now;
   ++packets_;

@@ -6,6 +6,11 @@
 // (nobody reads, or too slowly), the oldest audio in it is drained to make
 // room. The pipe is sized to ~170 ms, which bounds the added latency.
 //
+// The path is opened with O_NOFOLLOW and what was opened is checked: a
+// FIFO, owned by voxl's user, not writable by group or others (tightened to
+// that when it lies in a private directory, refused elsewhere). Anything
+// else is refused with a message saying what is wrong.
+//
 // Threads: one thread at a time (the loop thread). Never blocks.
 #pragma once
 
@@ -15,16 +20,24 @@
 
 namespace voxl::audio {
 
+// The default path: $XDG_RUNTIME_DIR/voxl-mic.fifo, or /tmp/voxl-<uid>/
+// (created 0700 and checked) without a usable XDG_RUNTIME_DIR. Throws
+// std::runtime_error when that directory is not private.
+std::string default_microphone_fifo();
+
 class MicrophoneFifo {
  public:
-  // Throws std::runtime_error when the path exists and is not a FIFO, or
-  // cannot be created or opened (start-up only).
+  // Throws std::runtime_error when the path exists and is not a FIFO (a
+  // symbolic link, a regular file), is another user's or writable by
+  // others, or cannot be created or opened (start-up only).
   explicit MicrophoneFifo(std::string path);
   ~MicrophoneFifo();  // removes the FIFO if it created it
 
   // Opens the path again (the file there was replaced), creating a FIFO
-  // when there is none. False, with the old descriptor kept, on failure.
+  // when there is none. False, with the old descriptor kept, on failure
+  // (last_error() says why).
   bool reopen();
+  const std::string& last_error() const { return last_error_; }
   bool created() const { return created_; }
   MicrophoneFifo(const MicrophoneFifo&) = delete;
   MicrophoneFifo& operator=(const MicrophoneFifo&) = delete;
@@ -39,12 +52,16 @@ class MicrophoneFifo {
   static constexpr int kPipeBytes = 16384;
 
  private:
-  // Opens or creates the FIFO at path_; -1 with errno set on failure.
-  int open_fifo(bool& created);
+  // Opens or creates the FIFO at path_ and checks it; -1 with `why` set on
+  // failure.
+  int open_fifo(bool& created, std::string& why);
+  // Empty when the opened `fd` is a FIFO voxl may use, else why not.
+  std::string check_opened(int fd) const;
 
   std::string path_;
   int fd_ = -1;
   bool created_ = false;
+  std::string last_error_;
   uint64_t dropped_bytes_ = 0;
 };
 

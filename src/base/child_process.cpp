@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <stdexcept>
 
 extern char** environ;
@@ -30,6 +32,21 @@ std::string find_on_path(const std::string& program) {
   }
   return {};
 }
+
+namespace {
+
+// Closes every descriptor from `from` up to and including `to`. Async-signal
+// safe: close_range(2) when the kernel has it (5.9+), else one close() per
+// number up to the descriptor limit, which the caller read before fork.
+void close_fds(int from, int to, int limit) {
+  if (from > to) return;
+#ifdef SYS_close_range
+  if (syscall(SYS_close_range, unsigned(from), unsigned(to), 0u) == 0) return;
+#endif
+  for (int fd = from; fd <= to && fd < limit; ++fd) close(fd);
+}
+
+}  // namespace
 
 bool wait_child_exit(pid_t pid, std::chrono::milliseconds limit) {
   int status = 0;
@@ -69,6 +86,17 @@ ChildProcess::ChildProcess(const ChildOptions& o) {
   envp.push_back(nullptr);
   const int devnull = o.quiet ? open("/dev/null", O_RDWR | O_CLOEXEC) : -1;
   const pid_t parent = getpid();
+  // The descriptors the child keeps above 2, in order: every other one is
+  // closed before exec, so no socket, pipe or file of voxl's (close-on-exec
+  // or not) reaches the program.
+  std::set<int> kept_set;
+  for (const auto& [child_fd, parent_fd] : o.fds)
+    if (child_fd > 2) kept_set.insert(child_fd);
+  const std::vector<int> kept(kept_set.begin(), kept_set.end());
+  rlimit nofile{};
+  const int fd_limit = getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur != RLIM_INFINITY
+                           ? int(std::min<rlim_t>(nofile.rlim_cur, 1 << 20))
+                           : 1 << 16;
 
   pid_ = fork();
   if (pid_ < 0) {
@@ -89,6 +117,12 @@ ChildProcess::ChildProcess(const ChildOptions& o) {
       if (child_fd == parent_fd) fcntl(child_fd, F_SETFD, 0);  // keep it across exec
       else dup2(parent_fd, child_fd);
     }
+    int from = 3;
+    for (const int fd : kept) {
+      close_fds(from, fd - 1, fd_limit);
+      from = fd + 1;
+    }
+    close_fds(from, ~0U >> 1, fd_limit);
     execve(exe.c_str(), argv.data(), envp.data());
     _exit(127);
   }

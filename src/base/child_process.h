@@ -1,6 +1,9 @@
 // A child process started with fork+exec: chosen file descriptors, extra
 // environment, its own process group, and told to die with the thread that
 // started it (PR_SET_PDEATHSIG) so nothing outlives a crashed parent.
+// The child inherits descriptors 0-2 and those listed in `fds`, nothing
+// else: every other descriptor is closed before exec (close_range, or a
+// loop up to RLIMIT_NOFILE on kernels without it).
 //
 // Threads: start and stop on one thread, one that outlives the child (the
 // death signal follows the starting thread, not the process).

@@ -30,7 +30,7 @@ async function openViewer(local, options = {}) {
 
 function xclipOwner(local, display, text) {
   const child = spawn("xclip", ["-quiet", "-selection", "clipboard", "-i"], {
-    env: { ...process.env, DISPLAY: display },
+    env: e2e.displayEnv(display),
     stdio: ["pipe", "ignore", "ignore"],
   });
   child.stdin.end(text);
@@ -42,7 +42,7 @@ function xclipOwner(local, display, text) {
 
 async function xclipRead(display) {
   const { stdout } = await execFileP("xclip", ["-selection", "clipboard", "-o"], {
-    env: { ...process.env, DISPLAY: display },
+    env: e2e.displayEnv(display),
     timeout: 20_000,
   });
   return stdout;

@@ -4,13 +4,18 @@
 
 import { spawn } from "node:child_process";
 
+import { displayEnv } from "./support.mjs";
+
 export const PROBE_BINARY = process.env.VOXL_E2E_INPUT_PROBE || "";
 
 // Starts the probe on `display` and waits for its window. Returns
 // { lines(), keysyms(), buttons(), waitFor(pred, ms, what), close() }.
 export async function startProbe(scope, display) {
   if (!PROBE_BINARY) throw new Error("VOXL_E2E_INPUT_PROBE is not set");
-  const child = spawn(PROBE_BINARY, [`--display=${display}`], { stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(PROBE_BINARY, [`--display=${display}`], {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: displayEnv(display),
+  });
   const lines = [];
   let buf = "";
   let err = "";

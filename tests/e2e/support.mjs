@@ -148,6 +148,18 @@ export async function freePort() {
 // voxl
 
 const SERVING = /voxl is serving (https?:\/\/\S+?) \(display (:\d+)\)/;
+// voxl's private Xvfb admits only holders of its cookie; the log names the file.
+const COOKIE = /private Xvfb on (:\d+) .*admitting only holders of its cookie \((\S+)\)/;
+const authorities = new Map(); // display -> Xauthority file of the voxl that runs it
+
+// The environment for an X client of `display` (one of voxl's private
+// displays): DISPLAY and the XAUTHORITY that lets it in.
+export function displayEnv(display) {
+  const env = { ...process.env, DISPLAY: display };
+  const file = authorities.get(display);
+  if (file) env.XAUTHORITY = file;
+  return env;
+}
 
 // Starts voxl on its own Xvfb of DESKTOP's size and waits for its "serving"
 // line. `args` are extra flags, `exec` a command to run on the display.
@@ -203,6 +215,8 @@ export async function startVoxl(scope, { port = 0, args = [], exec = null, env =
 
   const url = match[1];
   const u = new URL(url);
+  const cookie = COOKIE.exec(log);
+  if (cookie && cookie[1] === match[2]) authorities.set(match[2], cookie[2]);
   return {
     url,
     origin: u.origin,
@@ -220,7 +234,7 @@ export async function startVoxl(scope, { port = 0, args = [], exec = null, env =
 const execFileP = promisify(execFile);
 
 export async function setRootColor(display, rgb) {
-  await execFileP("xsetroot", ["-solid", `#${rgb}`], { env: { ...process.env, DISPLAY: display }, timeout: 20_000 });
+  await execFileP("xsetroot", ["-solid", `#${rgb}`], { env: displayEnv(display), timeout: 20_000 });
 }
 
 // Shows a filled rectangle (desktop pixels) on `display`. Returns
@@ -230,6 +244,7 @@ export async function drawRect(scope, display, rect, rgb) {
   const child = track(
     spawnTied(DRAW_BINARY, [`--display=${display}`, `--rect=${rect.x},${rect.y},${rect.w},${rect.h}`, `--color=${rgb}`], {
       stdio: ["pipe", "pipe", "pipe"],
+      env: displayEnv(display),
     }),
   );
   let err = "";

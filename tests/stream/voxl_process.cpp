@@ -41,7 +41,8 @@ VoxlProcess::VoxlProcess(const std::string& display, const std::vector<std::stri
   log_fd_ = fds[0];
   wake_fd_ = eventfd(0, EFD_CLOEXEC);
   ChildOptions o;
-  o.argv = {VOXL_BINARY, "--display=" + display, "--addr=127.0.0.1", "--port=0"};
+  o.argv = {VOXL_BINARY, "--addr=127.0.0.1", "--port=0"};
+  if (!display.empty()) o.argv.insert(o.argv.begin() + 1, "--display=" + display);
   o.argv.insert(o.argv.end(), extra_args.begin(), extra_args.end());
   o.fds = {{2, fds[1]}};
   o.env = env;

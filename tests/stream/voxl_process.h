@@ -28,7 +28,8 @@ class VoxlProcess {
   // Starts `voxl --display=<display> --addr=127.0.0.1 --port=0 <extra_args>`
   // and waits up to `limit` for it to say where it serves. Throws
   // std::runtime_error with its output when it exits or stays silent.
-  // `env` ("NAME=value") is added to the child's environment.
+  // `env` ("NAME=value") is added to the child's environment. An empty
+  // `display` leaves --display out (for --xvfb).
   VoxlProcess(const std::string& display, const std::vector<std::string>& extra_args,
               std::chrono::milliseconds limit = std::chrono::seconds(60), const std::vector<std::string>& env = {});
   ~VoxlProcess();  // stop()

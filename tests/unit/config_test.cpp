@@ -207,7 +207,7 @@ TEST(ConfigCommandLine, Defaults) {
   EXPECT_EQ(c.audio_device, "output.monitor");
   EXPECT_EQ(c.audio_bitrate, 128000);
   EXPECT_FALSE(c.microphone);
-  EXPECT_EQ(c.microphone_fifo, "/tmp/voxl-mic.fifo");
+  EXPECT_EQ(c.microphone_fifo, "") << "empty: $XDG_RUNTIME_DIR/voxl-mic.fifo, resolved at start";
   EXPECT_EQ(c.file_transfers, (FileTransfers{true, true}));
   EXPECT_EQ(c.files_root, default_files_root());
   EXPECT_EQ(c.upload_dir, "Downloads");

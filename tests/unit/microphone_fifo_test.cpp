@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -66,6 +67,114 @@ TEST_F(MicrophoneFifoTest, RefusesAPathThatIsNotAFifo) {
   std::ofstream(p) << "x";
   EXPECT_THROW(MicrophoneFifo{p}, std::runtime_error);
   EXPECT_THROW(MicrophoneFifo{path("no/such/dir/fifo")}, std::runtime_error);
+}
+
+TEST_F(MicrophoneFifoTest, RefusesASymbolicLinkEvenToAFifo) {
+  const std::string target = path("real.fifo");
+  ASSERT_EQ(mkfifo(target.c_str(), 0600), 0);
+  const std::string link = path("link.fifo");
+  ASSERT_EQ(symlink(target.c_str(), link.c_str()), 0);
+  try {
+    MicrophoneFifo fifo(link);
+    ADD_FAILURE() << "a symbolic link was followed";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("symbolic link"), std::string::npos) << e.what();
+  }
+  // A dangling link is not followed to create a FIFO elsewhere either.
+  const std::string dangling = path("dangling.fifo");
+  ASSERT_EQ(symlink(path("elsewhere").c_str(), dangling.c_str()), 0);
+  EXPECT_THROW(MicrophoneFifo{dangling}, std::runtime_error);
+  EXPECT_FALSE(fs::exists(path("elsewhere")));
+}
+
+TEST_F(MicrophoneFifoTest, RefusesARegularFileWithAClearMessage) {
+  const std::string p = path("regular");
+  std::ofstream(p) << "x";
+  try {
+    MicrophoneFifo fifo(p);
+    ADD_FAILURE() << "a regular file was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("not a FIFO"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(fs::exists(p)) << "the file is left alone";
+}
+
+TEST_F(MicrophoneFifoTest, RefusesAFifoOthersCanWriteOutsideAPrivateDirectory) {
+  ASSERT_EQ(chmod(dir_.c_str(), 0755), 0);  // like /tmp: others can reach the path
+  const std::string p = path("open.fifo");
+  ASSERT_EQ(mkfifo(p.c_str(), 0600), 0);
+  ASSERT_EQ(chmod(p.c_str(), 0622), 0);
+  try {
+    MicrophoneFifo fifo(p);
+    ADD_FAILURE() << "a FIFO writable by others was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("0622"), std::string::npos) << e.what();
+  }
+  ASSERT_EQ(chmod(p.c_str(), 0644), 0);
+  EXPECT_NO_THROW(MicrophoneFifo{p}) << "read-only for others is fine";
+}
+
+TEST_F(MicrophoneFifoTest, TightensAFifoOthersCanWriteInAPrivateDirectory) {
+  // PulseAudio makes its FIFO 0666 less the umask (0664 under umask 002);
+  // in a 0700 directory nobody else can have opened it.
+  const std::string p = path("pulse.fifo");
+  ASSERT_EQ(mkfifo(p.c_str(), 0600), 0);
+  ASSERT_EQ(chmod(p.c_str(), 0666), 0);
+  MicrophoneFifo fifo(p);
+  struct stat st{};
+  ASSERT_EQ(stat(p.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 022, 0u);
+}
+
+TEST_F(MicrophoneFifoTest, RefusesAnotherUsersFifo) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root to give a FIFO to another user";
+  const std::string p = path("theirs.fifo");
+  ASSERT_EQ(mkfifo(p.c_str(), 0600), 0);
+  ASSERT_EQ(chown(p.c_str(), 65534, 65534), 0);
+  try {
+    MicrophoneFifo fifo(p);
+    ADD_FAILURE() << "another user's FIFO was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("owned by uid 65534"), std::string::npos) << e.what();
+  }
+}
+
+// Sets XDG_RUNTIME_DIR for one test and puts the old value back.
+class ScopedRuntimeDir {
+ public:
+  explicit ScopedRuntimeDir(const char* value) {
+    if (const char* old = std::getenv("XDG_RUNTIME_DIR")) old_ = old;
+    if (value) setenv("XDG_RUNTIME_DIR", value, 1);
+    else unsetenv("XDG_RUNTIME_DIR");
+  }
+  ~ScopedRuntimeDir() {
+    if (old_) setenv("XDG_RUNTIME_DIR", old_->c_str(), 1);
+    else unsetenv("XDG_RUNTIME_DIR");
+  }
+
+ private:
+  std::optional<std::string> old_;
+};
+
+TEST_F(MicrophoneFifoTest, DefaultsToTheRuntimeDirectory) {
+  ScopedRuntimeDir env(dir_.c_str());
+  EXPECT_EQ(default_microphone_fifo(), dir_ + "/voxl-mic.fifo");
+}
+
+TEST_F(MicrophoneFifoTest, DefaultFallsBackToAPrivatePerUserDirectory) {
+  const std::string fallback = "/tmp/voxl-" + std::to_string(geteuid());
+  for (const char* value : {static_cast<const char*>(nullptr), "relative/dir", "/no/such/dir"}) {
+    ScopedRuntimeDir env(value);
+    EXPECT_EQ(default_microphone_fifo(), fallback + "/voxl-mic.fifo") << (value ? value : "unset");
+  }
+  ASSERT_EQ(chmod(dir_.c_str(), 0755), 0);
+  ScopedRuntimeDir env(dir_.c_str());  // others can get in: not usable
+  EXPECT_EQ(default_microphone_fifo(), fallback + "/voxl-mic.fifo");
+  struct stat st{};
+  ASSERT_EQ(lstat(fallback.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISDIR(st.st_mode));
+  EXPECT_EQ(st.st_mode & 07777, 0700u);
+  EXPECT_EQ(st.st_uid, geteuid());
 }
 
 TEST_F(MicrophoneFifoTest, AFullPipeDropsTheOldestAndNeverBlocks) {

@@ -4,13 +4,18 @@
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
+#include <poll.h>
 #include <unistd.h>
+
+#include <xcb/xcb.h>
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <condition_variable>
 #include <future>
 #include <mutex>
@@ -89,14 +94,16 @@ std::unique_ptr<ChildProcess> xclip_owner(const std::string& display, const std:
 
 class ClipboardTest : public ::testing::Test {
  protected:
-  void start(size_t max_bytes = kMaxClipboardBytes) {
+  void start(size_t max_bytes = kMaxClipboardBytes,
+             std::chrono::milliseconds idle_limit = x11::SelectionClipboard::kIdleLimit) {
     capture::x11::VirtualDisplayOptions o;
     o.size = {320, 240};
     xvfb_ = std::make_unique<capture::x11::VirtualDisplay>(o);
     log_ = testing::make_captured_log();
     loop_ = std::thread([this] { io_.run(); });
     on_loop([&] {
-      clipboard_ = std::make_unique<x11::SelectionClipboard>(io_, xvfb_->name(), log_.log, max_bytes);
+      clipboard_ =
+          std::make_unique<x11::SelectionClipboard>(io_, xvfb_->name(), log_.log, max_bytes, true, idle_limit);
       clipboard_->set_listener({[this](const ClipboardContent& c) {
                                   std::lock_guard lock(mu_);
                                   copied_.push_back(c);
@@ -127,6 +134,18 @@ class ClipboardTest : public ::testing::Test {
       done.set_value();
     });
     done.get_future().wait();
+  }
+
+  // Waits until something logged contains `text`.
+  bool wait_logged(const std::string& text) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (std::chrono::steady_clock::now() < deadline) {
+      const auto m = log_.messages();
+      if (std::any_of(m.begin(), m.end(), [&](const std::string& s) { return s.find(text) != std::string::npos; }))
+        return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
   }
 
   // Waits for the listener to have been called `n` times in all.
@@ -221,6 +240,111 @@ TEST_F(ClipboardTest, ImagesFromAViewerPasteAsPng) {
   EXPECT_EQ(targets.out.find("UTF8_STRING"), std::string::npos) << targets.out;
   const Output got = run_xclip(xvfb_->name(), {"-o", "-t", "image/png"});
   EXPECT_TRUE(got.out == png);
+}
+
+// A bare X client on `display` with a window that sees property changes.
+struct RawClient {
+  explicit RawClient(const std::string& display) : c(xcb_connect(display.c_str(), nullptr)) {
+    if (xcb_connection_has_error(c)) throw std::runtime_error("cannot connect to " + display);
+    const xcb_screen_t* screen = xcb_setup_roots_iterator(xcb_get_setup(c)).data;
+    window = xcb_generate_id(c);
+    const uint32_t mask = XCB_EVENT_MASK_PROPERTY_CHANGE;
+    xcb_create_window(c, XCB_COPY_FROM_PARENT, window, screen->root, 0, 0, 1, 1, 0, XCB_WINDOW_CLASS_INPUT_ONLY,
+                      XCB_COPY_FROM_PARENT, XCB_CW_EVENT_MASK, &mask);
+    xcb_flush(c);
+  }
+  ~RawClient() { xcb_disconnect(c); }
+  xcb_atom_t atom(const char* name) {
+    xcb_intern_atom_reply_t* r = xcb_intern_atom_reply(c, xcb_intern_atom(c, 0, uint16_t(strlen(name)), name), nullptr);
+    const xcb_atom_t a = r ? r->atom : XCB_NONE;
+    free(r);
+    return a;
+  }
+  // The next event of `type` (others are dropped), or null after 30 s.
+  xcb_generic_event_t* wait_for(uint8_t type) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (std::chrono::steady_clock::now() < deadline) {
+      xcb_generic_event_t* ev = xcb_poll_for_event(c);
+      if (!ev) {
+        pollfd p{xcb_get_file_descriptor(c), POLLIN, 0};
+        poll(&p, 1, 100);
+        continue;
+      }
+      if ((ev->response_type & 0x7f) == type) return ev;
+      free(ev);
+    }
+    return nullptr;
+  }
+  xcb_connection_t* c;
+  xcb_window_t window;
+};
+
+TEST_F(ClipboardTest, ARequestorThatStopsReadingAnIncrTransferIsDropped) {
+  // Past one X request (16 MB with BIG-REQUESTS): voxl must send it in pieces.
+  start(32 * 1024 * 1024, std::chrono::milliseconds(500));
+  ASSERT_TRUE(offer({"text/plain", std::string(17 * 1024 * 1024, 'i')}));
+  RawClient paster(xvfb_->name());
+  const xcb_atom_t clipboard = paster.atom("CLIPBOARD"), utf8 = paster.atom("UTF8_STRING"),
+                   incr = paster.atom("INCR"), prop = paster.atom("PASTE_HERE");
+  xcb_convert_selection(paster.c, paster.window, clipboard, utf8, prop, XCB_CURRENT_TIME);
+  xcb_flush(paster.c);
+  xcb_generic_event_t* notify = paster.wait_for(XCB_SELECTION_NOTIFY);
+  ASSERT_NE(notify, nullptr);
+  free(notify);
+  xcb_get_property_reply_t* r =
+      xcb_get_property_reply(paster.c, xcb_get_property(paster.c, 0, paster.window, prop, XCB_ATOM_ANY, 0, 1), nullptr);
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->type, incr) << "voxl should announce the transfer with INCR";
+  free(r);
+  // The paster never deletes the announcement, so the transfer never starts.
+  EXPECT_TRUE(wait_logged("stopped reading what it pasted")) << "the stalled transfer was kept";
+  // Deleting it now starts nothing: voxl has let the transfer go.
+  xcb_delete_property(paster.c, paster.window, prop);
+  xcb_flush(paster.c);
+  on_loop([] {});
+  // A new paste is served as usual.
+  const Output text = run_xclip(xvfb_->name(), {"-o"});
+  ASSERT_TRUE(text.exited);
+  EXPECT_EQ(text.out.size(), size_t(17 * 1024 * 1024));
+}
+
+TEST_F(ClipboardTest, AnOwnerThatStopsSendingPiecesIsDroppedAndSaysSo) {
+  start(kMaxClipboardBytes, std::chrono::milliseconds(500));
+  RawClient owner(xvfb_->name());
+  const xcb_atom_t clipboard = owner.atom("CLIPBOARD"), targets = owner.atom("TARGETS"),
+                   utf8 = owner.atom("UTF8_STRING"), incr = owner.atom("INCR"), atom = owner.atom("ATOM");
+  xcb_set_selection_owner(owner.c, owner.window, clipboard, XCB_CURRENT_TIME);
+  xcb_flush(owner.c);
+  // Answer TARGETS with UTF8_STRING, then UTF8_STRING with an INCR
+  // announcement, and send no piece after it.
+  for (int answered = 0; answered < 2;) {
+    xcb_generic_event_t* ev = owner.wait_for(XCB_SELECTION_REQUEST);
+    ASSERT_NE(ev, nullptr) << "voxl did not ask for the clipboard";
+    const auto* req = reinterpret_cast<xcb_selection_request_event_t*>(ev);
+    if (req->target == targets) {
+      const xcb_atom_t list[] = {targets, utf8};
+      xcb_change_property(owner.c, XCB_PROP_MODE_REPLACE, req->requestor, req->property, atom, 32, 2, list);
+    } else {
+      const uint32_t size = 100000;
+      xcb_change_property(owner.c, XCB_PROP_MODE_REPLACE, req->requestor, req->property, incr, 32, 1, &size);
+    }
+    xcb_selection_notify_event_t reply{};
+    reply.response_type = XCB_SELECTION_NOTIFY;
+    reply.time = req->time;
+    reply.requestor = req->requestor;
+    reply.selection = req->selection;
+    reply.target = req->target;
+    reply.property = req->property;
+    xcb_send_event(owner.c, 0, req->requestor, XCB_EVENT_MASK_NO_EVENT, reinterpret_cast<const char*>(&reply));
+    xcb_flush(owner.c);
+    answered += req->target == targets || req->target == utf8;
+    free(ev);
+  }
+  ASSERT_TRUE(wait_events(1));
+  std::lock_guard lock(mu_);
+  ASSERT_EQ(refused_.size(), 1u);
+  EXPECT_NE(refused_[0].find("stopped sending"), std::string::npos) << refused_[0];
+  EXPECT_TRUE(copied_.empty());
 }
 
 TEST_F(ClipboardTest, OffersOverTheLimitAreRefused) {

@@ -15,9 +15,20 @@
 
 namespace voxl::capture::x11 {
 
-namespace {
-
-}  // namespace
+std::string make_segment_private(int shmid, unsigned expected_attaches) {
+  const std::string seg = "framebuffer segment " + std::to_string(shmid);
+  shmid_ds ds{};
+  if (shmctl(shmid, IPC_STAT, &ds) != 0) return seg + ": " + std::strerror(errno);
+  ds.shm_perm.mode = (ds.shm_perm.mode & ~0777u) | 0600u;
+  if (shmctl(shmid, IPC_SET, &ds) != 0) return seg + ": cannot set mode 0600: " + std::strerror(errno);
+  shmid_ds now{};
+  if (shmctl(shmid, IPC_STAT, &now) != 0) return seg + ": " + std::strerror(errno);
+  if ((now.shm_perm.mode & 0777u) != 0600u) return seg + ": mode did not change to 0600";
+  if (now.shm_nattch > expected_attaches)
+    return seg + ": attached by " + std::to_string(now.shm_nattch - expected_attaches) +
+           " other process(es) before it was made private";
+  return {};
+}
 
 std::optional<int> parse_xvfb_shmid(const std::string& output) {
   static const std::regex re(R"(screen 0 shmid (\d+))");
@@ -33,6 +44,7 @@ std::optional<int> parse_xvfb_shmid(const std::string& output) {
 VirtualDisplay::VirtualDisplay(const VirtualDisplayOptions& o) {
   if (find_on_path(o.program).empty())
     throw std::runtime_error(o.program + " not found on PATH (install xvfb)");
+  if (o.private_authority) authority_ = std::make_unique<PrivateAuthority>();
   log_fd_ = memfd_create("xvfb-log", MFD_CLOEXEC);
   if (log_fd_ < 0) throw std::runtime_error(std::string("memfd_create: ") + std::strerror(errno));
   int ready[2];
@@ -51,6 +63,7 @@ VirtualDisplay::VirtualDisplay(const VirtualDisplayOptions& o) {
   if (!o.mit_shm) co.argv.insert(co.argv.end(), {"-extension", "MIT-SHM"});
   if (o.listen_tcp) co.argv.insert(co.argv.end(), {"-listen", "tcp"});
   else co.argv.insert(co.argv.end(), {"-nolisten", "tcp"});
+  if (authority_) co.argv.insert(co.argv.end(), {"-auth", authority_->file()});
   co.argv.insert(co.argv.end(), o.extra_args.begin(), o.extra_args.end());
   co.fds = {{2, log_fd_}, {3, ready[1]}};
   try {
@@ -91,6 +104,9 @@ VirtualDisplay::VirtualDisplay(const VirtualDisplayOptions& o) {
   number_ = std::atoi(number.c_str());
   if (o.shmem_framebuffer) {
     shmid_ = parse_xvfb_shmid(output());
+    // Xvfb makes it 0777; only Xvfb itself has it attached yet.
+    if (shmid_) framebuffer_warning_ = make_segment_private(*shmid_, 1);
+    else framebuffer_warning_ = "Xvfb did not say which segment holds its framebuffer";
     // Marked for removal now, the kernel frees the framebuffer when Xvfb
     // goes, however it goes; Linux still lets readers attach it meanwhile.
     if (shmid_) shmctl(*shmid_, IPC_RMID, nullptr);
@@ -101,6 +117,8 @@ VirtualDisplay::~VirtualDisplay() {
   server_->stop();
   if (log_fd_ >= 0) close(log_fd_);
 }
+
+std::string VirtualDisplay::authority_file() const { return authority_ ? authority_->file() : std::string(); }
 
 pid_t VirtualDisplay::pid() const { return server_->pid(); }
 

@@ -3,6 +3,12 @@
 // later survive clients coming and going). Used by the tests, the benchmarks
 // and the daemon when no DISPLAY is given.
 //
+// With `private_authority` the server admits only clients that present a
+// fresh MIT-MAGIC-COOKIE-1 (see x_authority.h): authority_file() is the
+// file to put in XAUTHORITY. The -shmem framebuffer segment, which Xvfb
+// creates with mode 0777, is set to 0600 right after start, so other local
+// users can neither read nor write the pixels.
+//
 // The destructor stops the server (SIGTERM, SIGKILL after a grace period)
 // and removes its framebuffer segment, which Xvfb leaves behind when killed.
 //
@@ -21,6 +27,7 @@
 
 #include "base/child_process.h"
 #include "base/geometry.h"
+#include "capture/x11/x_authority.h"
 
 namespace voxl::capture::x11 {
 
@@ -30,6 +37,7 @@ struct VirtualDisplayOptions {
   bool shmem_framebuffer = true;     // -shmem
   bool mit_shm = true;               // false: -extension MIT-SHM
   bool listen_tcp = false;           // -listen tcp (port 6000 + display)
+  bool private_authority = false;    // -auth with a new cookie
   std::vector<std::string> extra_args;
   std::string program = "Xvfb";
   std::chrono::milliseconds ready_timeout{30000};
@@ -51,15 +59,27 @@ class VirtualDisplay {
   pid_t pid() const;
   // The framebuffer segment Xvfb announced, when started with -shmem.
   std::optional<int> framebuffer_shmid() const { return shmid_; }
+  // The Xauthority file clients need, with private_authority; else empty.
+  std::string authority_file() const;
+  // Why the framebuffer segment could not be made private (or was attached
+  // by someone else before it was); empty when all is well.
+  const std::string& framebuffer_warning() const { return framebuffer_warning_; }
   // Everything the server printed so far.
   std::string output() const;
 
  private:
+  std::unique_ptr<PrivateAuthority> authority_;  // outlives the server
   std::unique_ptr<ChildProcess> server_;
   int number_ = -1;
   int log_fd_ = -1;
   std::optional<int> shmid_;
+  std::string framebuffer_warning_;
 };
+
+// Sets segment `shmid` to mode 0600 and checks it took, and that only
+// `expected_attaches` processes have it attached; empty when so, else what
+// is wrong.
+std::string make_segment_private(int shmid, unsigned expected_attaches);
 
 // Parses the "screen 0 shmid N" line Xvfb -shmem prints.
 std::optional<int> parse_xvfb_shmid(const std::string& output);

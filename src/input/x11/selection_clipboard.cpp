@@ -3,9 +3,12 @@
 #include <xcb/xcb.h>
 #include <xcb/xfixes.h>
 
+#include <boost/asio/steady_timer.hpp>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 #include "capture/x11/xcb_connection.h"
@@ -20,8 +23,9 @@ using capture::x11::XcbPtr;
 
 // Bytes per INCR chunk sent to a requestor.
 constexpr size_t kIncrChunk = 256 * 1024;
-// Requestors served at once with INCR; more are refused until one finishes.
-constexpr size_t kMaxOutgoing = 8;
+// The key under which the transfer from the desktop's owner is timed (no
+// requestor window is 0).
+constexpr std::pair<uint32_t, uint32_t> kFetchKey{0, 0};
 
 constexpr const char* kAtomNames[] = {"CLIPBOARD", "TARGETS", "UTF8_STRING", "STRING", "TEXT",
                                       "text/plain;charset=utf-8", "text/plain", "image/png", "INCR",
@@ -54,6 +58,13 @@ struct SelectionClipboard::Atoms {
       property;
 };
 
+struct SelectionClipboard::Timer {
+  explicit Timer(boost::asio::io_context& io) : timer(io) {}
+  boost::asio::steady_timer timer;
+  std::optional<std::chrono::steady_clock::time_point> armed;  // when it fires
+  std::shared_ptr<char> alive = std::make_shared<char>();     // handlers check it
+};
+
 struct SelectionClipboard::Outgoing {
   xcb_window_t requestor;
   xcb_atom_t property;
@@ -64,8 +75,12 @@ struct SelectionClipboard::Outgoing {
 };
 
 SelectionClipboard::SelectionClipboard(boost::asio::io_context& io, const std::string& display, Logger log,
-                                       size_t max_bytes, bool read_desktop)
-    : conn_(std::make_unique<capture::x11::XcbConnection>(display)), log_(std::move(log)), max_bytes_(max_bytes) {
+                                       size_t max_bytes, bool read_desktop, std::chrono::milliseconds idle_limit)
+    : conn_(std::make_unique<capture::x11::XcbConnection>(display)),
+      log_(std::move(log)),
+      max_bytes_(max_bytes),
+      deadlines_(idle_limit),
+      timer_(std::make_unique<Timer>(io)) {
   xcb_connection_t* c = conn_->get();
   const xcb_query_extension_reply_t* ext = xcb_get_extension_data(c, &xcb_xfixes_id);
   if (!ext || !ext->present) throw std::runtime_error("X display lacks XFIXES: no clipboard");
@@ -102,6 +117,7 @@ SelectionClipboard::SelectionClipboard(boost::asio::io_context& io, const std::s
 }
 
 SelectionClipboard::~SelectionClipboard() {
+  timer_.reset();  // pending waits end with operation_aborted and see `alive` gone
   watch_.reset();
   if (!conn_->failed()) xcb_destroy_window(conn_->get(), window_);
   xcb_flush(conn_->get());
@@ -160,6 +176,68 @@ void SelectionClipboard::on_event(const void* event) {
 }
 
 // ---------------------------------------------------------------------------
+// Deadlines
+
+void SelectionClipboard::progressed(const TransferKey& key) {
+  deadlines_.progress(key, std::chrono::steady_clock::now());
+  arm_timer();
+}
+
+// One timer, at the earliest deadline. Progress only pushes deadlines back,
+// so a timer armed earlier stays: when it fires it re-arms for the next.
+void SelectionClipboard::arm_timer() {
+  const auto next = deadlines_.next_expiry();
+  if (!next || (timer_->armed && *timer_->armed <= *next)) return;
+  timer_->armed = *next;
+  timer_->timer.expires_at(*next);
+  timer_->timer.async_wait([this, alive = std::weak_ptr<char>(timer_->alive), at = *next](
+                               const boost::system::error_code& ec) {
+    if (ec || alive.expired() || timer_->armed != at) return;  // replaced by an earlier one, or gone
+    timer_->armed.reset();
+    try {
+      on_timer();
+    } catch (const std::exception& e) {
+      log_->error("clipboard: {}", e.what());
+    }
+  });
+}
+
+void SelectionClipboard::on_timer() {
+  const double idle = std::chrono::duration<double>(deadlines_.idle_limit()).count();
+  for (const TransferKey& key : deadlines_.take_expired(std::chrono::steady_clock::now())) {
+    if (key == kFetchKey) {
+      if (fetch_ == Fetch::kIdle) continue;
+      const bool pieces = fetch_ == Fetch::kIncr;
+      log_->info("clipboard: the application that copied stopped answering ({:g} s without progress); dropped {}",
+                 idle, pieces ? "the pieces received" : "the request");
+      if (pieces)
+        fail_fetch("the application that copied stopped sending its content; it was not copied");
+      else
+        finish_idle();
+      continue;
+    }
+    log_->info("clipboard: an application stopped reading what it pasted ({:g} s without progress); dropped the "
+               "transfer to window 0x{:x}",
+               idle, key.first);
+    drop_outgoing(key.first, key.second);
+  }
+  arm_timer();
+}
+
+void SelectionClipboard::drop_outgoing(uint32_t requestor, uint32_t property) {
+  if (outgoing_.erase({requestor, property}) == 0) return;
+  deadlines_.erase({requestor, property});
+  // Stop listening to the requestor's properties unless another transfer
+  // to it is still running.
+  const bool other = std::any_of(outgoing_.begin(), outgoing_.end(),
+                                 [&](const auto& t) { return t.first.first == requestor; });
+  if (other) return;
+  const uint32_t none = 0;
+  xcb_change_window_attributes(conn_->get(), requestor, XCB_CW_EVENT_MASK, &none);
+  xcb_flush(conn_->get());
+}
+
+// ---------------------------------------------------------------------------
 // Desktop -> viewers
 
 void SelectionClipboard::on_owner_change(uint32_t owner, uint32_t timestamp) {
@@ -172,6 +250,7 @@ void SelectionClipboard::on_owner_change(uint32_t owner, uint32_t timestamp) {
 
 void SelectionClipboard::request(uint32_t target, uint32_t timestamp) {
   fetch_target_ = target;
+  progressed(kFetchKey);
   xcb_convert_selection(conn_->get(), window_, atoms_->clipboard, target, atoms_->property, timestamp);
   xcb_flush(conn_->get());
 }
@@ -216,7 +295,7 @@ void SelectionClipboard::on_selection_notify(const void* event) {
       fetch_latin1_ = true;
       return request(atoms_->string, e->time);
     }
-    fetch_ = Fetch::kIdle;
+    finish_idle();
     log_->debug("clipboard: the desktop copied something that is neither text nor PNG");
     return;
   }
@@ -228,7 +307,8 @@ void SelectionClipboard::on_selection_notify(const void* event) {
     if (len >= 4) std::memcpy(&announced, bytes, 4);
     if (announced > max_bytes_) return fail_fetch(too_large(announced));
     fetch_ = Fetch::kIncr;
-    fetch_data_.clear();
+    fetch_data_.clear();  // grows piece by piece, each checked against the limit first
+    progressed(kFetchKey);
     log_->debug("clipboard: the desktop sends {} bytes in pieces (INCR)", announced);
     return;
   }
@@ -251,24 +331,28 @@ void SelectionClipboard::on_property_notify(const void* event) {
     if (fetch_data_.size() + len + r->bytes_after > max_bytes_)
       return fail_fetch(too_large(fetch_data_.size() + len + r->bytes_after) + " (it is larger still)");
     fetch_data_.append(static_cast<const char*>(xcb_get_property_value(r.get())), len);
+    progressed(kFetchKey);
     return;
   }
   // A requestor deleted the last piece it was sent: send the next.
   if (e->state != XCB_PROPERTY_DELETE) return;
   const auto it = outgoing_.find({e->window, e->atom});
   if (it == outgoing_.end()) return;
-  if (it->second->done) {
-    outgoing_.erase(it);
-    const uint32_t none = 0;
-    xcb_change_window_attributes(conn_->get(), e->window, XCB_CW_EVENT_MASK, &none);
-    xcb_flush(conn_->get());
-    return;
-  }
+  if (it->second->done) return drop_outgoing(e->window, e->atom);
   send_chunk(*it->second);
+  progressed(it->first);
+}
+
+void SelectionClipboard::finish_idle() {
+  fetch_ = Fetch::kIdle;
+  fetch_data_.clear();
+  fetch_data_.shrink_to_fit();
+  deadlines_.erase(kFetchKey);
 }
 
 void SelectionClipboard::finish_fetch() {
   fetch_ = Fetch::kIdle;
+  deadlines_.erase(kFetchKey);
   ClipboardContent content{fetch_mime_, std::move(fetch_data_)};
   fetch_data_.clear();
   if (fetch_latin1_) content.data = latin1_to_utf8(content.data);
@@ -278,9 +362,7 @@ void SelectionClipboard::finish_fetch() {
 }
 
 void SelectionClipboard::fail_fetch(const std::string& why) {
-  fetch_ = Fetch::kIdle;
-  fetch_data_.clear();
-  fetch_data_.shrink_to_fit();
+  finish_idle();
   if (listener_.refused) listener_.refused(why);
 }
 
@@ -346,6 +428,7 @@ bool SelectionClipboard::answer(const void* event) {
   const uint32_t size = uint32_t(offered_->data.size());
   xcb_change_property(c, XCB_PROP_MODE_REPLACE, e->requestor, property, atoms_->incr, 32, 1, &size);
   outgoing_[{e->requestor, property}] = std::move(t);
+  progressed({e->requestor, property});
   return true;
 }
 
