@@ -62,7 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const bool binary = data[0] & 2;
   const std::span<const uint8_t> message(data + 1, size - 1);
 
-  stream::ViewerServices services{world.hub, world.log};
+  stream::ViewerServices services{.hub = world.hub, .log = world.log};
   services.interaction = &world.interaction;
   Transport transport;
   stream::ViewerConnection conn(transport, services, view_only);

@@ -76,16 +76,16 @@ class ViewerTransport {
   virtual void set_ticking(bool on) = 0;
 
  protected:
-  ~ViewerTransport() = default;
+  virtual ~ViewerTransport() = default;
 };
 
 // What every viewer of one server shares; outlives the connections.
 struct ViewerServices {
   Hub& hub;
-  Logger log;
-  std::function<std::string()> stats_json;  // the stream's figures, JSON; may be empty
+  Logger log = {};
+  std::function<std::string()> stats_json = {};  // the stream's figures, JSON; may be empty
   int max_fps = 60;
-  BitrateLimits bitrate;
+  BitrateLimits bitrate = {};
   AudioHub* audio_hub = nullptr;            // desktop sound; null when disabled
   audio::Microphone* microphone = nullptr;  // null when disabled
   input::Interaction* interaction = nullptr;  // null: watch only
