@@ -2,6 +2,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include <chrono>
 
@@ -31,16 +32,29 @@ stream::PipelineSettings pipeline_settings(const Config& c) {
 
 }  // namespace
 
+struct VideoWiring::KeyTimer {
+  explicit KeyTimer(asio::io_context& io) : timer(io) {}
+  asio::steady_timer timer;
+};
+
 VideoWiring::VideoWiring(const Config& config, asio::io_context& io, const Logger& log)
     : config_(config),
       io_(io),
       log_(log),
+      key_timer_(std::make_unique<KeyTimer>(io)),
       // The hub is made before the pipeline and outlives it: until start()
       // and after stop() its controls reach nothing.
       hub_({[this](bool on) { if (pipeline_) pipeline_->set_active(on); },
             [this] { if (pipeline_) pipeline_->request_keyframe(); },
             [this](bool paused) { if (pipeline_) pipeline_->set_paused(paused); },
-            [this](int kbps) { if (pipeline_) pipeline_->set_max_kbps(kbps); }}) {
+            [this](int kbps) { if (pipeline_) pipeline_->set_max_kbps(kbps); },
+            [this](std::chrono::steady_clock::duration delay) {
+              key_timer_->timer.expires_after(delay);
+              key_timer_->timer.async_wait([this](const boost::system::error_code& ec) {
+                if (!ec) hub_.on_key_timer();
+              });
+            },
+            {}}) {
   hub_.set_bitrate_limits({config.min_kbps, config.max_kbps});
 }
 

@@ -51,6 +51,8 @@ class VideoWiring {
   boost::asio::io_context& io_;
   Logger log_;
   stream::StreamStats stats_;
+  struct KeyTimer;  // an asio timer: the hub's key frame requests put off
+  std::unique_ptr<KeyTimer> key_timer_;  // made before the hub, gone after it
   stream::Hub hub_;
   std::unique_ptr<stream::VideoPipeline> pipeline_;
 };

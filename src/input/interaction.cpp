@@ -101,7 +101,7 @@ void Interaction::on_copied(const ClipboardContent& c) {
   size_t sent = 0;
   for (ViewerInput* v : viewers_)
     if (!v->view_only()) {
-      v->send_control(text);
+      v->send_latest(text, ControlKind::kClipboard);
       ++sent;
     }
   log_->debug("clipboard: the desktop copied {} bytes of {}; sent to {} viewer(s)", c.data.size(), c.mime, sent);

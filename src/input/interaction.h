@@ -34,10 +34,15 @@ struct InteractionSettings {
   int origin_y = 0;
 };
 
+// Messages of which a viewer needs only the latest: one still waiting to
+// be sent may be replaced by a newer one of the same kind.
+enum class ControlKind { kCursor, kClipboard };
+
 // How a viewer session is reached; implemented by the session.
 class ViewerLink {
  public:
   virtual void send_control(std::string json) = 0;
+  virtual void send_latest(std::string json, ControlKind /*kind*/) { send_control(std::move(json)); }
 
  protected:
   virtual ~ViewerLink() = default;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/base64.h"
+#include "base/json_fields.h"
 #include "base/json_text.h"
 #include "input/key_mapping.h"
 #include "input/keysyms.h"
@@ -21,7 +22,7 @@ namespace ks = keysym;
 // Per-viewer cursor serials remembered as delivered; past this the set
 // starts over (the viewer then gets some images a second time).
 constexpr size_t kCursorsRemembered = 64;
-// IME commits are short; a script typing a page goes through type_text().
+// IME text; a script typing a page goes through type_text().
 constexpr size_t kMaxTextBytes = 4096;
 
 struct ModifierFamily {
@@ -37,35 +38,21 @@ constexpr std::array kFamilies{
     ModifierFamily{kModAltGraph, ks::kIsoLevel3Shift, ks::kIsoLevel3Shift},
 };
 
-int int_field(const json& m, const char* key, int fallback) {
-  const auto it = m.find(key);
-  if (it == m.end() || !it->is_number()) return fallback;
-  const double v = it->get<double>();
-  if (!std::isfinite(v)) return fallback;
-  return int(std::clamp(std::floor(v), -1e6, 1e6));
-}
-
-double number_field(const json& m, const char* key) {
-  const auto it = m.find(key);
-  if (it == m.end() || !it->is_number()) return 0;
-  const double v = it->get<double>();
-  return std::isfinite(v) ? std::clamp(v, -1e6, 1e6) : 0;
-}
-
-bool bool_field(const json& m, const char* key) {
-  const auto it = m.find(key);
-  return it != m.end() && it->is_boolean() && it->get<bool>();
-}
+// Field bounds: a message with a field outside them is ignored.
+constexpr double kMaxCoordinate = 1e6;  // stream pixels, either way
+constexpr double kMaxScrollDelta = 1e6;
+constexpr size_t kMaxKeyNameBytes = 64;  // KeyboardEvent .code and .key
+constexpr size_t kMaxMimeBytes = 64;
+constexpr size_t kMaxBase64ClipboardBytes = (kMaxClipboardBytes + 2) / 3 * 4;
 
 // The "mods" bit set, or -1 when the message has none.
-int mods_field(const json& m) {
-  const auto it = m.find("mods");
-  return it != m.end() && it->is_number_integer() ? int(std::clamp<int64_t>(it->get<int64_t>(), 0, 0xffff)) : -1;
-}
+int mods_field(JsonFields& f) { return int(f.integer("mods", 0, 0xffff).value_or(-1)); }
 
-std::string string_field(const json& m, const char* key) {
-  const auto it = m.find(key);
-  return it != m.end() && it->is_string() ? it->get<std::string>() : std::string();
+// A stream coordinate, whole pixels.
+std::optional<int> coordinate(JsonFields& f, const char* key) {
+  const auto v = f.number(key, -kMaxCoordinate, kMaxCoordinate);
+  if (!v) return std::nullopt;
+  return int(std::floor(*v));
 }
 
 bool is_input_type(std::string_view t) {
@@ -83,6 +70,7 @@ ViewerInput::~ViewerInput() {
 }
 
 bool ViewerInput::handle(std::string_view type, const json& m) {
+  bad_field_ = nullptr;
   const bool input = is_input_type(type);
   if (!input && type != "clipboard") return false;
   if (view_only_) {
@@ -155,10 +143,18 @@ void ViewerInput::sync_locks(int mods, uint32_t except) {
 }
 
 void ViewerInput::on_key(const json& m) {
-  const auto keysym = keysym_for_browser_key(string_field(m, "code"), string_field(m, "key"));
-  const bool down = bool_field(m, "down");
+  JsonFields f(m);
+  const auto code = f.string("code", kMaxKeyNameBytes);
+  const auto key = f.string("key", kMaxKeyNameBytes);
+  const bool down = f.boolean("down").value_or(false);
+  const int mods = mods_field(f);
+  if (!f.ok()) {
+    bad_field_ = f.bad_field();
+    return;
+  }
+  const auto keysym = keysym_for_browser_key(code.value_or(""), key.value_or(""));
   if (!keysym) return;  // a dead key: the composed character comes next
-  if (const int mods = mods_field(m); mods >= 0) {
+  if (mods >= 0) {
     sync_modifiers(mods, *keysym);
     if (down) sync_locks(mods, *keysym);
   }
@@ -167,55 +163,70 @@ void ViewerInput::on_key(const json& m) {
 
 void ViewerInput::on_text(const json& m) {
   InputInjector* inj = owner_.injector();
-  const std::string text = string_field(m, "text");
-  if (!inj || text.empty()) return;
-  if (text.size() > kMaxTextBytes) {
-    owner_.log()->info("viewer {}: text of {} bytes ignored (limit {})", id_, text.size(), kMaxTextBytes);
+  JsonFields f(m);
+  // IME commits are short; a script typing a page goes through type_text().
+  const auto text = f.string("text", kMaxTextBytes);
+  if (!f.ok()) {
+    bad_field_ = f.bad_field();
     return;
   }
-  if (inj->type_text(text) != InputStatus::kOk)
-    owner_.log()->debug("viewer {}: could not type all of the text ({} bytes)", id_, text.size());
-}
-
-void ViewerInput::move_to(const json& m) {
-  if (!m.contains("x") || !m.contains("y")) return;
-  const auto& s = owner_.settings();
-  owner_.injector()->move(s.origin_x + std::max(0, int_field(m, "x", 0)), s.origin_y + std::max(0, int_field(m, "y", 0)));
+  if (!inj || !text || text->empty()) return;
+  if (inj->type_text(*text) != InputStatus::kOk)
+    owner_.log()->debug("viewer {}: could not type all of the text ({} bytes)", id_, text->size());
 }
 
 void ViewerInput::on_pointer(std::string_view type, const json& m) {
   InputInjector* inj = owner_.injector();
-  if (const int mods = mods_field(m); mods >= 0) sync_modifiers(mods, 0);
-  move_to(m);
+  JsonFields f(m);
+  const int mods = mods_field(f);
+  const auto x = coordinate(f, "x");
+  const auto y = coordinate(f, "y");
+  const int b = int(f.integer("button", 0, 255).value_or(0));
+  const bool down = f.boolean("down").value_or(false);
+  const double dx = f.number("dx", -kMaxScrollDelta, kMaxScrollDelta).value_or(0);
+  const double dy = f.number("dy", -kMaxScrollDelta, kMaxScrollDelta).value_or(0);
+  const auto unit = f.string("unit", 16);
+  if (!f.ok()) {
+    bad_field_ = f.bad_field();
+    return;
+  }
+  if (mods >= 0) sync_modifiers(mods, 0);
+  if (x && y) {
+    const auto& s = owner_.settings();
+    inj->move(s.origin_x + std::max(0, *x), s.origin_y + std::max(0, *y));
+  }
   if (type == "button") {
-    const int b = int_field(m, "button", 0);
     if (b < 1 || (b > 3 && b != kButtonBack && b != kButtonForward)) return;
-    const bool down = bool_field(m, "down");
     const auto it = std::find(buttons_.begin(), buttons_.end(), b);
     if (down && it == buttons_.end()) buttons_.push_back(b);
     if (!down && it != buttons_.end()) buttons_.erase(it);
     inj->button(b, down);
   } else if (type == "scroll") {
-    const double dx = number_field(m, "dx");
-    const double dy = number_field(m, "dy");
-    const Notches n = string_field(m, "unit") == "notch" ? scroll_.add_notches(dx, dy) : scroll_.add_pixels(dx, dy);
+    const Notches n = unit == "notch" ? scroll_.add_notches(dx, dy) : scroll_.add_pixels(dx, dy);
     if (n.dx || n.dy) inj->scroll_notches(n.dx, n.dy);
   }
 }
 
 void ViewerInput::on_clipboard(const json& m) {
+  JsonFields f(m);
+  const auto mime = f.string("mime", kMaxMimeBytes);
+  const auto text = f.string("text", kMaxClipboardBytes);
+  const auto data = f.string("data", kMaxBase64ClipboardBytes);
+  if (!f.ok()) {
+    bad_field_ = f.bad_field();
+    return;
+  }
   Clipboard* cb = owner_.clipboard();
   if (!cb || !owner_.settings().clipboard_in) {
     refuse("clipboard", "the desktop's clipboard does not take what viewers copy");
     return;
   }
-  const std::string mime = string_field(m, "mime");
   ClipboardContent content;
-  content.mime = mime;
-  if (mime == kMimeText) {
-    content.data = string_field(m, "text");
-  } else if (mime == kMimePng) {
-    auto bytes = base64_decode(string_field(m, "data"));
+  content.mime = std::string(mime.value_or(""));
+  if (content.mime == kMimeText) {
+    content.data = std::string(text.value_or(""));
+  } else if (content.mime == kMimePng) {
+    auto bytes = base64_decode(data.value_or(""));
     if (!bytes) {
       send_control(json_text(json{{"type", "clipboard_error"}, {"message", "the image was not valid base64"}}));
       return;
@@ -243,12 +254,12 @@ void ViewerInput::release_all() {
 
 void ViewerInput::send_cursor(const CursorImage& image) {
   if (cursors_sent_.contains(image.serial)) {
-    send_control(json_text(json{{"type", "cursor"}, {"serial", image.serial}}));
+    send_latest(json_text(json{{"type", "cursor"}, {"serial", image.serial}}), ControlKind::kCursor);
     return;
   }
   if (cursors_sent_.size() >= kCursorsRemembered) cursors_sent_.clear();
   cursors_sent_.insert(image.serial);
-  send_control(owner_.cursor_json(image));
+  send_latest(owner_.cursor_json(image), ControlKind::kCursor);
 }
 
 }  // namespace voxl::input

@@ -39,12 +39,19 @@ class ViewerInput {
   ViewerInput& operator=(const ViewerInput&) = delete;
 
   // Handles a client message of `type`; false when it is not one of ours.
+  // A message with an unusable field (wrong type, out of range, too long)
+  // is ignored; bad_field() then names that field until the next message.
   bool handle(std::string_view type, const nlohmann::json& m);
+  const char* bad_field() const { return bad_field_; }
   // Releases every key and button this viewer holds.
   void release_all();
 
   void send_cursor(const CursorImage& image);
   void send_control(std::string json) { link_.send_control(std::move(json)); }
+  void send_latest(std::string json, ControlKind kind) { link_.send_latest(std::move(json), kind); }
+  // A cursor message queued for this viewer was replaced before it was
+  // sent: the shapes remembered as delivered may not have been.
+  void forget_cursors_sent() { cursors_sent_.clear(); }
   bool view_only() const { return view_only_; }
   const std::set<uint32_t>& held_keys() const { return keys_; }
 
@@ -56,7 +63,6 @@ class ViewerInput {
   void sync_modifiers(int mods, uint32_t except);
   void sync_locks(int mods, uint32_t except);
   void press(uint32_t keysym, bool down);
-  void move_to(const nlohmann::json& m);
   void refuse(std::string_view what, std::string_view reason);
 
   Interaction& owner_;
@@ -69,6 +75,7 @@ class ViewerInput {
   std::set<uint64_t> cursors_sent_;
   bool refused_input_ = false;
   bool refused_clipboard_ = false;
+  const char* bad_field_ = nullptr;
 };
 
 }  // namespace voxl::input

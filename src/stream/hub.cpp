@@ -22,7 +22,12 @@ void Hub::remove(VideoSink* sink) {
 }
 
 void Hub::publish(const encode::EncodedFramePtr& frame) {
-  if (frame->key) key_pending_ = false;
+  if (frame->key) {
+    key_pending_ = false;
+    key_deferred_ = false;  // a request put off is served by this one
+    last_key_at_ = now();
+    any_key_ = true;
+  }
   // A sink may leave while being fed (its socket failed): iterate a copy.
   const auto sinks = sinks_;
   for (VideoSink* s : sinks)
@@ -53,11 +58,34 @@ void Hub::refresh_rate() {
   if (controls_.set_target_kbps) controls_.set_target_kbps(kbps);
 }
 
+std::chrono::steady_clock::time_point Hub::now() const {
+  return controls_.now ? controls_.now() : std::chrono::steady_clock::now();
+}
+
 void Hub::request_keyframe() {
-  const auto now = std::chrono::steady_clock::now();
-  if (key_pending_ && now - key_asked_at_ < kRetry) return;
+  if (key_deferred_) return;  // the timer's IDR serves this one too
+  const auto t = now();
+  if (key_pending_ && t - key_asked_at_ < kRetry) return;
+  if (any_key_ && t - last_key_at_ < kMinKeyInterval && controls_.arm_key_timer) {
+    key_deferred_ = true;
+    controls_.arm_key_timer(last_key_at_ + kMinKeyInterval - t);
+    return;
+  }
+  ask_encoder(t);
+}
+
+void Hub::on_key_timer() {
+  if (!key_deferred_) return;
+  key_deferred_ = false;
+  if (sinks_.empty()) return;  // nobody left to want it
+  ask_encoder(now());
+}
+
+void Hub::ask_encoder(std::chrono::steady_clock::time_point t) {
   key_pending_ = true;
-  key_asked_at_ = now;
+  key_asked_at_ = t;
+  last_key_at_ = t;
+  any_key_ = true;
   if (controls_.request_keyframe) controls_.request_keyframe();
 }
 

@@ -2,7 +2,9 @@
 // recorders and /wait later). It switches the video pipeline on while
 // anyone consumes and off when the last one leaves, and rate-limits
 // key frame requests so many viewers joining or falling behind at once cost
-// one IDR. While every consumer is congested it pauses the pipeline, and it
+// one IDR: requests are merged while one is outstanding, and no two IDRs
+// are asked for closer than kMinKeyInterval (a request within it is put
+// off to its end, where all such requests become one). While every consumer is congested it pauses the pipeline, and it
 // sets the encoder's bitrate from what the consumers' links can take.
 //
 // Threads: the loop thread only. Sinks are registered by raw pointer and
@@ -36,6 +38,12 @@ struct PipelineControls {
   std::function<void()> request_keyframe;
   std::function<void(bool)> set_paused;  // every sink is congested (or no longer)
   std::function<void(int)> set_target_kbps;  // the encoder's bitrate ceiling
+  // Calls Hub::on_key_timer() once after `delay` (on the loop thread),
+  // replacing any earlier call still to come. Without it key frame
+  // requests are never put off.
+  std::function<void(std::chrono::steady_clock::duration delay)> arm_key_timer;
+  // The time; steady_clock::now when empty (tests pass their own).
+  std::function<std::chrono::steady_clock::time_point()> now;
 };
 
 class Hub {
@@ -49,8 +57,14 @@ class Hub {
   void publish(const encode::EncodedFramePtr& frame);
 
   // At most one outstanding request: repeated asks before the key frame
-  // arrives (or within kRetry of the last ask) are merged.
+  // arrives (or within kRetry of the last ask) are merged; an ask within
+  // kMinKeyInterval of the last key frame asked for or published waits
+  // for the interval's end.
   void request_keyframe();
+  // The key frame timer fired (see PipelineControls::arm_key_timer).
+  void on_key_timer();
+  // A request is waiting for the interval's end.
+  bool key_deferred() const { return key_deferred_; }
 
   // Re-reads the sinks' ready(): while none is ready the pipeline pauses,
   // so frames are made when some viewer can take them, not to be queued
@@ -59,6 +73,7 @@ class Hub {
   void refresh_pause();
 
   static constexpr std::chrono::milliseconds kRetry{500};
+  static constexpr std::chrono::milliseconds kMinKeyInterval{300};
 
   // Re-reads the sinks' target_kbps() and sets the encoder's ceiling to
   // the slowest within the limits (see combined_target_kbps). Sinks call it
@@ -76,6 +91,12 @@ class Hub {
   std::vector<int> targets_;  // refresh_rate's scratch, kept to spare an allocation per ack
   int target_kbps_ = 0;  // last value handed to set_target_kbps
   std::chrono::steady_clock::time_point key_asked_at_;
+  std::chrono::steady_clock::time_point last_key_at_;  // asked for or published
+  bool any_key_ = false;  // last_key_at_ is set
+  bool key_deferred_ = false;
+
+  std::chrono::steady_clock::time_point now() const;
+  void ask_encoder(std::chrono::steady_clock::time_point now);
 };
 
 }  // namespace voxl::stream

@@ -67,6 +67,28 @@
 //   {"type":"release"}                    let go of every key and button held
 //   {"type":"clipboard",...}              as above, viewer -> desktop
 //
+// Limits on what a client sends (stream::ClientLimits; a message past one is
+// ignored, the connection stays):
+//   text message: 12 MiB for "clipboard" from a full viewer (an 8 MiB image
+//     in base64), 16 KiB for every other type and for everything from a
+//     view-only viewer (whose WebSocket reads at most 16 KiB a message: a
+//     larger one closes it with 1009)
+//   JSON nesting depth: 16 (checked before parsing)
+//   fields: of the type shown above, finite, within sane ranges (ids 32-bit
+//     unsigned, coordinates and scroll deltas within +-1e6, strings bounded:
+//     "type" 32 bytes, key names 64, "text" 4 KiB, "reason" 256); a message
+//     with an unusable field is ignored as a whole
+//   binary message (microphone): 4 KiB
+//   "keyframe": per viewer, a burst of 3 then one per 2 s; a request beyond
+//     that is made once a token is back. The server asks the encoder for IDRs
+//     at most every 300 ms; requests in between are served together at the
+//     end of that interval.
+// What waits to be sent to a client: text up to 2 MiB / 256 messages (not
+// counting the one pending clipboard message); only the latest cursor and
+// the latest clipboard message wait (a newer one replaces an older one not
+// yet being written). A client past that is closed with 1008. A view-only
+// viewer's link estimate does not lower the shared encoder bitrate.
+//
 // Pure data; any thread.
 #pragma once
 

@@ -117,6 +117,75 @@ TEST(Hub, UnaskedKeyFrameAlsoClearsTheMergeState) {
   EXPECT_EQ(p.keyframe_requests, 2);
 }
 
+// The minimum interval between IDRs: requests within it wait for its end
+// (one timer on the loop) and are all served by one key frame there.
+struct TimedPipeline {
+  int keyframe_requests = 0;
+  std::vector<std::chrono::steady_clock::duration> armed;
+  std::chrono::steady_clock::time_point now{std::chrono::hours(1)};
+  PipelineControls controls() {
+    PipelineControls c;
+    c.request_keyframe = [this] { ++keyframe_requests; };
+    c.arm_key_timer = [this](std::chrono::steady_clock::duration d) { armed.push_back(d); };
+    c.now = [this] { return now; };
+    return c;
+  }
+};
+
+TEST(HubKeyInterval, RequestsWithinTheIntervalAreCoalescedAtItsEnd) {
+  using namespace std::chrono_literals;
+  TimedPipeline p;
+  Hub hub(p.controls());
+  RecordingSink a;
+  hub.add(&a);
+  EXPECT_EQ(p.keyframe_requests, 1);
+  p.now += 20ms;
+  hub.publish(frame(1, true));
+  p.now += 80ms;
+  hub.request_keyframe();
+  hub.request_keyframe();
+  hub.request_keyframe();
+  EXPECT_EQ(p.keyframe_requests, 1) << "put off, not made";
+  ASSERT_EQ(p.armed.size(), 1u) << "one timer for all of them";
+  EXPECT_EQ(p.armed[0], Hub::kMinKeyInterval - 80ms) << "to the end of the interval after the last IDR";
+  EXPECT_TRUE(hub.key_deferred());
+  p.now += p.armed[0];
+  hub.on_key_timer();
+  EXPECT_EQ(p.keyframe_requests, 2) << "coalesced into one IDR, not dropped";
+  EXPECT_FALSE(hub.key_deferred());
+  hub.on_key_timer();
+  EXPECT_EQ(p.keyframe_requests, 2) << "a stray timer asks for nothing";
+}
+
+TEST(HubKeyInterval, AKeyFrameInTheMeantimeServesTheRequestPutOff) {
+  using namespace std::chrono_literals;
+  TimedPipeline p;
+  Hub hub(p.controls());
+  RecordingSink a;
+  hub.add(&a);
+  hub.publish(frame(1, true));
+  p.now += 10ms;
+  hub.request_keyframe();
+  EXPECT_TRUE(hub.key_deferred());
+  hub.publish(frame(2, true));  // the encoder's own (GOP) key frame
+  EXPECT_FALSE(hub.key_deferred());
+  hub.on_key_timer();
+  EXPECT_EQ(p.keyframe_requests, 1);
+}
+
+TEST(HubKeyInterval, RequestsPastTheIntervalGoAtOnce) {
+  using namespace std::chrono_literals;
+  TimedPipeline p;
+  Hub hub(p.controls());
+  RecordingSink a;
+  hub.add(&a);
+  hub.publish(frame(1, true));
+  p.now += Hub::kMinKeyInterval;
+  hub.request_keyframe();
+  EXPECT_EQ(p.keyframe_requests, 2);
+  EXPECT_TRUE(p.armed.empty());
+}
+
 TEST(Hub, PublishReachesEverySinkInOrder) {
   FakePipeline p;
   Hub hub(p.controls());

@@ -1,0 +1,80 @@
+// Every client message through the dispatch the server uses
+// (stream::ViewerConnection), without the last-resort guard so anything
+// that would throw shows up. The first byte picks the role (bit 0: view
+// only) and the kind (bit 1: binary); the rest is the message. Each input
+// gets a fresh connection over a transport that completes every write, on
+// a hub, an interaction with a null desktop (input, clipboard) and no
+// microphone.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include <spdlog/sinks/null_sink.h>
+#include <spdlog/spdlog.h>
+
+#include "input/interaction.h"
+#include "stream/hub.h"
+#include "stream/viewer_connection.h"
+
+namespace {
+
+using namespace voxl;
+
+struct NullInjector : input::InputInjector {
+  input::InputStatus key(uint32_t, bool) override { return input::InputStatus::kOk; }
+  input::InputStatus type_text(std::string_view) override { return input::InputStatus::kOk; }
+  void move(int, int) override {}
+  void button(int, bool) override {}
+  void scroll_notches(int, int) override {}
+  Size desktop_size() const override { return {640, 480}; }
+  bool caps_lock() override { return false; }
+  bool num_lock() override { return false; }
+};
+
+struct NullClipboard : input::Clipboard {
+  void set_listener(Listener) override {}
+  bool offer(input::ClipboardContent, std::string&) override { return true; }
+};
+
+struct Transport : stream::ViewerTransport {
+  bool busy = false;
+  void write_text(std::string_view) override { busy = true; }
+  void write_binary(std::span<const uint8_t>, std::span<const uint8_t>) override { busy = true; }
+  void close(stream::CloseCode, std::string_view) override {}
+  void set_ticking(bool) override {}
+};
+
+struct World {
+  Logger log = std::make_shared<spdlog::logger>("fuzz", std::make_shared<spdlog::sinks::null_sink_mt>());
+  stream::Hub hub{stream::PipelineControls{}};
+  NullInjector injector;
+  NullClipboard clipboard;
+  input::Interaction interaction{&injector, &clipboard, nullptr, {}, log};
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static World world;
+  if (size == 0) return 0;
+  const bool view_only = data[0] & 1;
+  const bool binary = data[0] & 2;
+  const std::span<const uint8_t> message(data + 1, size - 1);
+
+  stream::ViewerServices services{.hub = world.hub, .log = world.log};
+  services.interaction = &world.interaction;
+  Transport transport;
+  stream::ViewerConnection conn(transport, services, view_only);
+  conn.start(1);
+  if (binary)
+    conn.dispatch_binary(message);
+  else
+    conn.dispatch_text(std::string_view(reinterpret_cast<const char*>(message.data()), message.size()));
+  conn.tick();
+  while (transport.busy && !conn.closed()) {
+    transport.busy = false;
+    conn.on_written();
+  }
+  return 0;
+}

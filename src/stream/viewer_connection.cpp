@@ -1,0 +1,458 @@
+#include "stream/viewer_connection.h"
+
+#include <algorithm>
+#include <exception>
+
+#include <nlohmann/json.hpp>
+
+#include "audio/audio_format.h"
+#include "audio/microphone.h"
+#include "base/json_depth.h"
+#include "base/json_text.h"
+#include "input/viewer_input.h"
+
+namespace voxl::stream {
+
+namespace {
+
+using json = nlohmann::json;
+
+// Frames waiting for the transport: a viewer whose link window stays full
+// this long (another viewer kept the encoder going) drops its pending
+// deltas for a fresh key frame. Frames in flight are bounded by the
+// viewer's LinkEstimator (about one round trip's worth).
+constexpr size_t kMaxQueuedFrames = 6;
+constexpr size_t kMaxQueuedBytes = 16 * 1024 * 1024;
+// 200 ms of 10 ms packets: waiting behind a large key frame on a slow link
+// fits; past that the oldest sound is dropped rather than played late.
+constexpr size_t kMaxQueuedAudio = 20;
+// Long enough for a first key frame to cross a slow link and be decoded.
+constexpr auto kNoAckGrace = std::chrono::seconds(3);
+constexpr size_t kMaxSentSamples = 512;
+// Client times and durations (ms) beyond these are nonsense.
+constexpr double kMaxClientMs = 1e7;
+constexpr double kMaxClientClockMs = 1e15;
+constexpr size_t kMaxReasonBytes = 256;
+// Debug lines about ignored messages: this many per window per viewer.
+constexpr int kLogLinesPerWindow = 5;
+constexpr auto kLogWindow = std::chrono::seconds(10);
+
+}  // namespace
+
+size_t ClientLimits::max_text_bytes(std::string_view type, bool view_only) {
+  if (!view_only && type == "clipboard") return kMaxClipboardMessageBytes;
+  return kMaxControlMessageBytes;
+}
+
+size_t ClientLimits::read_limit(bool view_only) {
+  return view_only ? kMaxControlMessageBytes : kMaxClipboardMessageBytes;
+}
+
+ViewerConnection::ViewerConnection(ViewerTransport& transport, const ViewerServices& services, bool view_only,
+                                   ViewerClocks clocks)
+    : transport_(transport),
+      services_(services),
+      view_only_(view_only),
+      clocks_(std::move(clocks)),
+      queue_(kMaxQueuedFrames, kMaxQueuedBytes),
+      text_(ClientLimits::kMaxQueuedText, ClientLimits::kMaxQueuedTextBytes),
+      audio_queue_(kMaxQueuedAudio),
+      rate_(services.bitrate),
+      key_bucket_(ClientLimits::kKeyframeBurst, ClientLimits::kKeyframeRefill) {}
+
+ViewerConnection::~ViewerConnection() { leave(); }
+
+ViewerConnection::Time ViewerConnection::now() const {
+  return clocks_.steady ? clocks_.steady() : std::chrono::steady_clock::now();
+}
+
+uint64_t ViewerConnection::wall_us() const {
+  if (clocks_.wall_us) return clocks_.wall_us();
+  return uint64_t(std::chrono::duration_cast<std::chrono::microseconds>(
+                      std::chrono::system_clock::now().time_since_epoch())
+                      .count());
+}
+
+// A view-only viewer watches and listens; it does not speak.
+bool ViewerConnection::takes_microphone() const { return services_.microphone && !view_only_; }
+
+void ViewerConnection::start(uint64_t id) {
+  id_ = id;
+  services_.log->info("viewer {} connected{}", id_, view_only_ ? " (view only)" : "");
+  send_control(json_text(json{{"type", "hello"},
+                              {"version", kProtocolVersion},
+                              {"server", "voxl 0.1.0"},
+                              {"view_only", view_only_},
+                              {"microphone", takes_microphone()}}));
+  if (closed_) return;
+  joined_ = true;
+  services_.hub.add(this);
+  if (services_.audio_hub) services_.audio_hub->add(this);
+  if (services_.interaction) input_ = services_.interaction->join(*this, view_only_, id_);
+}
+
+void ViewerConnection::leave() {
+  if (joined_) services_.hub.remove(this);
+  if (joined_ && services_.audio_hub) services_.audio_hub->remove(this);
+  if (joined_ && services_.microphone) services_.microphone->forget(this);
+  joined_ = false;
+  input_.reset();  // releases the keys and buttons this viewer holds
+}
+
+void ViewerConnection::close_with(CloseCode code, std::string_view reason) {
+  if (closed_) return;
+  closed_ = true;
+  stats_on_ = false;
+  transport_.set_ticking(false);
+  leave();
+  transport_.close(code, reason);
+}
+
+void ViewerConnection::on_transport_closed() {
+  if (!closed_) services_.log->info("viewer {} left", id_);
+  closed_ = true;
+  stats_on_ = false;
+  leave();
+}
+
+void ViewerConnection::fault(std::string_view where, std::string_view what) {
+  services_.log->error("viewer {}: {} failed: {}; closing it", id_, where, what);
+  close_with(CloseCode::kInternal, "internal error");
+}
+
+void ViewerConnection::guarded(const char* where, const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    fault(where, e.what());
+  } catch (...) {
+    fault(where, "unknown exception");
+  }
+}
+
+void ViewerConnection::receive_text(std::string_view text) {
+  guarded("a text message", [&] { dispatch_text(text); });
+}
+
+void ViewerConnection::receive_binary(std::span<const uint8_t> message) {
+  guarded("a binary message", [&] { dispatch_binary(message); });
+}
+
+void ViewerConnection::ignore(std::string_view what, std::string_view type, const char* field) {
+  ++ignored_;
+  const Time t = now();
+  if (t - log_window_start_ >= kLogWindow) {
+    log_window_start_ = t;
+    log_lines_ = 0;
+  }
+  if (log_lines_ >= kLogLinesPerWindow) return;
+  ++log_lines_;
+  if (field)
+    services_.log->debug("viewer {} sent {} ({} message, field \"{}\"); ignored", id_, what, type, field);
+  else if (!type.empty())
+    services_.log->debug("viewer {} sent {} ({} message); ignored", id_, what, type);
+  else
+    services_.log->debug("viewer {} sent {}; ignored", id_, what);
+  if (log_lines_ == kLogLinesPerWindow)
+    services_.log->debug("viewer {}: further ignored messages are not logged for {} s", id_, kLogWindow.count());
+}
+
+void ViewerConnection::dispatch_text(std::string_view text) {
+  if (closed_) return;
+  if (text.size() > ClientLimits::read_limit(view_only_)) return ignore("an oversized message");
+  if (!json_depth_within(text, ClientLimits::kMaxJsonDepth)) return ignore("a message nested too deep");
+  const json m = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (!m.is_object()) return ignore("a malformed message");
+  JsonFields f(m);
+  const auto type_field = f.string("type", ClientLimits::kMaxTypeBytes);
+  if (!type_field) return ignore("a message without a usable type");
+  const std::string_view type = *type_field;
+  if (text.size() > ClientLimits::max_text_bytes(type, view_only_)) return ignore("an oversized message", type);
+  if (type == "ack") {
+    on_ack(f);
+  } else if (type == "keyframe") {
+    on_keyframe_request(f);
+  } else if (type == "ping") {
+    on_ping(f);
+  } else if (type == "stats") {
+    on_stats(f);
+  } else if (input_ && input_->handle(type, m)) {
+    if (const char* bad = input_->bad_field()) ignore("a bad field", type, bad);
+  } else {
+    ignore("a message of a type voxl does not take", type);
+  }
+}
+
+void ViewerConnection::dispatch_binary(std::span<const uint8_t> message) {
+  if (closed_) return;
+  if (message.size() > ClientLimits::kMaxBinaryMessageBytes) return ignore("an oversized binary message");
+  size_t offset = 0;
+  const auto h = read_audio_header(message, kKindMicrophone, offset);
+  if (!h) return ignore("a binary message voxl does not take");
+  if (takes_microphone()) services_.microphone->on_packet(this, h->sequence, message.subspan(offset));
+}
+
+void ViewerConnection::on_ack(JsonFields& f) {
+  const auto id = f.integer("id", 0, UINT32_MAX);
+  const auto decode_ms = f.number("decode_ms", 0, kMaxClientMs);
+  const auto hold_ms = f.number("hold_ms", 0, kMaxClientMs);
+  if (!f.ok()) return ignore("a bad field", "ack", f.bad_field());
+  ++acked_;
+  if (decode_ms) last_decode_ms_ = *decode_ms;
+  // Receive -> ack at the client; older clients only say decode time.
+  if (id) acked(uint32_t(*id), hold_ms.value_or(last_decode_ms_));
+}
+
+// Clients that acknowledge frames are held to what their link carries
+// without a queue (LinkEstimator), and their estimate sets the encoder's
+// bitrate through the hub; clients that never ack are paced by TCP alone.
+void ViewerConnection::acked(uint32_t id, double hold_ms) {
+  acks_seen_ = true;
+  const Time t = now();
+  link_.on_ack(id, hold_ms, t);
+  rate_.on_feedback(link_, sent_kbps(t), t);
+  pump();
+  services_.hub.refresh_pause();
+  services_.hub.refresh_rate();
+}
+
+void ViewerConnection::on_keyframe_request(JsonFields& f) {
+  const auto reason = f.string("reason", kMaxReasonBytes);
+  if (!f.ok()) return ignore("a bad field", "keyframe", f.bad_field());
+  services_.log->debug("viewer {} asked for a key frame: {}", id_, reason.value_or("?"));
+  link_.forget_in_flight();  // a reset decoder will not acknowledge what it had
+  ask_keyframe(now());
+  services_.hub.refresh_pause();
+}
+
+// Through the viewer's bucket; a request it puts off is made with the
+// first frame after a token comes back (unless that frame is a key frame).
+void ViewerConnection::ask_keyframe(Time t) {
+  if (key_bucket_.take(t)) {
+    key_owed_ = false;
+    services_.hub.request_keyframe();
+    return;
+  }
+  if (!key_owed_) ++keyframes_put_off_;
+  key_owed_ = true;
+}
+
+void ViewerConnection::on_ping(JsonFields& f) {
+  const auto t = f.number("t", -kMaxClientClockMs, kMaxClientClockMs);
+  if (!f.ok()) return ignore("a bad field", "ping", f.bad_field());
+  send_control(json_text(json{{"type", "pong"}, {"t", t.value_or(0.0)}, {"server_us", wall_us()}}));
+}
+
+void ViewerConnection::on_stats(JsonFields& f) {
+  const auto enabled = f.boolean("enabled");
+  if (!f.ok()) return ignore("a bad field", "stats", f.bad_field());
+  const bool on = enabled.value_or(false);
+  if (on == stats_on_) return;
+  stats_on_ = on;
+  transport_.set_ticking(on);
+}
+
+bool ViewerConnection::ready() const {
+  if (closed_ || !queue_.empty()) return false;
+  const Time t = now();
+  if (!paced_by_link(t)) return in_flight_ != InFlight::kVideo;  // TCP alone paces it
+  if (link_.can_send(services_.max_fps, t)) return true;
+  held_back_ = true;  // the link, not the content, limits the next frame
+  return false;
+}
+
+// A view-only viewer has no say in the shared encoder's bitrate: a slow
+// one skips frames and resyncs on key frames instead.
+int ViewerConnection::target_kbps() const { return acks_seen_ && !view_only_ ? rate_.target_kbps() : 0; }
+
+void ViewerConnection::on_video(const encode::EncodedFramePtr& frame) {
+  if (closed_) return;
+  const Time t = now();
+  if (key_owed_) {
+    if (frame->key) key_owed_ = false;
+    else if (key_bucket_.available(t)) ask_keyframe(t);
+  }
+  if (queue_.push(frame) == SendQueue::Push::kNeedKeyframe) {
+    services_.log->debug("viewer {} fell behind; dropped its pending frames", id_);
+    ask_keyframe(t);
+  }
+  pump();
+}
+
+void ViewerConnection::on_audio(const audio::AudioPacketPtr& packet) {
+  if (closed_) return;
+  if (!audio_announced_) {
+    audio_announced_ = true;
+    send_control(json_text(json{{"type", "audio"},
+                                {"codec", "opus"},
+                                {"rate", audio::kSampleRate},
+                                {"channels", audio::kDesktopChannels}}));
+  }
+  audio_queue_.push(packet);
+  pump();
+}
+
+void ViewerConnection::send_control(std::string text) { send_text(std::move(text), TextKind::kOther); }
+
+void ViewerConnection::send_latest(std::string text, input::ControlKind kind) {
+  send_text(std::move(text), kind == input::ControlKind::kCursor ? TextKind::kCursor : TextKind::kClipboard);
+}
+
+void ViewerConnection::send_text(std::string text, TextKind kind) {
+  if (closed_) return;
+  switch (text_.push(std::move(text), kind)) {
+    case TextQueue::Push::kOverflow:
+      services_.log->info("viewer {} is not reading; closing", id_);
+      close_with(CloseCode::kPolicy, "not reading");
+      return;
+    case TextQueue::Push::kReplaced:
+      // The shape it replaced was never sent: send shapes in full again.
+      if (kind == TextKind::kCursor && input_) input_->forget_cursors_sent();
+      break;
+    case TextQueue::Push::kQueued:
+      break;
+  }
+  pump();
+}
+
+void ViewerConnection::on_written() {
+  const InFlight was = in_flight_;
+  in_flight_ = InFlight::kNone;
+  switch (was) {
+    case InFlight::kText:
+      text_.pop();
+      break;
+    case InFlight::kVideo:
+      send_ms_ = std::chrono::duration<double, std::milli>(now() - write_start_).count();
+      sending_.reset();
+      break;
+    case InFlight::kAudio:
+      sending_audio_.reset();
+      break;
+    case InFlight::kNone:
+      break;
+  }
+  if (closed_) return;
+  pump();
+  if (was == InFlight::kVideo) services_.hub.refresh_pause();
+}
+
+// Starts the next write if none is in flight.
+void ViewerConnection::pump() {
+  if (in_flight_ != InFlight::kNone || closed_) return;
+  if (!text_.empty()) {
+    in_flight_ = InFlight::kText;
+    transport_.write_text(text_.start_front());
+    return;
+  }
+  if (!audio_queue_.empty()) return send_audio();
+  if (queue_.empty()) return;
+  const Time t = now();
+  link_.expire(t);
+  if (paced_by_link(t) && !link_.can_send(services_.max_fps, t)) {  // the next ack resumes
+    held_back_ = true;
+    return;
+  }
+  const auto& next = *queue_.peek();
+  if (next.key && (next.codec != sent_codec_ || next.size != sent_size_)) {
+    sent_codec_ = next.codec;
+    sent_size_ = next.size;
+    send_control(json_text(json{{"type", "video"},
+                                {"codec", next.codec},
+                                {"width", next.size.width},
+                                {"height", next.size.height}}));
+    return;
+  }
+  send_video(t);
+}
+
+void ViewerConnection::send_video(Time t) {
+  sending_ = queue_.pop();
+  if (!first_frame_at_) first_frame_at_ = t;
+  const size_t bytes = kVideoHeaderBytes + sending_->data.size();
+  if (held_back_) ++held_back_count_;
+  link_.on_send(sending_->id, bytes, !held_back_, t);
+  held_back_ = false;
+  sent_.emplace_back(t, bytes);
+  sent_bytes_ += bytes;
+  if (sent_.size() > kMaxSentSamples) {
+    sent_bytes_ -= sent_.front().second;
+    sent_.pop_front();
+  }
+  VideoHeader h;
+  h.key = sending_->key;
+  h.frame_id = sending_->id;
+  h.capture_us = sending_->capture_wall_us;
+  h.width = uint16_t(sending_->size.width);
+  h.height = uint16_t(sending_->size.height);
+  h.server_us = uint32_t(std::max<int64_t>(
+      0, std::chrono::duration_cast<std::chrono::microseconds>(t - sending_->captured_at).count()));
+  write_video_header(h, header_);
+  queue_ms_ = double(h.server_us) / 1000.0;
+  write_start_ = t;
+  in_flight_ = InFlight::kVideo;
+  transport_.write_binary(header_, std::span<const uint8_t>(sending_->data.data(), sending_->data.size()));
+}
+
+void ViewerConnection::send_audio() {
+  sending_audio_ = audio_queue_.pop();
+  AudioHeader h;
+  h.kind = kKindAudio;
+  h.sequence = sending_audio_->sequence;
+  h.capture_us = sending_audio_->capture_wall_us;
+  write_audio_header(h, audio_header_);
+  in_flight_ = InFlight::kAudio;
+  transport_.write_binary(audio_header_,
+                          std::span<const uint8_t>(sending_audio_->data.data(), sending_audio_->data.size()));
+}
+
+// Before its first ack a viewer gets the link window's start-up size (a
+// few frames), not TCP's: loopback and LAN socket buffers hold seconds of
+// a slow link. One that has acked nothing kNoAckGrace after its first
+// frame is a client that does not ack; TCP alone paces it.
+bool ViewerConnection::paced_by_link(Time t) const {
+  return acks_seen_ || !first_frame_at_ || t - *first_frame_at_ < kNoAckGrace;
+}
+
+// What this viewer was sent over the last second, in kbit/s.
+double ViewerConnection::sent_kbps(Time t) {
+  while (!sent_.empty() && t - sent_.front().first > std::chrono::seconds(1)) {
+    sent_bytes_ -= sent_.front().second;
+    sent_.pop_front();
+  }
+  return double(sent_bytes_) * 8.0 / 1000.0;
+}
+
+void ViewerConnection::tick() {
+  if (closed_ || !stats_on_) return;
+  send_control(stats_text());
+}
+
+std::string ViewerConnection::stats_text() {
+  json s = json::parse(services_.stats_json ? services_.stats_json() : "{}", nullptr, false);
+  if (!s.is_object()) s = json::object();
+  s["type"] = "stats";
+  s["viewer"] = {{"queued_frames", queue_.size()},
+                 {"queued_bytes", queue_.bytes()},
+                 {"dropped_frames", queue_.dropped()},
+                 {"acked_frames", acked_},
+                 {"in_flight", link_.frames_in_flight()},
+                 {"in_flight_bytes", link_.bytes_in_flight()},
+                 {"rtt_ms", link_.srtt_ms()},
+                 {"min_rtt_ms", link_.min_rtt_ms()},
+                 {"delivery_kbps", link_.delivery_kbps()},
+                 {"target_kbps", rate_.target_kbps()},
+                 {"encoder_kbps", services_.hub.target_kbps()},
+                 {"held_back", held_back_count_},
+                 {"queue_ms", queue_ms_},
+                 {"send_ms", send_ms_},
+                 {"decode_ms", last_decode_ms_},
+                 {"queued_audio", audio_queue_.size()},
+                 {"dropped_audio", audio_queue_.dropped()},
+                 {"queued_text_bytes", text_.bytes()},
+                 {"ignored_messages", ignored_},
+                 {"keyframes_put_off", keyframes_put_off_}};
+  return json_text(s);
+}
+
+}  // namespace voxl::stream
