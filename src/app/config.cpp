@@ -16,6 +16,8 @@
 #include "app/flag_compat.h"
 #include "app/flag_set.h"
 #include "app/flag_table.h"
+#include "app/secret_file.h"
+#include "net/access_policy.h"
 
 namespace voxl::app {
 
@@ -24,7 +26,10 @@ namespace {
 constexpr const char* kFooter =
     "Flags may be written with underscores too (--max_kbps). [BOOL] flags take true/false, 1/0,\n"
     "yes/no or on/off, and mean true when given alone. selkies command lines are accepted: its\n"
-    "flags with a voxl meaning act as above, the others are ignored with a warning.";
+    "flags with a voxl meaning act as above, the others are ignored with a warning.\n"
+    "Secrets can stay off the command line (which every local user can read): the -file flags\n"
+    "read the first line of a file, and VOXL_BASIC_AUTH_PASSWORD, VOXL_BASIC_AUTH_VIEWONLY_PASSWORD\n"
+    "and VOXL_AUTH_TOKEN are read from the environment when no flag gives that secret.";
 
 constexpr int kRefused = 2;
 
@@ -76,7 +81,9 @@ std::optional<std::string> check_https(const Config& c) {
 
 std::optional<std::string> check_basic_auth(const Config& c) {
   if (!c.basic_auth) return std::nullopt;
-  if (c.basic_auth_password.empty()) return "--enable-basic-auth needs --basic-auth-password";
+  if (c.basic_auth_password.empty())
+    return "--enable-basic-auth needs --basic-auth-password, --basic-auth-password-file or "
+           "$VOXL_BASIC_AUTH_PASSWORD";
   // With equal passwords a login could not tell which role it asks for.
   if (c.basic_auth_viewonly_password == c.basic_auth_password)
     return "--basic-auth-viewonly-password must differ from --basic-auth-password";
@@ -93,7 +100,59 @@ std::optional<std::string> check_combinations(const CLI::App& cli, const Config&
   if (c.capture_region && c.capture_window)
     return "--capture-region and --capture-window exclude each other";
   if (auto error = check_https(c)) return error;
+  if (c.insecure_no_auth && !c.auth_token.empty())
+    return "--insecure-no-auth and an access token (--auth-token, --auth-token-file or $VOXL_AUTH_TOKEN) "
+           "exclude each other";
+  if (c.insecure_no_auth && c.basic_auth) return "--insecure-no-auth and --enable-basic-auth exclude each other";
   return check_basic_auth(c);
+}
+
+// A secret from its flag, else its -file flag, else the environment: the
+// first two may not be given together, and a flag wins over the
+// environment.
+struct SecretSource {
+  std::string flag;
+  std::string file_flag;
+  const char* env;
+  std::string& value;
+  const std::string& file;
+};
+
+std::optional<std::string> resolve_secret(const CLI::App& cli, const SecretSource& s,
+                                          std::vector<Notice>& notices) {
+  const bool given = cli.count(s.flag) > 0;
+  const bool from_file = cli.count(s.file_flag) > 0;
+  if (given && from_file) return s.flag + " and " + s.file_flag + " exclude each other";
+  if (from_file) {
+    SecretFile f = read_secret_file(s.file_flag, s.file);
+    if (!f.value) return f.error;
+    if (f.loose)
+      notices.push_back({Notice::Kind::kLooseSecretFile, s.file_flag,
+                         s.file_flag + ": '" + s.file + "' may be read by other users; chmod 600 it"});
+    s.value = std::move(*f.value);
+  } else if (!given) {
+    if (const char* e = std::getenv(s.env); e != nullptr && *e != '\0') s.value = e;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> resolve_secrets(const CLI::App& cli, Config& c, std::vector<Notice>& notices) {
+  const SecretSource sources[] = {
+      {"--basic-auth-password", "--basic-auth-password-file", "VOXL_BASIC_AUTH_PASSWORD", c.basic_auth_password,
+       c.basic_auth_password_file},
+      {"--basic-auth-viewonly-password", "--basic-auth-viewonly-password-file", "VOXL_BASIC_AUTH_VIEWONLY_PASSWORD",
+       c.basic_auth_viewonly_password, c.basic_auth_viewonly_password_file},
+      {"--auth-token", "--auth-token-file", "VOXL_AUTH_TOKEN", c.auth_token, c.auth_token_file},
+  };
+  for (const SecretSource& s : sources)
+    if (auto error = resolve_secret(cli, s, notices)) return error;
+  if (!c.auth_token.empty() && !net::is_valid_token(c.auth_token)) {
+    const std::string from = cli.count("--auth-token")        ? "--auth-token"
+                             : cli.count("--auth-token-file") ? "--auth-token-file"
+                                                              : "$VOXL_AUTH_TOKEN";
+    return from + ": an access token is 16 to 256 characters from A-Z a-z 0-9 - . _ ~";
+  }
+  return std::nullopt;
 }
 
 // Only flags given on the command line are reported: a default is not a
@@ -166,11 +225,15 @@ ParseOutcome parse_command_line(int argc, char** argv) {
     return refuse(std::string(e.what()) + " (see --help)");
   }
   if (auto error = flags.apply()) return refuse(*error);
+  std::vector<Notice> secret_notices;
+  if (auto error = resolve_secrets(cli, config, secret_notices)) return refuse(*error);
   // A floor left at its default follows a lower ceiling down, so
   // "--max-kbps 1000" alone works; only a floor the user chose is checked.
   if (cli.count("--min-kbps") == 0) config.min_kbps = std::min(config.min_kbps, config.max_kbps);
   if (auto error = check_combinations(cli, config)) return refuse(*error);
-  return {std::move(config), 0, {}, collect_notices(cli)};
+  std::vector<Notice> notices = collect_notices(cli);
+  notices.insert(notices.end(), secret_notices.begin(), secret_notices.end());
+  return {std::move(config), 0, {}, std::move(notices)};
 }
 
 }  // namespace voxl::app

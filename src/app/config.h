@@ -45,9 +45,22 @@ struct Config {
   std::string https_key;
   bool basic_auth = false;
   std::string basic_auth_user = "voxl";
+  // From --basic-auth-password, its -file twin or $VOXL_BASIC_AUTH_PASSWORD
+  // (likewise for the view-only one), resolved while parsing.
   std::string basic_auth_password;
   std::string basic_auth_viewonly_password;  // empty: no view-only login
+  std::string basic_auth_password_file;           // as given; its contents are in the field above
+  std::string basic_auth_viewonly_password_file;
   std::vector<std::string> allowed_origins;  // "scheme://host[:port]" or "*"; empty: same origin
+  // Host names answered besides IP literals, localhost and the machine's
+  // own names; "*" answers any.
+  std::vector<std::string> allowed_hosts;
+  // A fixed access token (--auth-token, --auth-token-file or
+  // $VOXL_AUTH_TOKEN); empty: a random one when listening beyond loopback
+  // without Basic auth.
+  std::string auth_token;
+  std::string auth_token_file;  // as given; its contents are in auth_token
+  bool insecure_no_auth = false;  // no generated token beyond loopback
 
   // Video
   int framerate = 60;      // highest frames per second
@@ -106,6 +119,7 @@ struct Notice {
   enum class Kind {
     kNotActiveYet,        // a voxl flag whose feature is not built yet
     kIgnoredSelkiesFlag,  // a selkies flag voxl has no use for
+    kLooseSecretFile,     // a password or token file others may read
   };
   Kind kind;
   std::string flag;  // as "--dash-spelling"

@@ -39,7 +39,10 @@ int run_daemon(const Config& config, const Logger& log) {
     log->info("stopping ({})", sig == SIGINT ? "SIGINT" : "SIGTERM");
     io.stop();
   });
-  log->info("voxl is serving {} (display {}): open it in a browser", server->url(), desktop.display());
+  // A generated token is shown in the address, the only place to learn
+  // it; a token the user chose stays out of the log.
+  log->info("voxl is serving {} (display {}): open it in a browser",
+            config.auth_token.empty() ? server->signed_url() : server->url(), desktop.display());
   io->run();
 
   // Threads that post to the loop first, then the server and the agent

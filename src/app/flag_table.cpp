@@ -90,16 +90,34 @@ void declare_network(FlagSet& f, Config& c) {
   f.boolean("--enable-https", "serve HTTPS (needs --https-cert, --https-key)", c.https);
   f.text("--https-cert", "FILE", "TLS certificate chain (PEM)", c.https_cert);
   f.text("--https-key", "FILE", "TLS private key (PEM)", c.https_key);
-  f.boolean("--enable-basic-auth", "ask for user and password (needs --basic-auth-password)",
-            c.basic_auth);
+  f.boolean("--enable-basic-auth", "ask for user and password (needs a password, below)", c.basic_auth);
   f.text("--basic-auth-user", "NAME", "user name for basic auth", c.basic_auth_user);
-  f.text("--basic-auth-password", "TEXT", "password for basic auth", c.basic_auth_password);
-  f.text("--basic-auth-viewonly-password", "TEXT", "second password that may watch but not control",
+  f.text("--basic-auth-password", "TEXT",
+         "password for basic auth (visible to local users in the process list: prefer the file or "
+         "$VOXL_BASIC_AUTH_PASSWORD)",
+         c.basic_auth_password);
+  f.text("--basic-auth-password-file", "FILE", "read the basic auth password from the first line of FILE",
+         c.basic_auth_password_file);
+  f.text("--basic-auth-viewonly-password", "TEXT",
+         "second password that may watch but not control (or $VOXL_BASIC_AUTH_VIEWONLY_PASSWORD)",
          c.basic_auth_viewonly_password);
+  f.text("--basic-auth-viewonly-password-file", "FILE", "read the view-only password from the first line of FILE",
+         c.basic_auth_viewonly_password_file);
+  f.text("--auth-token", "TEXT",
+         "fixed access token, also on loopback (or $VOXL_AUTH_TOKEN); default: a random one, logged in the "
+         "address to open, when listening beyond loopback without basic auth",
+         c.auth_token);
+  f.text("--auth-token-file", "FILE", "read the access token from the first line of FILE", c.auth_token_file);
+  f.boolean("--insecure-no-auth", "beyond loopback without basic auth, need no token: anyone who reaches the "
+            "port controls the desktop", c.insecure_no_auth);
   f.value("--allowed-origins", "LIST",
           "origins that may connect: https://host[:port],... or *; empty: same origin only",
           "", "comma-separated origins such as https://example.com, or *",
           storing(c.allowed_origins, parse_origins));
+  f.value("--allowed-hosts", "LIST",
+          "Host names answered besides IP addresses, localhost and this machine's names: name,... or * (any)",
+          "", "comma-separated host names such as desk.example.com, or *",
+          storing(c.allowed_hosts, parse_allowed_hosts));
 }
 
 void declare_video(FlagSet& f, Config& c) {

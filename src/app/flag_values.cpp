@@ -176,6 +176,23 @@ std::optional<std::vector<std::string>> parse_origins(std::string_view text) {
   return origins;
 }
 
+std::optional<std::vector<std::string>> parse_allowed_hosts(std::string_view text) {
+  std::vector<std::string> hosts;
+  if (text.empty()) return hosts;
+  if (text == "*") return std::vector<std::string>{"*"};
+  for (std::string_view part : split(text, ',')) {
+    std::string host = lowered(part);
+    if (host.ends_with('.')) host.pop_back();
+    const bool ok = !host.empty() && host.size() <= 253 && host.front() != '-' && host.front() != '.' &&
+                    std::all_of(host.begin(), host.end(), [](unsigned char c) {
+                      return std::isalnum(c) || c == '-' || c == '.' || c == '_';
+                    });
+    if (!ok) return std::nullopt;
+    hosts.push_back(std::move(host));
+  }
+  return hosts;
+}
+
 std::optional<std::vector<WindowRounding>> parse_window_rounding(std::string_view text) {
   std::vector<WindowRounding> out;
   if (lowered(text) == "none") return out;

@@ -51,6 +51,10 @@ std::optional<FileTransfers> parse_file_transfers(std::string_view text);
 // browsers send in the Origin header.
 std::optional<std::vector<std::string>> parse_origins(std::string_view text);
 
+// Comma-separated host names (letters, digits, '-', '.', '_'; lowered, one
+// trailing '.' dropped) or "*" alone.
+std::optional<std::vector<std::string>> parse_allowed_hosts(std::string_view text);
+
 // "none" (no entries) or "title:radius,...". The title ends at the last ':'
 // so titles may contain colons; radius lies in 0..kMaxCornerRadius.
 inline constexpr int kMaxCornerRadius = 256;

@@ -2,8 +2,10 @@
 
 #include <cstdint>
 
+#include "app/access_wiring.h"
 #include "app/agent_wiring.h"
 #include "app/audio_wiring.h"
+#include "app/host_names.h"
 #include "app/input_wiring.h"
 #include "app/video_wiring.h"
 
@@ -18,11 +20,6 @@ net::ServerOptions server_options(const Config& c) {
   o.https = c.https;
   o.cert_file = c.https_cert;
   o.key_file = c.https_key;
-  o.access.allowed_origins = c.allowed_origins;
-  o.access.basic_auth = c.basic_auth;
-  o.access.user = c.basic_auth_user;
-  o.access.password = c.basic_auth_password;
-  o.access.viewonly_password = c.basic_auth_viewonly_password;
   o.max_fps = c.framerate;
   o.bitrate = {c.min_kbps, c.max_kbps};
   return o;
@@ -34,6 +31,13 @@ std::unique_ptr<net::Server> start_server(const Config& config, boost::asio::io_
                                           AudioWiring& audio, InputWiring& input, AgentWiring& agents,
                                           const Logger& log) {
   auto options = server_options(config);
+  AccessPlan access = plan_access(config, machine_host_names(), random_access_token);
+  for (const std::string& w : access.warnings) log->warn("{}", w);
+  if (access.generated_token)
+    log->info("listening beyond loopback without --enable-basic-auth: an access token made for this run guards "
+              "every path; open the address below once (it sets a cookie), or send Authorization: Bearer <token>; "
+              "--auth-token-file fixes the token, --insecure-no-auth turns it off");
+  options.access = std::move(access.settings);
   options.audio_hub = audio.hub();
   options.microphone = audio.microphone();
   options.interaction = input.interaction();

@@ -242,9 +242,10 @@ net::EndpointTable agent_endpoints(AgentServices services) {
   t["/screenshot"] = {{"GET"}, bind(screenshot)};
   t["/wait"] = {{"GET"}, bind(wait)};
   t["/record"] = {{"GET"}, bind(record)};
-  t["/record/start"] = {{"POST"}, bind(record_start)};
-  t["/record/stop"] = {{"POST"}, bind(record_stop)};
-  t["/input"] = {{"POST"}, bind(input_actions)};
+  // The POSTs act on the desktop: they take JSON only (see Endpoint::json_post).
+  t["/record/start"] = {{"POST"}, bind(record_start), true};
+  t["/record/stop"] = {{"POST"}, bind(record_stop), true};
+  t["/input"] = {{"POST"}, bind(input_actions), true};
   return t;
 }
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "base/base64.h"
+
 namespace voxl::net {
 
 namespace {
@@ -13,6 +15,18 @@ std::string lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
   return out;
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
 }
 
 // Host without the port: "[::1]:80" -> "::1", "a:80" -> "a".
@@ -24,6 +38,68 @@ std::string_view strip_port(std::string_view host) {
   const size_t colon = host.rfind(':');
   if (colon != std::string_view::npos && host.find(':') == colon) return host.substr(0, colon);
   return host;
+}
+
+// A Host header taken apart: the name or address, lowered, without the
+// port and a trailing dot. nullopt when it is not a well-formed Host.
+struct HostParts {
+  std::string name;
+  bool ip_literal = false;
+  bool loopback = false;
+};
+
+bool valid_port(std::string_view p) {
+  return !p.empty() && p.size() <= 5 && std::all_of(p.begin(), p.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+bool valid_name(std::string_view n) {
+  return !n.empty() && n.size() <= 253 && std::all_of(n.begin(), n.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_';
+  });
+}
+
+std::optional<HostParts> parse_host(std::string_view host) {
+  HostParts h;
+  if (!host.empty() && host.front() == '[') {
+    const size_t close = host.find(']');
+    if (close == std::string_view::npos) return std::nullopt;
+    const std::string_view rest = host.substr(close + 1);
+    if (!rest.empty() && (rest.front() != ':' || !valid_port(rest.substr(1)))) return std::nullopt;
+    h.name = lower(host.substr(1, close - 1));
+    in6_addr a{};
+    if (inet_pton(AF_INET6, h.name.c_str(), &a) != 1) return std::nullopt;
+    h.ip_literal = true;
+    h.loopback = IN6_IS_ADDR_LOOPBACK(&a);
+    return h;
+  }
+  const size_t first = host.find(':');
+  if (first != std::string_view::npos && host.find(':', first + 1) != std::string_view::npos) {
+    // Unbracketed IPv6 is not a valid Host, but it is an address, not a
+    // name that DNS could rebind; is_loopback_host has always taken it.
+    h.name = lower(host);
+    in6_addr a{};
+    if (inet_pton(AF_INET6, h.name.c_str(), &a) != 1) return std::nullopt;
+    h.ip_literal = true;
+    h.loopback = IN6_IS_ADDR_LOOPBACK(&a);
+    return h;
+  }
+  std::string_view name = host.substr(0, first);
+  if (first != std::string_view::npos && !valid_port(host.substr(first + 1))) return std::nullopt;
+  if (!name.empty() && name.back() == '.') name.remove_suffix(1);
+  if (!valid_name(name)) return std::nullopt;
+  h.name = lower(name);
+  in_addr a{};
+  if (inet_pton(AF_INET, h.name.c_str(), &a) == 1) {
+    h.ip_literal = true;
+    h.loopback = (ntohl(a.s_addr) >> 24) == 127;
+  } else {
+    h.loopback = h.name == "localhost";
+  }
+  return h;
+}
+
+bool listed(const std::vector<std::string>& names, const std::string& name) {
+  return std::any_of(names.begin(), names.end(), [&](const std::string& n) { return n == "*" || iequals(n, name); });
 }
 
 // Compares without an early exit, so timing says nothing about where a
@@ -44,6 +120,44 @@ std::string trim_slash(std::string s) {
   return s;
 }
 
+// The token as the request presented it: Bearer, then the cookie, then
+// the query. `any` is set when one was presented at all.
+struct TokenCheck {
+  bool presented = false;
+  Credential matched = Credential::kNone;
+  bool stale_cookie = false;
+};
+
+TokenCheck check_token(const std::string& token, const RequestFacts& r) {
+  TokenCheck t;
+  if (const auto bearer = parse_bearer(r.authorization)) {
+    t.presented = true;
+    if (same_secret(*bearer, token)) t.matched = Credential::kBearer;
+  }
+  const auto cookies = cookie_values(r.cookie, kTokenCookie);
+  bool cookie_ok = false;
+  for (std::string_view c : cookies) cookie_ok = same_secret(c, token) || cookie_ok;
+  if (!cookies.empty()) {
+    t.presented = true;
+    if (cookie_ok && t.matched == Credential::kNone) t.matched = Credential::kCookie;
+    t.stale_cookie = !cookie_ok;
+  }
+  if (const auto q = query_param(r.query, kTokenParam)) {
+    t.presented = true;
+    // The query wins over a cookie, so following a fresh link replaces a
+    // cookie left from an earlier run.
+    if (same_secret(*q, token) && t.matched != Credential::kBearer) t.matched = Credential::kQuery;
+  }
+  return t;
+}
+
+AccessDecision refuse(int status, std::string reason) {
+  AccessDecision d;
+  d.status = status;
+  d.reason = std::move(reason);
+  return d;
+}
+
 }  // namespace
 
 bool is_loopback_host(std::string_view host) {
@@ -54,6 +168,16 @@ bool is_loopback_host(std::string_view host) {
   return false;
 }
 
+bool host_allowed(const AccessSettings& s, std::string_view host) {
+  const auto h = parse_host(host);
+  if (!h) return false;
+  if (h->loopback || listed(s.allowed_hosts, h->name)) return true;
+  if (s.loopback_only) return false;
+  // An address cannot be rebound: a page whose origin is an IP literal
+  // belongs to whoever holds that address.
+  return h->ip_literal || listed(s.own_hosts, h->name);
+}
+
 bool origin_allowed(const AccessSettings& s, std::string_view origin, std::string_view host, bool tls) {
   const std::string o = trim_slash(lower(origin));
   if (o == std::string(tls ? "https://" : "http://") + lower(host)) return true;
@@ -61,74 +185,142 @@ bool origin_allowed(const AccessSettings& s, std::string_view origin, std::strin
                      [&](const std::string& a) { return a == "*" || trim_slash(lower(a)) == o; });
 }
 
-std::optional<std::string> base64_decode(std::string_view in) {
-  auto value = [](char c) -> int {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-  };
-  if (in.size() % 4 != 0) return std::nullopt;
-  std::string out;
-  for (size_t i = 0; i < in.size(); i += 4) {
-    int v[4];
-    int pad = 0;
-    for (int k = 0; k < 4; ++k) {
-      const char c = in[i + size_t(k)];
-      if (c == '=' && i + 4 == in.size() && k >= 2) {
-        v[k] = 0;
-        ++pad;
-      } else if (pad) {
-        return std::nullopt;  // data after padding
-      } else if ((v[k] = value(c)) < 0) {
-        return std::nullopt;
-      }
-    }
-    const uint32_t n = uint32_t(v[0]) << 18 | uint32_t(v[1]) << 12 | uint32_t(v[2]) << 6 | uint32_t(v[3]);
-    out += char(n >> 16);
-    if (pad < 2) out += char((n >> 8) & 0xff);
-    if (pad < 1) out += char(n & 0xff);
-  }
-  return out;
-}
-
 std::optional<std::pair<std::string, std::string>> parse_basic_auth(std::string_view header) {
   constexpr std::string_view kScheme = "basic ";
-  if (header.size() <= kScheme.size() || lower(header.substr(0, kScheme.size())) != kScheme)
-    return std::nullopt;
+  if (header.size() <= kScheme.size() || !iequals(header.substr(0, kScheme.size()), kScheme)) return std::nullopt;
   std::string_view b64 = header.substr(kScheme.size());
   while (!b64.empty() && b64.front() == ' ') b64.remove_prefix(1);
-  const auto decoded = base64_decode(b64);
+  const auto decoded = voxl::base64_decode(b64);
   if (!decoded) return std::nullopt;
   const size_t colon = decoded->find(':');
   if (colon == std::string::npos) return std::nullopt;
   return std::make_pair(decoded->substr(0, colon), decoded->substr(colon + 1));
 }
 
+std::optional<std::string_view> parse_bearer(std::string_view header) {
+  constexpr std::string_view kScheme = "bearer ";
+  if (header.size() <= kScheme.size() || !iequals(header.substr(0, kScheme.size()), kScheme)) return std::nullopt;
+  const std::string_view token = trim(header.substr(kScheme.size()));
+  if (token.empty()) return std::nullopt;
+  return token;
+}
+
+std::vector<std::string_view> cookie_values(std::string_view header, std::string_view name) {
+  std::vector<std::string_view> out;
+  constexpr size_t kMaxCookies = 64;  // a header of thousands of pairs gets no further
+  for (size_t n = 0; !header.empty() && n < kMaxCookies; ++n) {
+    const size_t semi = header.find(';');
+    const std::string_view pair = trim(header.substr(0, semi));
+    const size_t eq = pair.find('=');
+    if (eq != std::string_view::npos && trim(pair.substr(0, eq)) == name) {
+      std::string_view value = trim(pair.substr(eq + 1));
+      if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+      out.push_back(value);
+    }
+    if (semi == std::string_view::npos) break;
+    header.remove_prefix(semi + 1);
+  }
+  return out;
+}
+
+std::optional<std::string_view> query_param(std::string_view query, std::string_view name) {
+  while (!query.empty()) {
+    const size_t amp = query.find('&');
+    const std::string_view item = query.substr(0, amp);
+    const size_t eq = item.find('=');
+    if (item.substr(0, eq) == name) return eq == std::string_view::npos ? std::string_view() : item.substr(eq + 1);
+    if (amp == std::string_view::npos) break;
+    query.remove_prefix(amp + 1);
+  }
+  return std::nullopt;
+}
+
+std::string without_query_param(std::string_view query, std::string_view name) {
+  std::string out;
+  while (!query.empty()) {
+    const size_t amp = query.find('&');
+    const std::string_view item = query.substr(0, amp);
+    if (!item.empty() && item.substr(0, item.find('=')) != name) {
+      if (!out.empty()) out += '&';
+      out += item;
+    }
+    if (amp == std::string_view::npos) break;
+    query.remove_prefix(amp + 1);
+  }
+  return out;
+}
+
+bool is_json_content_type(std::string_view header) {
+  return iequals(trim(header.substr(0, header.find(';'))), "application/json");
+}
+
+std::string with_access_token(const std::string& url, const std::string& token) {
+  if (token.empty()) return url;
+  return url + (url.find('?') == std::string::npos ? "?" : "&") + std::string(kTokenParam) + "=" + token;
+}
+
+bool is_valid_token(std::string_view token) {
+  return token.size() >= 16 && token.size() <= 256 && std::all_of(token.begin(), token.end(), [](char c) {
+           return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_' || c == '~';
+         });
+}
+
 AccessDecision check_access(const AccessSettings& s, const RequestFacts& r) {
-  if (r.host.empty()) return {400, "missing Host header", Role::kNone};
-  if (s.loopback_only && !is_loopback_host(r.host))
-    return {403, "this server only answers to localhost names (Host: " + std::string(r.host) + ")",
-            Role::kNone};
-  Role role = Role::kFull;
-  if (s.basic_auth) {
-    const auto creds = parse_basic_auth(r.authorization);
-    if (!creds) return {401, "authentication required", Role::kNone};
-    const bool user_ok = same_secret(creds->first, s.user);
-    if (user_ok && same_secret(creds->second, s.password)) {
-      role = Role::kFull;
-    } else if (user_ok && !s.viewonly_password.empty() && same_secret(creds->second, s.viewonly_password)) {
-      role = Role::kViewOnly;
+  if (r.host.empty()) return refuse(400, "missing Host header");
+  if (!host_allowed(s, r.host)) {
+    const std::string named(r.host.substr(0, std::min<size_t>(r.host.size(), 200)));
+    return refuse(403, s.loopback_only
+                           ? "this server only answers to localhost names (Host: " + named +
+                                 "); add other names with --allowed-hosts"
+                           : "this server does not answer to the name in Host: " + named +
+                                 " (it answers to IP addresses, localhost and this machine's names; add others "
+                                 "with --allowed-hosts)");
+  }
+  AccessDecision d;
+  d.role = Role::kFull;
+  const bool needs_credential = s.basic_auth || !s.token.empty();
+  if (needs_credential) {
+    const TokenCheck t = s.token.empty() ? TokenCheck{} : check_token(s.token, r);
+    const bool basic_sent = s.basic_auth && parse_basic_auth(r.authorization).has_value();
+    d.stale_cookie = t.stale_cookie;
+    if (t.matched != Credential::kNone) {
+      d.credential = t.matched;
+    } else if (basic_sent) {
+      const auto creds = parse_basic_auth(r.authorization);
+      const bool user_ok = same_secret(creds->first, s.user);
+      if (user_ok && same_secret(creds->second, s.password)) {
+        d.role = Role::kFull;
+      } else if (user_ok && !s.viewonly_password.empty() && same_secret(creds->second, s.viewonly_password)) {
+        d.role = Role::kViewOnly;
+      } else {
+        AccessDecision f = refuse(401, "wrong user name or password");
+        f.failed_attempt = true;
+        f.stale_cookie = t.stale_cookie;
+        f.challenge = "Basic";
+        return f;
+      }
+      d.credential = Credential::kBasic;
     } else {
-      return {401, "wrong user name or password", Role::kNone};
+      const bool sent_something = t.presented || !r.authorization.empty();
+      AccessDecision f = refuse(
+          401, s.basic_auth ? (sent_something ? "wrong credentials" : "authentication required")
+                            : (sent_something ? "wrong access token"
+                                              : "this server needs its access token: open the address voxl "
+                                                "logged at start (it ends in ?token=...), or send "
+                                                "Authorization: Bearer <token>"));
+      f.failed_attempt = sent_something;
+      f.stale_cookie = t.stale_cookie;
+      f.challenge = s.basic_auth ? "Basic" : "Bearer";
+      return f;
     }
   }
-  if (r.websocket && r.origin && !origin_allowed(s, *r.origin, r.host, r.tls))
-    return {403, "WebSocket from a foreign origin (" + std::string(*r.origin) + ") refused; allow it with --allowed-origins",
-            Role::kNone};
-  return {200, {}, role};
+  if (r.websocket && r.origin && !origin_allowed(s, *r.origin, r.host, r.tls)) {
+    AccessDecision f = refuse(403, "WebSocket from a foreign origin (" +
+                                       std::string(r.origin->substr(0, std::min<size_t>(r.origin->size(), 200))) +
+                                       ") refused; allow it with --allowed-origins");
+    return f;
+  }
+  return d;
 }
 
 }  // namespace voxl::net

@@ -1,37 +1,64 @@
-// Who may use the server: Host checks against DNS rebinding when listening
-// on loopback only, Origin checks on WebSocket upgrades (cross-site
-// WebSocket hijacking), and HTTP Basic authentication with a full and a
-// view-only password. Pure functions; any thread.
+// Who may use the server: the Host allow-list (against DNS rebinding, on
+// every listening address), the credential (HTTP Basic authentication with
+// a full and a view-only password, or an access token sent as
+// "Authorization: Bearer", the voxl_token cookie or ?token=), and Origin
+// checks on WebSocket upgrades (cross-site WebSocket hijacking). Also the
+// small parsers these need (Host, Cookie, query, Content-Type). Pure
+// functions; any thread.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace voxl::net {
 
+inline constexpr std::string_view kTokenCookie = "voxl_token";
+inline constexpr std::string_view kTokenParam = "token";
+
 struct AccessSettings {
   bool loopback_only = false;  // every listening address is loopback
   std::vector<std::string> allowed_origins;  // besides the page's own
+  // Host names accepted besides IP literals and "localhost": the machine's
+  // own names (computed at start) and --allowed-hosts ("*" accepts any).
+  // When loopback_only, only loopback names and allowed_hosts pass.
+  std::vector<std::string> own_hosts;
+  std::vector<std::string> allowed_hosts;
   bool basic_auth = false;
   std::string user;
   std::string password;
   std::string viewonly_password;  // empty: no view-only access
+  // Access token; empty: none. Without Basic auth it is the credential;
+  // with Basic auth it is accepted besides the password (full access).
+  std::string token;
 };
 
 enum class Role { kNone, kFull, kViewOnly };
+
+// Where the credential that let a request in came from.
+enum class Credential { kNone, kBasic, kBearer, kCookie, kQuery };
 
 struct AccessDecision {
   int status = 200;  // 200 allowed, else the HTTP status to answer with
   std::string reason;  // for the response body and the log
   Role role = Role::kNone;
+  Credential credential = Credential::kNone;
+  // A credential was presented and was wrong (counts towards back-off);
+  // a request without any credential is not a failed attempt.
+  bool failed_attempt = false;
+  bool stale_cookie = false;  // the voxl_token cookie was wrong: clear it
+  // 401: which scheme to name in WWW-Authenticate ("Basic" or "Bearer").
+  std::string challenge;
 };
 
 struct RequestFacts {
   std::string_view host;           // Host header
   std::optional<std::string_view> origin;  // Origin header, if any
   std::string_view authorization;  // Authorization header, may be empty
+  std::string_view cookie;         // Cookie header, may be empty
+  std::string_view query;          // the target after '?', may be empty
   bool websocket = false;
   bool tls = false;
 };
@@ -40,11 +67,27 @@ AccessDecision check_access(const AccessSettings& s, const RequestFacts& r);
 
 // "localhost", 127.0.0.0/8 and ::1, with or without a port.
 bool is_loopback_host(std::string_view host);
+// True when the Host header names this server (see AccessSettings).
+bool host_allowed(const AccessSettings& s, std::string_view host);
 // Same scheme and authority as the page at `host` (or listed).
 bool origin_allowed(const AccessSettings& s, std::string_view origin, std::string_view host, bool tls);
 // "Basic base64(user:password)" -> {user, password}; nullopt if malformed.
 std::optional<std::pair<std::string, std::string>> parse_basic_auth(std::string_view header);
-// Standard base64 (padding required); nullopt on bad input.
-std::optional<std::string> base64_decode(std::string_view in);
+// "Bearer <token>" -> token; nullopt for other schemes or an empty token.
+std::optional<std::string_view> parse_bearer(std::string_view header);
+// Every value of cookie `name` in a Cookie header ("a=1; b=2"), in order.
+std::vector<std::string_view> cookie_values(std::string_view header, std::string_view name);
+// The raw (undecoded) value of the first `name=` in a query string.
+std::optional<std::string_view> query_param(std::string_view query, std::string_view name);
+// The query without any `name=` parameters; the others keep their order.
+std::string without_query_param(std::string_view query, std::string_view name);
+// "application/json", any letter case, parameters such as "; charset=utf-8"
+// allowed.
+bool is_json_content_type(std::string_view header);
+// `url` with "?token=<token>" appended; `url` itself when token is empty.
+std::string with_access_token(const std::string& url, const std::string& token);
+// 16 to 256 characters from A-Z a-z 0-9 - . _ ~ (safe in a URL and a
+// cookie without escaping).
+bool is_valid_token(std::string_view token);
 
 }  // namespace voxl::net

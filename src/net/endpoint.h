@@ -61,6 +61,9 @@ using CancelFn = std::function<void()>;
 struct Endpoint {
   std::vector<std::string> methods;  // others get 405 with Allow
   std::function<CancelFn(const EndpointRequest&, ReplyFn)> handle;
+  // POSTs must say "Content-Type: application/json" (else 415): an HTML
+  // form cannot, so a foreign page cannot post to it without CORS.
+  bool json_post = false;
 };
 
 using EndpointTable = std::map<std::string, Endpoint>;  // by exact path

@@ -5,6 +5,7 @@
 #include <boost/beast/websocket/rfc6455.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <optional>
 
 #include "net/embedded_assets.h"
@@ -59,7 +60,17 @@ bool etag_listed(std::string_view header, std::string_view etag) {
   return false;
 }
 
-Response asset_response(const Request& req, const Asset& a) {
+// Who may show the page in a frame: itself and the allowed origins.
+// X-Frame-Options only knows SAMEORIGIN and DENY, so it is sent only when
+// no other origin is allowed; browsers that know CSP follow CSP anyway.
+void set_framing(Response& res, const AccessSettings& access) {
+  std::string ancestors = "'self'";
+  for (const std::string& o : access.allowed_origins) ancestors += " " + o;
+  res.set("Content-Security-Policy", "frame-ancestors " + ancestors);
+  if (access.allowed_origins.empty()) res.set("X-Frame-Options", "SAMEORIGIN");
+}
+
+Response asset_response(const Request& req, const Asset& a, const AccessSettings& access) {
   const bool gz = !a.gzip.empty() && accepts_gzip(req);
   // The compressed body is another representation: it gets its own tag.
   std::string etag(a.etag);
@@ -70,6 +81,7 @@ Response asset_response(const Request& req, const Asset& a) {
   res.set(http::field::cache_control, "no-cache");
   res.set(http::field::vary, "Accept-Encoding");
   res.keep_alive(req.keep_alive());
+  if (a.content_type.starts_with("text/html")) set_framing(res, access);
   const auto inm = req[http::field::if_none_match];
   if (!inm.empty() && etag_listed(std::string_view(inm.data(), inm.size()), etag)) {
     res.result(http::status::not_modified);
@@ -102,8 +114,87 @@ Response answer(const Request& req, SessionContext& ctx) {
     res.set(http::field::cache_control, "no-store");
     return res;
   }
-  if (const Asset* a = find_asset(path)) return asset_response(req, *a);
+  if (const Asset* a = find_asset(path)) return asset_response(req, *a, ctx.access);
   return text_response(req, http::status::not_found, "no such page: " + std::string(path));
+}
+
+std::string_view query_of(const Request& req) {
+  const std::string_view target(req.target().data(), req.target().size());
+  const size_t q = target.find('?');
+  return q == std::string_view::npos ? std::string_view() : target.substr(q + 1);
+}
+
+std::string token_cookie(const std::string& value, bool tls, bool clear) {
+  return std::string(kTokenCookie) + "=" + value + "; HttpOnly; SameSite=Strict; Path=/" + (tls ? "; Secure" : "") +
+         (clear ? "; Max-Age=0" : "");
+}
+
+// 429 for an address in back-off; the connection closes.
+Routed too_many_attempts(const Request& req, AuthThrottle::Clock::duration wait) {
+  const auto seconds = std::chrono::ceil<std::chrono::seconds>(wait).count();
+  Routed r;
+  r.response = text_response(req, http::status::too_many_requests,
+                             "too many wrong credentials from this address; try again in " +
+                                 std::to_string(seconds) + " s");
+  r.response.set(http::field::retry_after, std::to_string(seconds));
+  r.close = true;
+  return r;
+}
+
+// A refusal by the access policy, with the bookkeeping for wrong
+// credentials: back-off, rate-limited log lines, closing the connection.
+Routed refused(const Request& req, SessionContext& ctx, const AccessDecision& d, const std::string& remote) {
+  Routed r;
+  const std::string what = std::string(req.method_string()) + " " + std::string(path_of(req));
+  if (d.failed_attempt) {
+    const auto f = ctx.auth_throttle.record_failure(remote, ctx.now());
+    if (f.log)
+      ctx.log->warn("refused {} from {}: {} ({} failed attempt{} from there since the last such line{})", what,
+                    remote.empty() ? "an unknown address" : remote, d.reason, f.unlogged, f.unlogged == 1 ? "" : "s",
+                    f.blocked.count() > 0
+                        ? ", blocked for " +
+                              std::to_string(std::chrono::ceil<std::chrono::seconds>(f.blocked).count()) + " s"
+                        : "");
+    r.close = f.close_connection || f.blocked.count() > 0;
+  } else {
+    ctx.log->info("refused {}: {}", what, d.reason);
+  }
+  r.response = text_response(req, http::int_to_status(unsigned(d.status)), d.reason);
+  if (d.status == 401) {
+    r.response.set(http::field::www_authenticate, d.challenge == "Basic"
+                                                      ? "Basic realm=\"voxl\", charset=\"UTF-8\""
+                                                      : "Bearer realm=\"voxl\"");
+    r.response.set(http::field::cache_control, "no-store");
+  }
+  // A cookie from an earlier run (or a forged one) goes, so the browser
+  // stops sending it and counting as a failure.
+  if (d.stale_cookie) r.response.set(http::field::set_cookie, token_cookie("", ctx.tls, true));
+  return r;
+}
+
+// A good ?token= on a page: 303 to the same path and query without it, and
+// the cookie that carries the token from now on (out of the address bar,
+// the history and Referer headers).
+Routed token_redirect(const Request& req, SessionContext& ctx) {
+  const std::string rest = without_query_param(query_of(req), kTokenParam);
+  Routed r;
+  r.response = text_response(req, http::status::see_other, "signed in");
+  r.response.set(http::field::location, std::string(path_of(req)) + (rest.empty() ? "" : "?" + rest));
+  r.response.set(http::field::set_cookie, token_cookie(ctx.access.token, ctx.tls, false));
+  r.response.set(http::field::cache_control, "no-store");
+  r.response.set("Referrer-Policy", "no-referrer");
+  return r;
+}
+
+Response json_reply(const Request& req, const EndpointReply& e) {
+  Response res{http::int_to_status(unsigned(e.status)), req.version()};
+  res.set(http::field::server, kServerName);
+  res.set(http::field::content_type, e.content_type);
+  res.set(http::field::cache_control, "no-store");
+  res.keep_alive(req.keep_alive());
+  res.body() = e.body;
+  res.prepare_payload();
+  return res;
 }
 
 }  // namespace
@@ -115,30 +206,35 @@ Response bad_request_response(const std::string& why) {
   return res;
 }
 
-Routed route_request(const Request& req, SessionContext& ctx) {
+Routed route_request(const Request& req, SessionContext& ctx, const std::string& remote_address) {
   const auto header = [&req](http::field f) -> std::optional<std::string_view> {
     const auto it = req.find(f);
     if (it == req.end()) return std::nullopt;
     return std::string_view(it->value().data(), it->value().size());
   };
+  if (const auto wait = ctx.auth_throttle.blocked_for(remote_address, ctx.now()); wait.count() > 0)
+    return too_many_attempts(req, wait);
   const bool upgrade = beast::websocket::is_upgrade(req) && path_of(req) == "/ws";
-  const AccessDecision d = check_access(
-      ctx.access, {header(http::field::host).value_or(""), header(http::field::origin),
-                   header(http::field::authorization).value_or(""), upgrade, ctx.tls});
+  RequestFacts facts;
+  facts.host = header(http::field::host).value_or("");
+  facts.origin = header(http::field::origin);
+  facts.authorization = header(http::field::authorization).value_or("");
+  facts.cookie = header(http::field::cookie).value_or("");
+  facts.query = query_of(req);
+  facts.websocket = upgrade;
+  facts.tls = ctx.tls;
+  const AccessDecision d = check_access(ctx.access, facts);
+  if (d.status != 200) return refused(req, ctx, d, remote_address);
+  if (d.credential != Credential::kNone && ctx.auth_throttle.size() > 0) ctx.auth_throttle.record_success(remote_address);
   Routed r;
-  if (d.status != 200) {
-    ctx.log->info("refused {} {}: {}", std::string(req.method_string()),
-                  std::string(req.target().data(), req.target().size()), d.reason);
-    r.response = text_response(req, http::int_to_status(unsigned(d.status)), d.reason);
-    if (d.status == 401)
-      r.response.set(http::field::www_authenticate, "Basic realm=\"voxl\", charset=\"UTF-8\"");
-    return r;
-  }
   if (upgrade) {
     r.upgrade = true;
     r.role = d.role;
     return r;
   }
+  if (d.credential == Credential::kQuery &&
+      (req.method() == http::verb::get || req.method() == http::verb::head))
+    return token_redirect(req, ctx);
   const std::string_view path = path_of(req);
   if (const auto it = ctx.endpoints.find(std::string(path)); it != ctx.endpoints.end()) {
     const Endpoint& e = it->second;
@@ -150,12 +246,18 @@ Routed route_request(const Request& req, SessionContext& ctx) {
       r.response.set(http::field::allow, allow);
       return r;
     }
-    const std::string_view target(req.target().data(), req.target().size());
-    const size_t q = target.find('?');
+    if (e.json_post && req.method() == http::verb::post &&
+        !is_json_content_type(header(http::field::content_type).value_or(""))) {
+      r.response = json_reply(req, json_error(415, "Content-Type",
+                                              "POST " + std::string(path) +
+                                                  " takes a JSON body: send the header Content-Type: application/json"));
+      return r;
+    }
     r.endpoint = &e;
     r.call.method = method;
     r.call.path = std::string(path);
-    r.call.query = q == std::string_view::npos ? std::string() : std::string(target.substr(q + 1));
+    // The access token is the server's, not a parameter of the endpoint.
+    r.call.query = ctx.access.token.empty() ? std::string(query_of(req)) : without_query_param(query_of(req), kTokenParam);
     r.call.body = req.body();
     r.call.view_only = d.role == Role::kViewOnly;
     const auto origin = header(http::field::origin);

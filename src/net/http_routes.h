@@ -1,5 +1,7 @@
 // What the server answers an HTTP request, decided without any socket: the
-// access policy first, then the route ("/" and "/app.js" from the embedded
+// brute-force back-off and the access policy first (a good ?token= on a GET
+// answers 303 to the same URL without it and sets the voxl_token cookie),
+// then the route ("/" and "/app.js" from the embedded
 // client, "/stats", "/ws" upgrades, then the registered endpoints). Kept apart from the sessions so it can
 // be tested on Beast's test stream. Internal to src/net; loop thread.
 #pragma once
@@ -25,9 +27,14 @@ struct Routed {
   const Endpoint* endpoint = nullptr;
   EndpointRequest call;
   Response response;     // otherwise, the answer
+  // After writing `response`, close the connection (repeated wrong
+  // credentials, or an address in back-off).
+  bool close = false;
 };
 
-Routed route_request(const Request& req, SessionContext& ctx);
+// `remote_address` is the client's IP address as text ("" when unknown),
+// the key of the back-off table.
+Routed route_request(const Request& req, SessionContext& ctx, const std::string& remote_address);
 
 // For requests that could not even be parsed: 400, connection closes.
 Response bad_request_response(const std::string& why);

@@ -65,13 +65,16 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
       return write(bad_request_response(ec.message()));
     }
     Request req = parser_->release();
-    Routed r = route_request(req, ctx_);
+    beast::error_code peer_ec;
+    const auto peer = beast::get_lowest_layer(stream_).socket().remote_endpoint(peer_ec).address();
+    Routed r = route_request(req, ctx_, peer_ec ? std::string() : peer.to_string());
     if (r.upgrade) {
       beast::get_lowest_layer(stream_).expires_never();
       start_viewer_session(std::move(stream_), std::move(req), r.role, ctx_);
       return;
     }
     if (r.endpoint) return call_endpoint(*r.endpoint, r.call, req);
+    if (r.close) r.response.keep_alive(false);
     write(std::move(r.response));
   }
 
@@ -264,9 +267,6 @@ Server::Server(asio::io_context& io, ServerOptions o, stream::Hub& hub, Logger l
   impl_->host_for_url = address.is_unspecified() ? "127.0.0.1"
                         : address.is_v6()        ? "[" + address.to_string() + "]"
                                                  : address.to_string();
-  if (!address.is_loopback() && !o.access.basic_auth)
-    log->warn("listening on {} with no authentication: anyone who can reach port {} sees and controls this desktop "
-              "(use --enable-basic-auth, or --addr=127.0.0.1)", o.addr, port());
   impl_->accept();
 }
 
@@ -280,6 +280,8 @@ uint16_t Server::port() const {
 std::string Server::url() const {
   return std::string(impl_->tls ? "https://" : "http://") + impl_->host_for_url + ":" + std::to_string(port()) + "/";
 }
+
+std::string Server::signed_url() const { return with_access_token(url(), impl_->ctx.access.token); }
 
 void Server::stop() {
   beast::error_code ec;

@@ -40,7 +40,7 @@ struct ServerOptions {
   bool https = false;
   std::string cert_file;
   std::string key_file;
-  AccessSettings access;  // loopback_only is derived from addr
+  AccessSettings access;  // loopback_only is derived from addr; the caller decides the token
   std::function<std::string()> stats_json;  // figures for /stats and viewers
   EndpointTable endpoints;  // more paths, behind the same access rules
   int max_fps = 60;                 // viewers' link windows are sized for it
@@ -61,6 +61,9 @@ class Server {
 
   uint16_t port() const;
   std::string url() const;  // e.g. http://127.0.0.1:6901/
+  // url() with "?token=..." when the access token is on: the address to
+  // open. It carries the secret: log it, show it, never send it elsewhere.
+  std::string signed_url() const;
   void stop();              // stops accepting; open sessions end with the loop
 
  private:

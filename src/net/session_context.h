@@ -8,6 +8,7 @@
 
 #include "base/logging.h"
 #include "net/access_policy.h"
+#include "net/auth_throttle.h"
 #include "net/endpoint.h"
 #include "stream/bitrate_controller.h"
 
@@ -38,6 +39,8 @@ struct SessionContext {
   stream::AudioHub* audio_hub = nullptr;  // desktop sound; null when disabled
   audio::Microphone* microphone = nullptr;  // viewers' microphones; null when disabled
   input::Interaction* interaction = nullptr;  // input, cursor, clipboard; none: watch only
+  AuthThrottle auth_throttle{};  // back-off for addresses sending wrong credentials
+  std::function<AuthThrottle::Clock::time_point()> now = &AuthThrottle::Clock::now;  // tests set a fake
 };
 
 }  // namespace voxl::net

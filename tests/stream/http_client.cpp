@@ -31,12 +31,15 @@ HttpAnswer http_request(uint16_t port, const HttpRequest& request, const std::st
   asio::io_context io{1};
   beast::tcp_stream stream(io);
   http::request<http::string_body> req{http::string_to_verb(request.method), request.target, 11};
-  const bool has_host = std::any_of(request.headers.begin(), request.headers.end(), [](const auto& h) {
-    std::string name = h.first;
-    for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return name == "host";
-  });
-  if (!has_host) req.set(http::field::host, "127.0.0.1:" + std::to_string(port));
+  const auto has = [&request](const std::string& wanted) {
+    return std::any_of(request.headers.begin(), request.headers.end(), [&wanted](const auto& h) {
+      std::string name = h.first;
+      for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
+      return name == wanted;
+    });
+  };
+  if (!has("host")) req.set(http::field::host, "127.0.0.1:" + std::to_string(port));
+  if (request.method == "POST" && !has("content-type")) req.set(http::field::content_type, "application/json");
   for (const auto& [name, value] : request.headers) req.set(name, value);
   req.body() = body;
   req.prepare_payload();

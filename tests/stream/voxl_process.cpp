@@ -35,13 +35,14 @@ bool wait_exit_no_reap(pid_t pid, std::chrono::milliseconds limit, siginfo_t& in
 }  // namespace
 
 VoxlProcess::VoxlProcess(const std::string& display, const std::vector<std::string>& extra_args,
-                         std::chrono::milliseconds limit, const std::vector<std::string>& env) {
+                         std::chrono::milliseconds limit, const std::vector<std::string>& env,
+                         const std::string& addr) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe2: ") + std::strerror(errno));
   log_fd_ = fds[0];
   wake_fd_ = eventfd(0, EFD_CLOEXEC);
   ChildOptions o;
-  o.argv = {VOXL_BINARY, "--addr=127.0.0.1", "--port=0"};
+  o.argv = {VOXL_BINARY, "--addr=" + addr, "--port=0"};
   if (!display.empty()) o.argv.insert(o.argv.begin() + 1, "--display=" + display);
   o.argv.insert(o.argv.end(), extra_args.begin(), extra_args.end());
   o.fds = {{2, fds[1]}};
@@ -59,12 +60,13 @@ VoxlProcess::VoxlProcess(const std::string& display, const std::vector<std::stri
   reader_ = std::thread([this] { read_log(); });
 
   // spdlog adds a prefix; the URL is the stable part of the line.
-  static const std::regex serving(R"(voxl is serving https?://[^ ]*:(\d+)/ \(display )");
+  static const std::regex serving(R"(voxl is serving https?://[^ ]*:(\d+)/(\?token=([0-9a-f]+))? \(display )");
   std::unique_lock lock(mu_);
   std::smatch m;
   changed_.wait_for(lock, limit, [&] { return std::regex_search(log_, m, serving) || log_ended_; });
   if (std::regex_search(log_, m, serving)) {
     port_ = uint16_t(std::stoi(m[1].str()));
+    token_ = m[3].str();
     return;
   }
   const std::string output = log_;

@@ -25,18 +25,24 @@ namespace voxl::testing {
 
 class VoxlProcess {
  public:
-  // Starts `voxl --display=<display> --addr=127.0.0.1 --port=0 <extra_args>`
+  // Starts `voxl --display=<display> --addr=<addr> --port=0 <extra_args>`
   // and waits up to `limit` for it to say where it serves. Throws
   // std::runtime_error with its output when it exits or stays silent.
   // `env` ("NAME=value") is added to the child's environment. An empty
-  // `display` leaves --display out (for --xvfb).
+  // `display` leaves --display out (for --xvfb). Loopback (the default
+  // address) needs no access token; another address such as 0.0.0.0 makes
+  // voxl generate one (see token()) unless the arguments give a credential.
   VoxlProcess(const std::string& display, const std::vector<std::string>& extra_args,
-              std::chrono::milliseconds limit = std::chrono::seconds(60), const std::vector<std::string>& env = {});
+              std::chrono::milliseconds limit = std::chrono::seconds(60), const std::vector<std::string>& env = {},
+              const std::string& addr = "127.0.0.1");
   ~VoxlProcess();  // stop()
   VoxlProcess(const VoxlProcess&) = delete;
   VoxlProcess& operator=(const VoxlProcess&) = delete;
 
   uint16_t port() const { return port_; }
+  // The access token voxl generated and logged in its address; empty when
+  // it generated none.
+  const std::string& token() const { return token_; }
   pid_t pid() const;
   bool running() const { return child_ != nullptr; }
 
@@ -66,6 +72,7 @@ class VoxlProcess {
   std::string log_;
   bool log_ended_ = false;
   uint16_t port_ = 0;
+  std::string token_;
   int exit_status_ = -1;
 };
 

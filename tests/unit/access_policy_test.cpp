@@ -63,32 +63,6 @@ TEST(OriginAllowed, StarAllowsAnyOrigin) {
   EXPECT_TRUE(origin_allowed(s, "null", "localhost:6901", true));
 }
 
-TEST(Base64Decode, DecodesValidInput) {
-  EXPECT_EQ(base64_decode(""), "");
-  EXPECT_EQ(base64_decode("aGVsbG8h"), "hello!");
-  EXPECT_EQ(base64_decode("aGVsbG8="), "hello");
-  EXPECT_EQ(base64_decode("aGVsbA=="), "hell");
-  EXPECT_EQ(base64_decode("+/+/"), std::string("\xfb\xff\xbf", 3));
-  EXPECT_EQ(base64_decode("AP8="), std::string("\x00\xff", 2));
-}
-
-TEST(Base64Decode, RejectsInvalidCharacters) {
-  for (std::string_view in : {"aGV$bG8=", "aGVsbG8-", "aGVs_G8=", "aGVs bG8", "aGVs\nbG8"})
-    EXPECT_FALSE(base64_decode(in)) << in;
-}
-
-TEST(Base64Decode, RejectsLengthsThatAreNotAMultipleOfFour) {
-  for (std::string_view in : {"a", "aG", "aGV", "aGVsbG8", "aGVsbG8=="})
-    EXPECT_FALSE(base64_decode(in)) << in;
-}
-
-TEST(Base64Decode, RejectsMisplacedPadding) {
-  // Data after padding, padding in the first two positions of a group,
-  // padding before the last group.
-  for (std::string_view in : {"aG=v", "a===", "====", "=GVs", "aGVsbG8=aGVs", "aG==aGVs"})
-    EXPECT_FALSE(base64_decode(in)) << in;
-}
-
 TEST(ParseBasicAuth, SplitsUserAndPassword) {
   const auto c = parse_basic_auth(kUserSecret);
   ASSERT_TRUE(c);
@@ -144,9 +118,12 @@ TEST(CheckAccess, MissingHostIs400) {
 }
 
 TEST(CheckAccess, OpenServerGrantsFullAccess) {
-  const AccessDecision d = check_access(AccessSettings{}, facts("desk.example.com:6901"));
+  AccessSettings s;
+  s.own_hosts = {"desk.example.com"};
+  const AccessDecision d = check_access(s, facts("desk.example.com:6901"));
   EXPECT_EQ(d.status, 200);
   EXPECT_EQ(d.role, Role::kFull);
+  EXPECT_EQ(d.credential, Credential::kNone);
 }
 
 TEST(CheckAccess, LoopbackOnlyRefusesForeignHostNames) {
@@ -233,6 +210,209 @@ TEST(CheckAccess, PlainRequestsIgnoreOrigin) {
   const AccessDecision d = check_access(AccessSettings{}, r);
   EXPECT_EQ(d.status, 200);
   EXPECT_EQ(d.role, Role::kFull);
+}
+
+// ------------------------------------------------------------ Host allow-list
+
+AccessSettings everywhere() {
+  AccessSettings s;
+  s.own_hosts = {"desk", "desk.lan"};
+  s.allowed_hosts = {"voxl.example.com"};
+  return s;
+}
+
+TEST(HostAllowed, AddressesLocalhostAndOwnNamesPassOnAnyAddress) {
+  const AccessSettings s = everywhere();
+  for (std::string_view h : {"10.0.0.5", "10.0.0.5:6901", "192.168.1.2:80", "[2001:db8::1]", "[2001:db8::1]:6901",
+                             "[::1]:6901", "127.0.0.1", "localhost", "LOCALHOST:6901", "localhost.", "desk",
+                             "DESK:6901", "desk.lan:6901", "desk.lan.", "voxl.example.com", "Voxl.Example.Com:443"})
+    EXPECT_TRUE(host_allowed(s, h)) << h;
+}
+
+TEST(HostAllowed, OtherNamesAndMalformedHostsAreRefused) {
+  const AccessSettings s = everywhere();
+  for (std::string_view h : {"evil.example", "evil.example:6901", "desk.evil.example", "evil.localhost",
+                             "localhost.evil.example", "sub.voxl.example.com", "", ":6901", "desk:", "desk:abc",
+                             "desk:123456", "[::1", "[::1]x", "[::1]:", "[evil.example]", "desk lan", "desk/x",
+                             "127.0.0.1.evil.example", "1.2.3", "a..b\x01"})
+    EXPECT_FALSE(host_allowed(s, h)) << h;
+}
+
+TEST(HostAllowed, StarAllowsAnyWellFormedName) {
+  AccessSettings s;
+  s.allowed_hosts = {"*"};
+  EXPECT_TRUE(host_allowed(s, "evil.example:6901"));
+  EXPECT_FALSE(host_allowed(s, "evil example")) << "still a Host";
+}
+
+TEST(HostAllowed, LoopbackOnlyKeepsToLoopbackAndListedNames) {
+  AccessSettings s = everywhere();
+  s.loopback_only = true;
+  for (std::string_view h : {"localhost:6901", "127.0.0.1", "127.3.4.5:80", "[::1]:6901", "voxl.example.com"})
+    EXPECT_TRUE(host_allowed(s, h)) << h;
+  for (std::string_view h : {"desk", "desk.lan", "10.0.0.5", "[2001:db8::1]", "evil.example"})
+    EXPECT_FALSE(host_allowed(s, h)) << h;
+}
+
+TEST(CheckAccess, ForeignHostIsRefusedOnEveryAddress) {
+  const AccessDecision d = check_access(everywhere(), facts("evil.example:6901"));
+  EXPECT_EQ(d.status, 403);
+  EXPECT_NE(d.reason.find("evil.example"), std::string::npos);
+  EXPECT_NE(d.reason.find("--allowed-hosts"), std::string::npos);
+}
+
+TEST(CheckAccess, DnsRebindingWebSocketIsRefusedEvenWithOriginEqualToHost) {
+  AccessSettings s = everywhere();
+  s.token = "0123456789abcdef0123456789abcdef";
+  RequestFacts r = facts("evil.example:6901", "Bearer 0123456789abcdef0123456789abcdef");
+  r.websocket = true;
+  r.origin = "http://evil.example:6901";
+  EXPECT_EQ(check_access(s, r).status, 403);
+}
+
+// ------------------------------------------------------------ access token
+
+constexpr std::string_view kToken = "0123456789abcdef0123456789abcdef";
+
+AccessSettings with_token() {
+  AccessSettings s = everywhere();
+  s.token = std::string(kToken);
+  return s;
+}
+
+TEST(CheckAccess, TokenIsNeeded) {
+  const AccessDecision d = check_access(with_token(), facts("10.0.0.5:6901"));
+  EXPECT_EQ(d.status, 401);
+  EXPECT_EQ(d.challenge, "Bearer");
+  EXPECT_FALSE(d.failed_attempt) << "nothing was presented";
+  EXPECT_NE(d.reason.find("?token="), std::string::npos);
+}
+
+TEST(CheckAccess, TokenAsBearerCookieOrQuery) {
+  const AccessSettings s = with_token();
+  const std::string bearer = "Bearer " + std::string(kToken);
+  AccessDecision d = check_access(s, facts("desk:6901", bearer));
+  EXPECT_EQ(d.status, 200);
+  EXPECT_EQ(d.credential, Credential::kBearer);
+  EXPECT_EQ(d.role, Role::kFull);
+
+  const std::string cookie = "theme=dark; voxl_token=" + std::string(kToken) + "; x=1";
+  RequestFacts r = facts("desk:6901");
+  r.cookie = cookie;
+  d = check_access(s, r);
+  EXPECT_EQ(d.status, 200);
+  EXPECT_EQ(d.credential, Credential::kCookie);
+  EXPECT_FALSE(d.stale_cookie);
+
+  const std::string query = "a=1&token=" + std::string(kToken);
+  r = facts("desk:6901");
+  r.query = query;
+  d = check_access(s, r);
+  EXPECT_EQ(d.status, 200);
+  EXPECT_EQ(d.credential, Credential::kQuery);
+}
+
+TEST(CheckAccess, WrongTokenIsAFailedAttempt) {
+  const AccessSettings s = with_token();
+  AccessDecision d = check_access(s, facts("desk", "Bearer 0123456789abcdef0123456789abcdee"));
+  EXPECT_EQ(d.status, 401);
+  EXPECT_TRUE(d.failed_attempt);
+  RequestFacts r = facts("desk");
+  r.query = "token=nope";
+  EXPECT_TRUE(check_access(s, r).failed_attempt);
+  r = facts("desk");
+  r.cookie = "voxl_token=old";
+  d = check_access(s, r);
+  EXPECT_EQ(d.status, 401);
+  EXPECT_TRUE(d.failed_attempt);
+  EXPECT_TRUE(d.stale_cookie);
+  r = facts("desk", "Basic dXNlcjpzZWNyZXQ=");
+  EXPECT_TRUE(check_access(s, r).failed_attempt) << "Basic where a token is wanted";
+}
+
+TEST(CheckAccess, AFreshLinkWinsOverAStaleCookie) {
+  const std::string query = "token=" + std::string(kToken);
+  RequestFacts r = facts("desk");
+  r.cookie = "voxl_token=old";
+  r.query = query;
+  const AccessDecision d = check_access(with_token(), r);
+  EXPECT_EQ(d.status, 200);
+  EXPECT_EQ(d.credential, Credential::kQuery);
+  EXPECT_TRUE(d.stale_cookie);
+}
+
+TEST(CheckAccess, HostIsCheckedBeforeTheToken) {
+  const std::string bearer = "Bearer " + std::string(kToken);
+  EXPECT_EQ(check_access(with_token(), facts("evil.example", bearer)).status, 403);
+}
+
+TEST(CheckAccess, WithBasicAuthATokenIsAcceptedToo) {
+  AccessSettings s = with_auth();
+  s.token = std::string(kToken);
+  const std::string bearer = "Bearer " + std::string(kToken);
+  AccessDecision d = check_access(s, facts("localhost", bearer));
+  EXPECT_EQ(d.status, 200);
+  EXPECT_EQ(d.role, Role::kFull);
+  d = check_access(s, facts("localhost", kUserLook));
+  EXPECT_EQ(d.status, 200);
+  EXPECT_EQ(d.role, Role::kViewOnly);
+  d = check_access(s, facts("localhost"));
+  EXPECT_EQ(d.status, 401);
+  EXPECT_EQ(d.challenge, "Basic");
+  EXPECT_TRUE(check_access(s, facts("localhost", kUserWrong)).failed_attempt);
+}
+
+TEST(CheckAccess, WrongBasicPasswordIsAFailedAttemptButNoneIsNot) {
+  EXPECT_TRUE(check_access(with_auth(), facts("localhost", kUserWrong)).failed_attempt);
+  EXPECT_FALSE(check_access(with_auth(), facts("localhost")).failed_attempt);
+}
+
+// ------------------------------------------------------------ small parsers
+
+TEST(ParseBearer, TakesTheTokenOfABearerHeader) {
+  EXPECT_EQ(parse_bearer("Bearer abc"), "abc");
+  EXPECT_EQ(parse_bearer("bearer   abc  "), "abc");
+  for (std::string_view h : {"", "Bearer", "Bearer ", "Bearer    ", "Basic abc", "Bearerabc"})
+    EXPECT_FALSE(parse_bearer(h)) << h;
+}
+
+TEST(CookieValues, FindsEveryValueOfTheName) {
+  EXPECT_EQ(cookie_values("a=1; voxl_token=x; b=2; voxl_token=\"y\"", "voxl_token"),
+            (std::vector<std::string_view>{"x", "y"}));
+  EXPECT_TRUE(cookie_values("", "voxl_token").empty());
+  EXPECT_TRUE(cookie_values("voxl_token_x=1;novalue;=;;", "voxl_token").empty());
+  EXPECT_EQ(cookie_values("voxl_token=", "voxl_token"), (std::vector<std::string_view>{""}));
+}
+
+TEST(QueryParam, FirstValueRawAndTheRestKept) {
+  EXPECT_EQ(query_param("a=1&token=t&token=u", "token"), "t");
+  EXPECT_EQ(query_param("token", "token"), "");
+  EXPECT_FALSE(query_param("tokens=1&xtoken=2", "token"));
+  EXPECT_FALSE(query_param("", "token"));
+  EXPECT_EQ(without_query_param("a=1&token=t&b=2&token", "token"), "a=1&b=2");
+  EXPECT_EQ(without_query_param("token=t", "token"), "");
+  EXPECT_EQ(without_query_param("stats&&x=%20", "token"), "stats&x=%20");
+}
+
+TEST(JsonContentType, AllowsParametersAndAnyCase) {
+  for (std::string_view h : {"application/json", "Application/JSON", "application/json; charset=utf-8",
+                             " application/json ;charset=UTF-8"})
+    EXPECT_TRUE(is_json_content_type(h)) << h;
+  for (std::string_view h : {"", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data",
+                             "application/jsonx", "application/json-patch+json", "application"})
+    EXPECT_FALSE(is_json_content_type(h)) << h;
+}
+
+TEST(AccessToken, UrlAndFormat) {
+  EXPECT_EQ(with_access_token("http://127.0.0.1:6901/", ""), "http://127.0.0.1:6901/");
+  EXPECT_EQ(with_access_token("http://127.0.0.1:6901/", std::string(kToken)),
+            "http://127.0.0.1:6901/?token=" + std::string(kToken));
+  EXPECT_TRUE(is_valid_token(kToken));
+  EXPECT_TRUE(is_valid_token("A-b.c_d~e-f.g_h~"));
+  EXPECT_FALSE(is_valid_token("short"));
+  EXPECT_FALSE(is_valid_token("0123456789abcdef 0123"));
+  EXPECT_FALSE(is_valid_token("0123456789abcdef;0123"));
+  EXPECT_FALSE(is_valid_token(std::string(257, 'a')));
 }
 
 }  // namespace

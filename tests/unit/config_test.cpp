@@ -1,6 +1,7 @@
 #include "app/config.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -457,6 +458,132 @@ TEST(ConfigCommandLine, AllowedOrigins) {
                           "https://a.example:0", "https://a.example:", "https://a.example,,https://b.example",
                           "https://[::1", "https://a b"})
     expect_refusal({std::string("--allowed-origins=") + bad}, "--allowed-origins", "https://example.com");
+}
+
+TEST(ConfigCommandLine, AllowedHosts) {
+  EXPECT_TRUE(Config{}.allowed_hosts.empty());
+  EXPECT_EQ(accepted({"--allowed-hosts=*"}).allowed_hosts, (std::vector<std::string>{"*"}));
+  EXPECT_EQ(accepted({"--allowed-hosts=Desk.Example.com,my_box.,x-1"}).allowed_hosts,
+            (std::vector<std::string>{"desk.example.com", "my_box", "x-1"}));
+  EXPECT_TRUE(accepted({"--allowed-hosts="}).allowed_hosts.empty());
+  for (const char* bad : {"a b", "http://x", "x:80", "a,,b", "*,a", ".a", "-a", "a/b"})
+    expect_refusal({std::string("--allowed-hosts=") + bad}, "--allowed-hosts", "host names");
+}
+
+// ------------------------------------------------------------ secrets
+
+// A file holding `text` with `mode`, removed at the end of the test.
+class SecretTempFile {
+ public:
+  SecretTempFile(const std::string& text, mode_t mode = 0600) {
+    std::string pattern = (std::filesystem::temp_directory_path() / "voxl-secret-test-XXXXXX").string();
+    const int fd = mkstemp(pattern.data());
+    if (fd >= 0) close(fd);
+    path_ = pattern;
+    std::ofstream(path_, std::ios::binary) << text;
+    chmod(path_.c_str(), mode);
+  }
+  ~SecretTempFile() { std::filesystem::remove(path_); }
+  SecretTempFile(const SecretTempFile&) = delete;
+  SecretTempFile& operator=(const SecretTempFile&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// Sets an environment variable for one scope.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
+  ~ScopedEnv() { unsetenv(name_); }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+};
+
+TEST(ConfigCommandLine, AccessDefaults) {
+  const Config c = accepted({});
+  EXPECT_TRUE(c.auth_token.empty());
+  EXPECT_FALSE(c.insecure_no_auth);
+  EXPECT_TRUE(c.allowed_hosts.empty());
+}
+
+TEST(ConfigCommandLine, PasswordsFromFilesTakeTheFirstLine) {
+  SecretTempFile full("s3cret\nignored\n"), view("look\r\n");
+  const ParseOutcome out = parse({"--enable-basic-auth", "--basic-auth-password-file=" + full.path(),
+                                  "--basic-auth-viewonly-password-file", view.path()});
+  ASSERT_TRUE(out.config) << out.error;
+  EXPECT_EQ(out.config->basic_auth_password, "s3cret");
+  EXPECT_EQ(out.config->basic_auth_viewonly_password, "look");
+  EXPECT_TRUE(notice_flags(out, Notice::Kind::kLooseSecretFile).empty());
+}
+
+TEST(ConfigCommandLine, TokenFromAFile) {
+  SecretTempFile token("chosen-token-0123456789\n");
+  EXPECT_EQ(accepted({"--auth-token-file=" + token.path()}).auth_token, "chosen-token-0123456789");
+  EXPECT_EQ(accepted({"--auth-token=another-token-0123456789"}).auth_token, "another-token-0123456789");
+}
+
+TEST(ConfigCommandLine, SecretFilesOthersCanReadAreNoticed) {
+  SecretTempFile loose("s3cret\n", 0644);
+  const ParseOutcome out = parse({"--enable-basic-auth", "--basic-auth-password-file=" + loose.path()});
+  ASSERT_TRUE(out.config) << out.error;
+  EXPECT_EQ(notice_flags(out, Notice::Kind::kLooseSecretFile),
+            std::vector<std::string>{"--basic-auth-password-file"});
+}
+
+TEST(ConfigCommandLine, BadSecretFilesAreRefused) {
+  expect_refusal({"--enable-basic-auth", "--basic-auth-password-file=/nonexistent/voxl-pw"},
+                 "--basic-auth-password-file", "/nonexistent/voxl-pw");
+  expect_refusal({"--auth-token-file=/"}, "--auth-token-file", "not a regular file");
+  SecretTempFile empty("\nsecond\n");
+  expect_refusal({"--auth-token-file=" + empty.path()}, "--auth-token-file", "empty");
+  if (geteuid() != 0) {
+    SecretTempFile unreadable("s3cret\n", 0000);
+    expect_refusal({"--enable-basic-auth", "--basic-auth-password-file=" + unreadable.path()},
+                   "--basic-auth-password-file", "ermission");
+  }
+}
+
+TEST(ConfigCommandLine, ASecretFromAFlagAndItsFileIsRefused) {
+  SecretTempFile pw("s3cret\n");
+  expect_refusal({"--basic-auth-password=x", "--basic-auth-password-file=" + pw.path()},
+                 "--basic-auth-password-file", "exclude");
+  expect_refusal({"--auth-token=chosen-token-0123456789", "--auth-token-file=" + pw.path()}, "--auth-token-file",
+                 "exclude");
+}
+
+TEST(ConfigCommandLine, SecretsFromTheEnvironmentUnlessAFlagGivesThem) {
+  ScopedEnv a("VOXL_BASIC_AUTH_PASSWORD", "from-env");
+  ScopedEnv b("VOXL_BASIC_AUTH_VIEWONLY_PASSWORD", "look-env");
+  ScopedEnv c("VOXL_AUTH_TOKEN", "env-token-0123456789");
+  Config cfg = accepted({"--enable-basic-auth"});
+  EXPECT_EQ(cfg.basic_auth_password, "from-env");
+  EXPECT_EQ(cfg.basic_auth_viewonly_password, "look-env");
+  EXPECT_EQ(cfg.auth_token, "env-token-0123456789");
+  cfg = accepted({"--enable-basic-auth", "--basic-auth-password=flag", "--auth-token=flag-token-0123456789"});
+  EXPECT_EQ(cfg.basic_auth_password, "flag");
+  EXPECT_EQ(cfg.auth_token, "flag-token-0123456789");
+  SecretTempFile pw("file-pw\n");
+  EXPECT_EQ(accepted({"--enable-basic-auth", "--basic-auth-password-file=" + pw.path()}).basic_auth_password,
+            "file-pw");
+}
+
+TEST(ConfigCommandLine, TokensMustBeLongAndUrlSafe) {
+  expect_refusal({"--auth-token=short"}, "--auth-token", "16 to 256");
+  expect_refusal({"--auth-token=has space in it 0123"}, "--auth-token", "16 to 256");
+  ScopedEnv e("VOXL_AUTH_TOKEN", "bad;token;0123456789");
+  expect_refusal({}, "$VOXL_AUTH_TOKEN", "16 to 256");
+}
+
+TEST(ConfigCommandLine, InsecureNoAuthExcludesCredentials) {
+  EXPECT_TRUE(accepted({"--insecure-no-auth"}).insecure_no_auth);
+  expect_refusal({"--insecure-no-auth", "--auth-token=chosen-token-0123456789"}, "--insecure-no-auth", "exclude");
+  expect_refusal({"--insecure-no-auth", "--enable-basic-auth", "--basic-auth-password=pw"}, "--insecure-no-auth",
+                 "exclude");
 }
 
 TEST(ConfigCommandLine, ListenAddress) {

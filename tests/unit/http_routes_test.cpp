@@ -35,6 +35,7 @@ class HttpRoutesTest : public testing::Test {
  protected:
   HttpRoutesTest() : client_(ioc_), server_(ioc_), ctx_{hub_, {}, false, null_logger(), {}, 0, {}, 60, {}} {
     client_.connect(server_);
+    ctx_.now = [this] { return now_; };
   }
 
   // Sends `raw` from the client, parses it on the server side and routes it.
@@ -43,7 +44,7 @@ class HttpRoutesTest : public testing::Test {
     Request req;
     beast::flat_buffer buf;
     http::read(server_, buf, req);
-    return route_request(req, ctx_);
+    return route_request(req, ctx_, remote_);
   }
 
   // Writes `res` from the server and parses it on the client side.
@@ -68,6 +69,11 @@ class HttpRoutesTest : public testing::Test {
     return it == res.end() ? std::string("<missing>") : std::string(it->value());
   }
 
+  static std::string header(const ParsedResponse& res, std::string_view name) {
+    const auto it = res.find(name);
+    return it == res.end() ? std::string("<missing>") : std::string(it->value());
+  }
+
   static std::string bytes(std::span<const uint8_t> b) {
     return std::string(reinterpret_cast<const char*>(b.data()), b.size());
   }
@@ -77,6 +83,8 @@ class HttpRoutesTest : public testing::Test {
   beast::test::stream server_;
   stream::Hub hub_{stream::PipelineControls{}};
   SessionContext ctx_;
+  std::string remote_ = "10.0.0.9";
+  AuthThrottle::Clock::time_point now_{};
 };
 
 constexpr const char* kUpgradeHeaders =
@@ -294,6 +302,145 @@ TEST_F(HttpRoutesTest, RegisteredEndpointsGetTheCallAfterAccessAndMethodChecks) 
   const Routed refused = route("POST /record/start HTTP/1.1\r\nHost: evil.example\r\nContent-Length: 0\r\n\r\n");
   EXPECT_EQ(refused.endpoint, nullptr);
   EXPECT_EQ(refused.response.result(), http::status::forbidden);
+}
+
+// ------------------------------------------------------------ Host allow-list
+
+TEST_F(HttpRoutesTest, ForeignHostIsRefusedOnAnyAddress) {
+  ctx_.access.own_hosts = {"desk"};
+  const auto res = get("GET / HTTP/1.1\r\nHost: attacker.example:6901\r\n\r\n");
+  EXPECT_EQ(res.result(), http::status::forbidden);
+  EXPECT_NE(res.body().find("attacker.example"), std::string::npos);
+  EXPECT_EQ(get("GET / HTTP/1.1\r\nHost: desk:6901\r\n\r\n").result(), http::status::ok);
+  EXPECT_EQ(get("GET / HTTP/1.1\r\nHost: 192.168.1.4:6901\r\n\r\n").result(), http::status::ok);
+}
+
+TEST_F(HttpRoutesTest, RebindingWebSocketIsRefusedThoughOriginEqualsHost) {
+  Routed r = route(std::string("GET /ws HTTP/1.1\r\nHost: evil.example:6901\r\n") + kUpgradeHeaders +
+                   "Origin: http://evil.example:6901\r\n\r\n");
+  EXPECT_FALSE(r.upgrade);
+  EXPECT_EQ(deliver(std::move(r.response)).result(), http::status::forbidden);
+}
+
+// ------------------------------------------------------------ access token
+
+constexpr std::string_view kToken = "0123456789abcdef0123456789abcdef";
+
+TEST_F(HttpRoutesTest, TokenIsAskedForWithABearerChallenge) {
+  ctx_.access.token = std::string(kToken);
+  const auto res = get("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n");
+  EXPECT_EQ(res.result(), http::status::unauthorized);
+  EXPECT_EQ(header(res, http::field::www_authenticate), "Bearer realm=\"voxl\"");
+  EXPECT_EQ(header(res, http::field::set_cookie), "<missing>");
+}
+
+TEST_F(HttpRoutesTest, QueryTokenRedirectsToTheCleanUrlWithACookie) {
+  ctx_.access.token = std::string(kToken);
+  const auto res = get("GET /?stats&token=" + std::string(kToken) + "&x=1 HTTP/1.1\r\nHost: localhost\r\n\r\n");
+  EXPECT_EQ(res.result(), http::status::see_other);
+  EXPECT_EQ(header(res, http::field::location), "/?stats&x=1");
+  EXPECT_EQ(header(res, http::field::set_cookie),
+            "voxl_token=" + std::string(kToken) + "; HttpOnly; SameSite=Strict; Path=/");
+  EXPECT_EQ(header(res, http::field::cache_control), "no-store");
+
+  const auto plain = get("GET /app.js?token=" + std::string(kToken) + " HTTP/1.1\r\nHost: localhost\r\n\r\n");
+  EXPECT_EQ(header(plain, http::field::location), "/app.js");
+
+  ctx_.tls = true;
+  const auto secure = get("GET /?token=" + std::string(kToken) + " HTTP/1.1\r\nHost: localhost\r\n\r\n");
+  EXPECT_NE(header(secure, http::field::set_cookie).find("; Secure"), std::string::npos);
+}
+
+TEST_F(HttpRoutesTest, CookieAndBearerLetIn) {
+  ctx_.access.token = std::string(kToken);
+  EXPECT_EQ(get("GET / HTTP/1.1\r\nHost: localhost\r\nCookie: a=b; voxl_token=" + std::string(kToken) + "\r\n\r\n")
+                .result(),
+            http::status::ok);
+  EXPECT_EQ(get("GET /stats HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + std::string(kToken) + "\r\n\r\n")
+                .result(),
+            http::status::ok);
+  const Routed ws = route(std::string("GET /ws HTTP/1.1\r\nHost: localhost:6901\r\n") + kUpgradeHeaders +
+                          "Origin: http://localhost:6901\r\nCookie: voxl_token=" + std::string(kToken) + "\r\n\r\n");
+  EXPECT_TRUE(ws.upgrade);
+  EXPECT_EQ(ws.role, Role::kFull);
+  const Routed bare = route(std::string("GET /ws HTTP/1.1\r\nHost: localhost:6901\r\n") + kUpgradeHeaders +
+                            "Origin: http://localhost:6901\r\n\r\n");
+  EXPECT_FALSE(bare.upgrade);
+  EXPECT_EQ(bare.response.result(), http::status::unauthorized);
+}
+
+TEST_F(HttpRoutesTest, StaleCookieIsCleared) {
+  ctx_.access.token = std::string(kToken);
+  const auto res = get("GET / HTTP/1.1\r\nHost: localhost\r\nCookie: voxl_token=old\r\n\r\n");
+  EXPECT_EQ(res.result(), http::status::unauthorized);
+  EXPECT_EQ(header(res, http::field::set_cookie), "voxl_token=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0");
+}
+
+TEST_F(HttpRoutesTest, RepeatedWrongCredentialsCloseTheConnectionThenBackOff) {
+  ctx_.access.token = std::string(kToken);
+  const std::string wrong = "GET / HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer wrongwrongwrongwrong\r\n\r\n";
+  const std::string right = "GET / HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + std::string(kToken) + "\r\n\r\n";
+  EXPECT_FALSE(route(wrong).close);
+  EXPECT_FALSE(route(wrong).close);
+  EXPECT_TRUE(route(wrong).close) << "the third failure closes";
+  route(wrong);
+  Routed fifth = route(wrong);
+  EXPECT_EQ(fifth.response.result(), http::status::unauthorized);
+  Routed blocked = route(right);
+  EXPECT_TRUE(blocked.close);
+  const auto res = deliver(std::move(blocked.response));
+  EXPECT_EQ(res.result(), http::status::too_many_requests);
+  EXPECT_EQ(header(res, http::field::retry_after), "1");
+
+  remote_ = "10.0.0.10";
+  EXPECT_EQ(route(right).response.result(), http::status::ok) << "another address";
+  remote_ = "10.0.0.9";
+  now_ += std::chrono::seconds(2);
+  EXPECT_EQ(route(right).response.result(), http::status::ok) << "the block ran out";
+}
+
+TEST_F(HttpRoutesTest, NoCredentialIsNotAFailedAttempt) {
+  ctx_.access.token = std::string(kToken);
+  for (int i = 0; i < 10; ++i) EXPECT_FALSE(route("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n").close);
+  EXPECT_EQ(ctx_.auth_throttle.size(), 0u);
+}
+
+// ------------------------------------------------------------ Content-Type
+
+TEST_F(HttpRoutesTest, JsonPostsNeedTheJsonContentType) {
+  Endpoint e{{"POST"}, [](const EndpointRequest&, ReplyFn) { return CancelFn(); }, true};
+  ctx_.endpoints["/input"] = e;
+  for (const char* type : {"", "Content-Type: application/x-www-form-urlencoded\r\n",
+                           "Content-Type: text/plain\r\n", "Content-Type: multipart/form-data; boundary=x\r\n"}) {
+    Routed r = route(std::string("POST /input HTTP/1.1\r\nHost: localhost\r\n") + type +
+                     "Content-Length: 2\r\n\r\n{}");
+    EXPECT_EQ(r.endpoint, nullptr) << type;
+    const auto res = deliver(std::move(r.response));
+    EXPECT_EQ(res.result(), http::status::unsupported_media_type) << type;
+    EXPECT_EQ(header(res, http::field::content_type), "application/json");
+    EXPECT_NE(res.body().find("\"parameter\":\"Content-Type\""), std::string::npos) << res.body();
+  }
+  for (const char* type : {"application/json", "Application/JSON; charset=utf-8"}) {
+    const Routed ok = route(std::string("POST /input HTTP/1.1\r\nHost: localhost\r\nContent-Type: ") + type +
+                            "\r\nContent-Length: 2\r\n\r\n{}");
+    EXPECT_NE(ok.endpoint, nullptr) << type;
+  }
+}
+
+// ------------------------------------------------------------ framing
+
+TEST_F(HttpRoutesTest, PageMayOnlyBeFramedByItself) {
+  const auto res = get("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n");
+  EXPECT_EQ(header(res, "Content-Security-Policy"), "frame-ancestors 'self'");
+  EXPECT_EQ(header(res, http::field::x_frame_options), "SAMEORIGIN");
+}
+
+TEST_F(HttpRoutesTest, AllowedOriginsMayFrameThePageTooButThenNoXFrameOptions) {
+  ctx_.access.allowed_origins = {"https://app.example.com", "http://10.0.0.5:8080"};
+  const auto res = get("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n");
+  EXPECT_EQ(header(res, "Content-Security-Policy"),
+            "frame-ancestors 'self' https://app.example.com http://10.0.0.5:8080");
+  EXPECT_EQ(header(res, http::field::x_frame_options), "<missing>");
 }
 
 TEST(JsonError, NamesTheParameter) {

@@ -1,0 +1,15 @@
+// The names this machine goes by, for the Host allow-list: gethostname()
+// and its canonical (fully qualified) name when the resolver knows one.
+// POSIX; called once at start on the main thread (the lookup may take a
+// moment when DNS is slow).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace voxl::app {
+
+// Lower case, without duplicates; empty when the machine has no name.
+std::vector<std::string> machine_host_names();
+
+}  // namespace voxl::app
