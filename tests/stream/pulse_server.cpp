@@ -40,8 +40,11 @@ std::string PulseServer::make_private_dir() {
   if (!mkdtemp(templ.data())) throw std::runtime_error("mkdtemp failed");
   fs::create_directories(templ + "/home");
   fs::create_directories(templ + "/run");
-  // PulseAudio insists on a runtime directory only its owner can enter.
+  // PulseAudio insists on a runtime directory only its owner can enter;
+  // a home is private too, as voxl expects of the directory of a FIFO that
+  // PulseAudio makes 0666.
   chmod((templ + "/run").c_str(), 0700);
+  chmod((templ + "/home").c_str(), 0700);
   return templ;
 }
 
