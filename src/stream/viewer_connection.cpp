@@ -194,13 +194,14 @@ void ViewerConnection::dispatch_binary(std::span<const uint8_t> message) {
 
 void ViewerConnection::on_ack(JsonFields& f) {
   const auto id = f.integer("id", 0, UINT32_MAX);
-  const auto decode_ms = f.number("decode_ms", 0, kMaxClientMs);
-  const auto hold_ms = f.number("hold_ms", 0, kMaxClientMs);
+  const auto decode_ms = f.number("decode_ms", -kMaxClientMs, kMaxClientMs);
+  const auto hold_ms = f.number("hold_ms", -kMaxClientMs, kMaxClientMs);
   if (!f.ok()) return ignore("a bad field", "ack", f.bad_field());
   ++acked_;
-  if (decode_ms) last_decode_ms_ = *decode_ms;
+  // A browser's clock may step a little backwards: below zero is zero.
+  if (decode_ms) last_decode_ms_ = std::max(0.0, *decode_ms);
   // Receive -> ack at the client; older clients only say decode time.
-  if (id) acked(uint32_t(*id), hold_ms.value_or(last_decode_ms_));
+  if (id) acked(uint32_t(*id), hold_ms ? std::max(0.0, *hold_ms) : last_decode_ms_);
 }
 
 // Clients that acknowledge frames are held to what their link carries

@@ -162,6 +162,26 @@ TEST_F(ViewerInputTest, ViewOnlyViewersAreRefusedOnce) {
   EXPECT_TRUE(link.of("clipboard").empty());
 }
 
+TEST_F(ViewerInputTest, AMessageWithABadFieldIsIgnoredAsAWhole) {
+  Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger());
+  auto v = in.join(link, false, 1);
+  EXPECT_TRUE(v->handle("key", json{{"code", "KeyA"}, {"key", "a"}, {"down", "yes"}}));
+  EXPECT_STREQ(v->bad_field(), "down");
+  EXPECT_TRUE(v->handle("button", json{{"button", 1.5}, {"down", true}, {"x", 1}, {"y", 1}}));
+  EXPECT_STREQ(v->bad_field(), "button");
+  EXPECT_TRUE(v->handle("move", json{{"x", 1}, {"y", 2e6}}));
+  EXPECT_STREQ(v->bad_field(), "y");
+  EXPECT_TRUE(v->handle("text", json{{"text", std::string(5000, 'a')}}));
+  EXPECT_STREQ(v->bad_field(), "text");
+  EXPECT_TRUE(v->handle("clipboard", json{{"mime", 7}, {"text", "x"}}));
+  EXPECT_STREQ(v->bad_field(), "mime");
+  EXPECT_TRUE(inj.log.empty()) << "nothing of those reached the desktop";
+  EXPECT_TRUE(clip.offered.empty());
+  EXPECT_TRUE(v->handle("move", json{{"x", 1}, {"y", 2}}));
+  EXPECT_EQ(v->bad_field(), nullptr);
+  EXPECT_EQ(inj.log, std::vector<std::string>{"move 1 2"});
+}
+
 TEST_F(ViewerInputTest, OtherMessagesAreNotOurs) {
   Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger());
   auto v = in.join(link, false, 1);
