@@ -48,6 +48,8 @@ struct Config {
   std::string basic_auth_password;
   std::string basic_auth_viewonly_password;  // empty: no view-only login
   std::vector<std::string> allowed_origins;  // "scheme://host[:port]" or "*"; empty: same origin
+  int max_connections = 256;             // open HTTP and WebSocket connections at once
+  int max_connections_per_address = 32;  // of those, from one remote address
 
   // Video
   int framerate = 60;      // highest frames per second
@@ -85,6 +87,8 @@ struct Config {
   // Agents
   std::string exec;  // shell command run inside the private Xvfb; empty: none
   int max_record_seconds = 300;
+  int max_record_mb = 2048;    // disk all recordings may take together
+  int max_wait_seconds = 300;  // longest /wait timeout (and idle)
 
   // Display
   std::string display;       // empty: $DISPLAY, or a private Xvfb when unset

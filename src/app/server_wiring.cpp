@@ -25,6 +25,7 @@ net::ServerOptions server_options(const Config& c) {
   o.access.viewonly_password = c.basic_auth_viewonly_password;
   o.max_fps = c.framerate;
   o.bitrate = {c.min_kbps, c.max_kbps};
+  o.connections = {size_t(c.max_connections), size_t(c.max_connections_per_address)};
   return o;
 }
 
