@@ -147,7 +147,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
       start_viewer_session(std::move(stream_), std::move(req), r.role, ctx_);
       return;
     }
-    if (r.endpoint) return call_endpoint(*r.endpoint, r.call);
+    // A handler that throws is voxl's fault, not the request's.
+    if (r.endpoint) return guarded("calling an endpoint", 500, [&] { call_endpoint(*r.endpoint, r.call); });
     write(std::move(r.response));
   }
 
