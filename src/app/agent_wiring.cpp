@@ -16,14 +16,18 @@ AgentWiring::AgentWiring(const Config& config, boost::asio::io_context& io, cons
       io, std::make_unique<capture::x11::X11DamageWatcher>(desktop.display()), log);
   screenshots_ = std::make_unique<endpoints::ScreenshotService>([&desktop] { return desktop.make_capturer(); }, log);
   const char* tmp = std::getenv("TMPDIR");
+  endpoints::RecordLimits limits;
+  limits.max_total_bytes = uint64_t(config.max_record_mb) << 20;
   recordings_ = std::make_unique<endpoints::RecordService>(
-      io, hub, std::chrono::seconds(config.max_record_seconds), tmp && *tmp ? tmp : "/tmp", log);
+      io, hub, std::chrono::seconds(config.max_record_seconds), tmp && *tmp ? tmp : "/tmp", log, limits);
+  max_wait_ = std::chrono::seconds(config.max_wait_seconds);
 }
 
 AgentWiring::~AgentWiring() = default;
 
 net::EndpointTable AgentWiring::endpoints() {
-  return endpoints::agent_endpoints({io_, *changes_, *screenshots_, *recordings_, log_, interaction_, capture_area_});
+  return endpoints::agent_endpoints(
+      {io_, *changes_, *screenshots_, *recordings_, log_, interaction_, capture_area_, max_wait_});
 }
 
 }  // namespace voxl::app

@@ -10,6 +10,7 @@
 // before the cursor and clipboard connections, the loop and the hub.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <optional>
 
@@ -55,6 +56,7 @@ class AgentWiring {
   Logger log_;
   input::Interaction* interaction_;
   std::optional<Rect> capture_area_;
+  std::chrono::milliseconds max_wait_;
   std::unique_ptr<endpoints::ChangeMonitor> changes_;
   std::unique_ptr<endpoints::ScreenshotService> screenshots_;
   std::unique_ptr<endpoints::RecordService> recordings_;

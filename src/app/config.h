@@ -61,6 +61,8 @@ struct Config {
   std::string auth_token;
   std::string auth_token_file;  // as given; its contents are in auth_token
   bool insecure_no_auth = false;  // no generated token beyond loopback
+  int max_connections = 256;             // open HTTP and WebSocket connections at once
+  int max_connections_per_address = 32;  // of those, from one remote address
 
   // Video
   int framerate = 60;      // highest frames per second
@@ -98,6 +100,8 @@ struct Config {
   // Agents
   std::string exec;  // shell command run inside the private Xvfb; empty: none
   int max_record_seconds = 300;
+  int max_record_mb = 2048;    // disk all recordings may take together
+  int max_wait_seconds = 300;  // longest /wait timeout (and idle)
 
   // Display
   std::string display;       // empty: $DISPLAY, or a private Xvfb when unset

@@ -9,15 +9,22 @@
 #include "app/agent_wiring.h"
 #include "app/audio_wiring.h"
 #include "app/desktop_wiring.h"
+#include "app/guarded_run.h"
 #include "app/input_wiring.h"
 #include "app/server_wiring.h"
 #include "app/video_wiring.h"
+#include "base/fd_limits.h"
 
 namespace voxl::app {
 
 namespace asio = boost::asio;
 
 int run_daemon(const Config& config, const Logger& log) {
+  // Every viewer, request and recording holds a descriptor or more: take
+  // what the system allows before anything is opened.
+  const FdLimit fds = raise_fd_limit();
+  if (!fds.error.empty()) log->warn("cannot raise the open-file limit ({}): it stays at {}", fds.error, fds.soft);
+  else log->debug("open-file limit: {} (hard limit {})", fds.soft, fds.hard);
   DesktopWiring desktop(config, log);
   // The loop goes in the middle of the teardown below: after everything
   // that posts to it or watches it, before what its sessions hold on to.
@@ -43,7 +50,8 @@ int run_daemon(const Config& config, const Logger& log) {
   // it; a token the user chose stays out of the log.
   log->info("voxl is serving {} (display {}): open it in a browser",
             config.auth_token.empty() ? server->signed_url() : server->url(), desktop.display());
-  io->run();
+  // A handler that throws costs its own request, not the daemon.
+  if (!run_guarded(*io, log)) exit_code = 1;
 
   // Threads that post to the loop first, then the server and the agent
   // services, then the X connections the loop watches, then the loop with

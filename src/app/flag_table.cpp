@@ -118,6 +118,10 @@ void declare_network(FlagSet& f, Config& c) {
           "Host names answered besides IP addresses, localhost and this machine's names: name,... or * (any)",
           "", "comma-separated host names such as desk.example.com, or *",
           storing(c.allowed_hosts, parse_allowed_hosts));
+  f.integer("--max-connections", "N", "open HTTP and WebSocket connections at most; more are closed at once", 1,
+            kMaxConnections, c.max_connections);
+  f.integer("--max-connections-per-address", "N", "open connections at most from one remote address", 1,
+            kMaxConnections, c.max_connections_per_address);
 }
 
 void declare_video(FlagSet& f, Config& c) {
@@ -203,6 +207,9 @@ void declare_agents(FlagSet& f, Config& c) {
   f.group("Agents");
   f.text("--exec", "CMD", "shell command to run inside the private Xvfb", c.exec);
   f.integer("--max-record-seconds", "S", "longest recording (/record)", 1, 86400, c.max_record_seconds);
+  f.integer("--max-record-mb", "MB", "disk space all recordings may take together; one that reaches it ends", 1,
+            kMaxRecordMb, c.max_record_mb);
+  f.integer("--max-wait-seconds", "S", "longest /wait timeout and idle", 1, 86400, c.max_wait_seconds);
 }
 
 void declare_display(FlagSet& f, Config& c) {

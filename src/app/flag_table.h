@@ -18,5 +18,7 @@ inline constexpr int kMaxFramerate = 240;
 inline constexpr int kMinKbps = 100;
 inline constexpr int kMaxKbps = 1'000'000;
 inline constexpr int kMaxCrf = 51;
+inline constexpr int kMaxConnections = 1 << 20;
+inline constexpr int kMaxRecordMb = 1 << 24;  // 16 TiB
 
 }  // namespace voxl::app

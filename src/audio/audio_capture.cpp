@@ -90,6 +90,8 @@ void AudioCapture::run() {
   } catch (const std::exception& e) {
     // Nothing may escape a thread; the video goes on without sound.
     log_->error("audio stopped: {}", e.what());
+  } catch (...) {
+    log_->error("audio stopped: an unknown exception");
   }
 }
 

@@ -155,6 +155,8 @@ void PipeSourceModule::run() {
     }
   } catch (const std::exception& e) {
     log_->error("microphone source: {}", e.what());
+  } catch (...) {
+    log_->error("microphone source: an unknown exception");
   }
 }
 

@@ -97,7 +97,7 @@ CancelFn wait(const AgentServices& s, const EndpointRequest& req, ReplyFn reply)
   if (!q) return nullptr;
   const uint64_t seq = s.changes.current_seq();
   ParamError error;
-  auto spec = parse_wait(*q, seq, error);
+  auto spec = parse_wait(*q, seq, error, s.max_wait);
   if (!spec) return reply(bad(error)), nullptr;
   // Regions are in the coordinates of what the agent sees (the stream and
   // /screenshot, which show the captured area); the change monitor watches
@@ -125,6 +125,11 @@ CancelFn wait(const AgentServices& s, const EndpointRequest& req, ReplyFn reply)
 CancelFn record(const AgentServices& s, const EndpointRequest& req, ReplyFn reply) {
   auto q = query_of(req, {"seconds"}, reply);
   if (!q) return nullptr;
+  // It takes a recording slot and disk like /record/start, and a page on
+  // another site can load it from the user's browser (a video element).
+  if (req.foreign_origin)
+    return reply(net::json_error(403, "", "recording from a foreign origin refused; allow it with --allowed-origins")),
+           nullptr;
   if (!q->has("seconds")) return reply(net::json_error(400, "seconds", "seconds is required: /record?seconds=N")), nullptr;
   int64_t seconds = 0;
   ParamError error;
@@ -133,17 +138,18 @@ CancelFn record(const AgentServices& s, const EndpointRequest& req, ReplyFn repl
     error.message += " (the most is --max-record-seconds)";
     return reply(bad(error)), nullptr;
   }
-  std::string why;
+  RecordRefusal why;
   const uint64_t id = s.recordings.record_for(std::chrono::seconds(seconds),
                                               [reply](RecordOutcome o) { reply(mp4_reply(std::move(o))); }, why);
-  if (id == 0) return reply(net::json_error(503, "", why)), nullptr;
+  if (id == 0) return reply(net::json_error(why.status, "", why.error)), nullptr;
   return [&rec = s.recordings, id] { rec.cancel(id); };
 }
 
 // Watching includes /record?seconds= (a bounded clip that ends when its
-// client leaves), but starting and stopping recordings changes what the
-// server holds for everyone: its recording slots, its disk, and any
-// client's recording, whose id is a small counter. View-only is read-only.
+// client leaves; refused for foreign origins all the same, above), but
+// starting and stopping recordings changes what the server holds for
+// everyone: its recording slots, its disk, and any client's recording,
+// whose id is a small counter. View-only is read-only.
 constexpr const char* kViewOnlyRecordControl = "view-only credentials cannot start or stop recordings";
 // For the same reason as /input: a page on another site may post here from
 // the user's browser without asking first.
@@ -154,9 +160,9 @@ CancelFn record_start(const AgentServices& s, const EndpointRequest& req, ReplyF
   if (!query_of(req, {}, reply)) return nullptr;
   if (req.view_only) return reply(net::json_error(403, "", kViewOnlyRecordControl)), nullptr;
   if (req.foreign_origin) return reply(net::json_error(403, "", kForeignRecordControl)), nullptr;
-  std::string why;
+  RecordRefusal why;
   const uint64_t id = s.recordings.start(why);
-  if (id == 0) return reply(net::json_error(503, "", why)), nullptr;
+  if (id == 0) return reply(net::json_error(why.status, "", why.error)), nullptr;
   EndpointReply r;
   r.body = json_text(nlohmann::json{{"id", id}, {"max_seconds", s.recordings.max_length().count()}}) + "\n";
   reply(std::move(r));

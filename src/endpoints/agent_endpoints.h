@@ -9,6 +9,7 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include <chrono>
 #include <optional>
 
 #include "base/geometry.h"
@@ -16,6 +17,7 @@
 #include "endpoints/change_monitor.h"
 #include "endpoints/record_service.h"
 #include "endpoints/screenshot_service.h"
+#include "endpoints/wait_spec.h"
 #include "input/interaction.h"
 #include "net/endpoint.h"
 
@@ -34,6 +36,8 @@ struct AgentServices {
   // watches only it. nullopt (screen or window): screen coordinates, and
   // /wait watches the whole screen.
   std::optional<Rect> capture_area;
+  // The longest /wait timeout and idle (--max-wait-seconds).
+  std::chrono::milliseconds max_wait = kDefaultMaxWait;
 };
 
 net::EndpointTable agent_endpoints(AgentServices services);

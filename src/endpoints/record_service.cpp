@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "base/free_space.h"
 #include "endpoints/mp4_writer.h"
 
 namespace voxl::endpoints {
@@ -18,6 +19,8 @@ namespace asio = boost::asio;
 using Clock = std::chrono::steady_clock;
 
 namespace {
+
+uint64_t mib(uint64_t bytes) { return bytes >> 20; }
 
 int64_t micros(Clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::microseconds>(t.time_since_epoch()).count();
@@ -57,6 +60,7 @@ class RecordService::Recording final : public stream::VideoSink {
   ~Recording() override {
     *alive_ = false;
     leave();
+    svc_.budget_.give_back(taken_);  // its file goes with it
   }
 
   void on_video(const encode::EncodedFramePtr& f) override {
@@ -75,6 +79,12 @@ class RecordService::Recording final : public stream::VideoSink {
     }
     if (f->size != size_) return end("resize", f->captured_at);
     if (f->captured_at >= first_ + limit_) return end(limit_reason_, first_ + limit_);
+    RecordBudget& budget = svc_.budget_;
+    if (budget.free_check_due() &&
+        budget.check_free(free_bytes(svc_.temp_dir_)) != RecordBudget::Verdict::kOk)
+      return end("low-disk-space", f->captured_at);
+    if (budget.take(f->data.size()) != RecordBudget::Verdict::kOk) return end("max-record-mb", f->captured_at);
+    taken_ += f->data.size();
     if (!writer_->add(f->data, f->key, micros(f->captured_at))) fail(500, writer_->error());
   }
 
@@ -114,6 +124,8 @@ class RecordService::Recording final : public stream::VideoSink {
     leave();
     timer_.cancel();
     if (!writer_) return fail(503, "the recording ended before its first picture");
+    if (writer_->frames() == 0)
+      return fail(507, std::string("the recording ended (") + reason + ") before its first picture was written");
     if (!writer_->finish(micros(at))) return fail(500, writer_->error());
     outcome_.file = file_;
     outcome_.frames = writer_->frames();
@@ -141,6 +153,7 @@ class RecordService::Recording final : public stream::VideoSink {
   Done done_;
   std::chrono::milliseconds limit_;
   const char* limit_reason_;
+  uint64_t taken_ = 0;  // bytes counted against the budget
   asio::steady_timer timer_;
   std::optional<Mp4Writer> writer_;
   Size size_;
@@ -152,20 +165,33 @@ class RecordService::Recording final : public stream::VideoSink {
 };
 
 RecordService::RecordService(asio::io_context& io, stream::Hub& hub, std::chrono::seconds max_length,
-                             std::string temp_dir, Logger log)
-    : io_(io), hub_(hub), max_(max_length), temp_dir_(std::move(temp_dir)), log_(std::move(log)) {}
+                             std::string temp_dir, Logger log, RecordLimits limits)
+    : io_(io), hub_(hub), max_(max_length), temp_dir_(std::move(temp_dir)), log_(std::move(log)), budget_(limits) {}
 
 RecordService::~RecordService() {
   *alive_ = false;
   recordings_.clear();
 }
 
-uint64_t RecordService::add(std::optional<std::chrono::milliseconds> length, Done done, std::string& error) {
+uint64_t RecordService::add(std::optional<std::chrono::milliseconds> length, Done done, RecordRefusal& refusal) {
   if (recordings_.size() >= kMaxRecordings) {
-    error = "too many recordings at once (" + std::to_string(kMaxRecordings) + ")";
+    refusal = {503, "too many recordings at once (" + std::to_string(kMaxRecordings) + ")"};
     return 0;
   }
-  const int fd = unnamed_file(temp_dir_, error);
+  const auto free = free_bytes(temp_dir_);
+  switch (budget_.can_start(free)) {
+    case RecordBudget::Verdict::kCapReached:
+      refusal = {507, "the recordings kept take " + std::to_string(mib(budget_.used())) +
+                          " MB, all --max-record-mb allows; fetch or stop some first"};
+      return 0;
+    case RecordBudget::Verdict::kLowDisk:
+      refusal = {507, "the temporary folder's disk has " + std::to_string(mib(*free)) + " MB free; recordings need " +
+                          std::to_string(mib(budget_.limits().min_free_bytes)) + " MB"};
+      return 0;
+    case RecordBudget::Verdict::kOk: break;
+  }
+  refusal.status = 503;
+  const int fd = unnamed_file(temp_dir_, refusal.error);
   if (fd < 0) return 0;
   const uint64_t id = ++next_id_;
   recordings_.emplace(id, std::make_unique<Recording>(*this, id, fd, length, std::move(done)));
@@ -173,11 +199,11 @@ uint64_t RecordService::add(std::optional<std::chrono::milliseconds> length, Don
   return id;
 }
 
-uint64_t RecordService::record_for(std::chrono::milliseconds length, Done done, std::string& error) {
-  return add(length, std::move(done), error);
+uint64_t RecordService::record_for(std::chrono::milliseconds length, Done done, RecordRefusal& refusal) {
+  return add(length, std::move(done), refusal);
 }
 
-uint64_t RecordService::start(std::string& error) { return add(std::nullopt, nullptr, error); }
+uint64_t RecordService::start(RecordRefusal& refusal) { return add(std::nullopt, nullptr, refusal); }
 
 bool RecordService::stop(uint64_t id, Done done) {
   const auto it = recordings_.find(id);

@@ -2,8 +2,9 @@
 // encode. Each recording is a hub sink that is always ready, so it neither
 // holds viewers back nor gets paused by them; it waits for a fresh IDR
 // (asked for when it joins), writes access units to an unlinked temporary
-// file and ends at its length, at the longest allowed length, or when the
-// picture size changes.
+// file and ends at its length, at the longest allowed length, when the
+// picture size changes, when all recordings together reach their disk cap
+// or when the temporary folder's disk runs low (RecordBudget).
 //
 // Threads: the loop thread only; destroy before the io_context and the hub.
 #pragma once
@@ -18,6 +19,7 @@
 #include <string>
 
 #include "base/logging.h"
+#include "endpoints/record_budget.h"
 #include "net/endpoint.h"
 #include "stream/hub.h"
 
@@ -29,7 +31,16 @@ struct RecordOutcome {
   std::shared_ptr<net::OwnedFd> file;  // the MP4, offset 0
   size_t frames = 0;
   double seconds = 0;
-  std::string ended;  // "length", "stop", "max-record-seconds", "resize"
+  // "length", "stop", "max-record-seconds", "resize", "max-record-mb",
+  // "low-disk-space"
+  std::string ended;
+};
+
+// Why a recording could not start: 503 (too many, no file) or 507 (the
+// disk cap is used up or the disk is low).
+struct RecordRefusal {
+  int status = 503;
+  std::string error;
 };
 
 class RecordService {
@@ -42,7 +53,7 @@ class RecordService {
   static constexpr std::chrono::seconds kFirstFrameLimit{15};
 
   RecordService(boost::asio::io_context& io, stream::Hub& hub, std::chrono::seconds max_length,
-                std::string temp_dir, Logger log);
+                std::string temp_dir, Logger log, RecordLimits limits = {});
   ~RecordService();
   RecordService(const RecordService&) = delete;
   RecordService& operator=(const RecordService&) = delete;
@@ -50,20 +61,21 @@ class RecordService {
   std::chrono::seconds max_length() const { return max_; }
 
   // A recording of `length` (<= max_length) from its first frame; `done`
-  // runs once on the loop. 0 when too many recordings run or no temporary
-  // file can be made (`error` says which).
-  uint64_t record_for(std::chrono::milliseconds length, Done done, std::string& error);
+  // runs once on the loop. 0 when too many recordings run, no temporary
+  // file can be made or the disk budget says no (`refusal` says which).
+  uint64_t record_for(std::chrono::milliseconds length, Done done, RecordRefusal& refusal);
   // A recording that runs until stop() or max_length.
-  uint64_t start(std::string& error);
+  uint64_t start(RecordRefusal& refusal);
   // Ends `id` and hands its file to `done` (at once if it already ended).
   // False for an unknown id.
   bool stop(uint64_t id, Done done);
   void cancel(uint64_t id);  // dropped, file and all
   size_t recordings() const { return recordings_.size(); }
+  const RecordBudget& budget() const { return budget_; }
 
  private:
   class Recording;
-  uint64_t add(std::optional<std::chrono::milliseconds> length, Done done, std::string& error);
+  uint64_t add(std::optional<std::chrono::milliseconds> length, Done done, RecordRefusal& refusal);
   void ended(uint64_t id);
 
   boost::asio::io_context& io_;
@@ -71,6 +83,7 @@ class RecordService {
   std::chrono::seconds max_;
   std::string temp_dir_;
   Logger log_;
+  RecordBudget budget_;
   std::map<uint64_t, std::unique_ptr<Recording>> recordings_;
   uint64_t next_id_ = 0;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);

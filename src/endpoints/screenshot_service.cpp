@@ -49,8 +49,33 @@ void ScreenshotService::run() {
       job = std::move(jobs_.front());
       jobs_.pop_front();
     }
-    job.done(take(job.region));
+    // Nothing may escape the worker: a fault answers this request with
+    // 500, and the next one starts from a fresh capturer.
+    Screenshot shot;
+    try {
+      shot = take(job.region);
+    } catch (const std::exception& e) {
+      shot = failed(e.what());
+    } catch (...) {
+      shot = failed("an unknown exception");
+    }
+    try {
+      job.done(std::move(shot));
+    } catch (const std::exception& e) {
+      log_->error("screenshot: cannot hand over the answer: {}", e.what());
+    } catch (...) {
+      log_->error("screenshot: cannot hand over the answer");
+    }
   }
+}
+
+Screenshot ScreenshotService::failed(const std::string& why) {
+  log_->error("screenshot failed: {}", why);
+  capturer_.reset();
+  Screenshot s;
+  s.status = 500;
+  s.error = "the screenshot failed: " + why;
+  return s;
 }
 
 Screenshot ScreenshotService::take(const std::optional<Rect>& region) {

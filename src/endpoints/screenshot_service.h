@@ -59,6 +59,7 @@ class ScreenshotService {
   };
   void run();
   Screenshot take(const std::optional<Rect>& region);
+  Screenshot failed(const std::string& why);  // a 500 for a fault in take()
 
   MakeCapturer make_;
   Logger log_;

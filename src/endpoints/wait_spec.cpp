@@ -8,16 +8,20 @@ std::string WaitOutcome::json() const {
          ",\"waited_ms\":" + std::to_string(waited_ms) + "}";
 }
 
-std::optional<WaitSpec> parse_wait(const Query& q, uint64_t current_seq, ParamError& error) {
+std::optional<WaitSpec> parse_wait(const Query& q, uint64_t current_seq, ParamError& error,
+                                   std::chrono::milliseconds max_wait) {
   if (auto u = q.unknown({"idle", "change", "region", "timeout", "since"})) {
     error = {*u, "unknown parameter (known: idle, change, region, timeout, since)"};
     return std::nullopt;
   }
   WaitSpec s;
   int64_t idle = s.idle.count(), timeout = s.timeout.count();
-  if (!q.flag("change", s.change, error) || !q.integer("idle", 0, kMaxWaitMs.count(), idle, error) ||
-      !q.integer("timeout", 0, kMaxWaitMs.count(), timeout, error) || !q.rect("region", s.region, error))
+  if (!q.flag("change", s.change, error) || !q.rect("region", s.region, error)) return std::nullopt;
+  if (!q.integer("idle", 0, max_wait.count(), idle, error) || !q.integer("timeout", 0, max_wait.count(), timeout, error)) {
+    error.message += " (milliseconds; the most is --max-wait-seconds=" +
+                     std::to_string(std::chrono::duration_cast<std::chrono::seconds>(max_wait).count()) + ")";
     return std::nullopt;
+  }
   if (q.has("since")) {
     uint64_t since = 0;
     if (!q.unsigned_integer("since", since, error)) return std::nullopt;

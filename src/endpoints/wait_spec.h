@@ -31,10 +31,15 @@ struct WaitOutcome {
   std::string json() const;  // {"changed":..,"timed_out":..,"seq":..,"waited_ms":..}
 };
 
-constexpr std::chrono::milliseconds kMaxWaitMs{24 * 3600 * 1000};
+// The longest timeout (and idle) a /wait may ask for unless told otherwise
+// (--max-wait-seconds): a waiter holds a connection and a timer that long.
+constexpr std::chrono::milliseconds kDefaultMaxWait{300 * 1000};
 
-// Parses idle, change, region, timeout and since; `current_seq` bounds since.
-std::optional<WaitSpec> parse_wait(const Query& q, uint64_t current_seq, ParamError& error);
+// Parses idle, change, region, timeout and since; `current_seq` bounds
+// since, `max_wait` bounds timeout and idle (the error then names
+// --max-wait-seconds).
+std::optional<WaitSpec> parse_wait(const Query& q, uint64_t current_seq, ParamError& error,
+                                   std::chrono::milliseconds max_wait = kDefaultMaxWait);
 
 class Waiter {
  public:

@@ -2,17 +2,22 @@
 // that include Beast; the other is websocket_session.cpp.
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
 
-#include <sys/socket.h>
-
-#include <cerrno>
+#include <algorithm>
+#include <exception>
 #include <fstream>
 #include <optional>
 
+#include <spdlog/fmt/fmt.h>
+
+#include "base/fd_limits.h"
+#include "base/rate_limit.h"
+#include "net/connection_limits.h"
 #include "net/http_routes.h"
 #include "net/server.h"
 #include "net/websocket_session.h"
@@ -33,6 +38,12 @@ constexpr auto kHandshakeTimeout = std::chrono::seconds(15);
 constexpr auto kWriteTimeout = std::chrono::minutes(10);
 constexpr size_t kHeaderLimit = 16 * 1024;
 constexpr size_t kBodyLimit = 64 * 1024;  // POST /input: a few hundred actions or pages of text
+// While an endpoint is pending the session reads in chunks of this much,
+// keeping at most kHeaderLimit bytes of what a client sends ahead.
+constexpr size_t kWatchChunk = 4096;
+// Out of descriptors (or memory): accept again after this, doubling.
+constexpr auto kFirstAcceptBackoff = std::chrono::milliseconds(50);
+constexpr auto kLongestAcceptBackoff = std::chrono::seconds(1);
 
 bool ignorable(const beast::error_code& ec) {
   return ec == asio::error::operation_aborted || ec == asio::error::eof ||
@@ -40,21 +51,83 @@ bool ignorable(const beast::error_code& ec) {
          ec == asio::error::connection_reset || ec == ssl::error::stream_truncated;
 }
 
+// accept() failures that the next accept would repeat at once: the process
+// or the system has no descriptor (or buffer, or memory) to spare.
+bool out_of_resources(const beast::error_code& ec) {
+  namespace errc = boost::system::errc;
+  return ec == errc::too_many_files_open || ec == errc::too_many_files_open_in_system ||
+         ec == errc::no_buffer_space || ec == errc::not_enough_memory;
+}
+
+// What every HTTP session of one server shares besides SessionContext: the
+// rate limit of the log lines about faults. Loop thread only.
+struct SessionShared {
+  RateLimit fault_log{std::chrono::seconds(5)};
+};
+
 template <class Stream>
 class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
  public:
-  HttpSession(Stream&& stream, SessionContext& ctx) : stream_(std::move(stream)), ctx_(ctx) {}
+  HttpSession(Stream&& stream, SessionContext& ctx, std::shared_ptr<SessionShared> shared)
+      : stream_(std::move(stream)), ctx_(ctx), shared_(std::move(shared)) {}
 
-  void run() { read(); }
+  void run() {
+    guarded("reading a request", 400, [this] { read(); });
+  }
 
  private:
+  // The last resort at every boundary of the session (routing, the
+  // endpoint, its reply, the writes): an exception ends this request, never
+  // the daemon. Nothing written for it yet: a JSON error (`status`) and the
+  // connection closes after it; otherwise the connection closes.
+  template <class F>
+  void guarded(const char* where, int status, F&& f) noexcept {
+    try {
+      f();
+      return;
+    } catch (const std::exception& e) {
+      fault(where, status, e.what());
+    } catch (...) {
+      fault(where, status, "an unknown exception");
+    }
+  }
+
+  void fault(const char* where, int status, const char* what) noexcept {
+    try {
+      if (shared_->fault_log.allow()) {
+        const uint64_t more = shared_->fault_log.suppressed();
+        ctx_.log->error("internal error while {}: {}{}", where, what,
+                        more ? fmt::format(" ({} more since the last report)", more) : std::string());
+      }
+      if (handed_over_) return;  // the stream belongs to a viewer session now
+      pending_ = false;
+      if (auto cancel = std::exchange(cancel_, nullptr)) cancel();
+      if (responding_ || watching_) return abort();
+      keep_alive_ = false;
+      send_reply(json_error(status, "",
+                            status < 500 ? "voxl could not handle this request"
+                                         : "voxl failed while answering this request"));
+    } catch (...) {
+      abort();
+    }
+  }
+
+  // Drops the connection without a word; the pending handlers see it fail.
+  void abort() noexcept {
+    pending_ = false;
+    beast::error_code ignored;
+    beast::get_lowest_layer(stream_).socket().close(ignored);
+  }
+
   void read() {
+    responding_ = false;
     parser_.emplace();
     parser_->header_limit(kHeaderLimit);
     parser_->body_limit(kBodyLimit);
     beast::get_lowest_layer(stream_).expires_after(kReadTimeout);
-    http::async_read(stream_, buffer_, *parser_,
-                     [self = this->shared_from_this()](beast::error_code ec, size_t) { self->on_read(ec); });
+    http::async_read(stream_, buffer_, *parser_, [self = this->shared_from_this()](beast::error_code ec, size_t) {
+      self->guarded("routing a request", 400, [&] { self->on_read(ec); });
+    });
   }
 
   void on_read(beast::error_code ec) {
@@ -65,80 +138,109 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
       return write(bad_request_response(ec.message()));
     }
     Request req = parser_->release();
+    version_ = req.version();
+    keep_alive_ = req.keep_alive();
     beast::error_code peer_ec;
     const auto peer = beast::get_lowest_layer(stream_).socket().remote_endpoint(peer_ec).address();
     Routed r = route_request(req, ctx_, peer_ec ? std::string() : peer.to_string());
     if (r.upgrade) {
       beast::get_lowest_layer(stream_).expires_never();
+      handed_over_ = true;
       start_viewer_session(std::move(stream_), std::move(req), r.role, ctx_);
       return;
     }
-    if (r.endpoint) return call_endpoint(*r.endpoint, r.call, req);
+    // A handler that throws is voxl's fault, not the request's.
+    if (r.endpoint) return guarded("calling an endpoint", 500, [&] { call_endpoint(*r.endpoint, r.call); });
     if (r.close) r.response.keep_alive(false);
     write(std::move(r.response));
   }
 
   // The handler may answer long after this returns (/wait, /record): until
-  // then the session reads nothing and watches the socket, so a client that
-  // hangs up cancels the handler instead of leaving it running for nobody.
-  void call_endpoint(const Endpoint& e, const EndpointRequest& call, const Request& req) {
-    const unsigned version = req.version();
-    const bool keep_alive = req.keep_alive();
+  // then the session keeps reading, so that a client that hangs up (EOF, a
+  // reset, a TLS close_notify) cancels the handler instead of leaving it
+  // running for nobody. What a client sends meanwhile (a pipelined request)
+  // is kept for after the answer, up to kHeaderLimit bytes; past that the
+  // connection closes.
+  void call_endpoint(const Endpoint& e, const EndpointRequest& call) {
     const uint64_t token = ++calls_;
     pending_ = true;
     beast::get_lowest_layer(stream_).expires_never();
     std::weak_ptr<HttpSession> weak = this->shared_from_this();
-    CancelFn cancel = e.handle(call, [weak, token, version, keep_alive](EndpointReply reply) {
+    CancelFn cancel = e.handle(call, [weak, token](EndpointReply reply) {
       const auto self = weak.lock();
       if (!self || !self->pending_ || self->calls_ != token) return;
-      self->pending_ = false;
-      self->cancel_ = nullptr;
-      beast::error_code ignored;
-      beast::get_lowest_layer(self->stream_).socket().cancel(ignored);  // the hang-up watch
-      self->reply(std::move(reply), version, keep_alive);
+      self->guarded("answering from an endpoint", 500, [&] { self->on_reply(std::move(reply)); });
     });
     if (pending_) {
       cancel_ = std::move(cancel);
-      watch_hang_up(token);
+      watch_hang_up();
     }
   }
 
-  void watch_hang_up(uint64_t token) {
-    auto& sock = beast::get_lowest_layer(stream_).socket();
-    sock.async_wait(tcp::socket::wait_read, [self = this->shared_from_this(), token](beast::error_code ec) {
-      if (ec || !self->pending_ || self->calls_ != token) return;
-      char byte;
-      const ssize_t n = ::recv(beast::get_lowest_layer(self->stream_).socket().native_handle(), &byte, 1,
-                               MSG_PEEK | MSG_DONTWAIT);
-      // Data means a pipelined request: the client is still there, and it
-      // is read once this answer is written.
-      if (n > 0 || (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))) return;
-      self->hang_up();
-    });
+  void on_reply(EndpointReply reply) {
+    pending_ = false;
+    cancel_ = nullptr;
+    if (watching_) {
+      // The answer goes out once the read in flight has given up.
+      held_reply_ = std::move(reply);
+      beast::error_code ignored;
+      beast::get_lowest_layer(stream_).socket().cancel(ignored);
+      return;
+    }
+    send_reply(std::move(reply));
+  }
+
+  void watch_hang_up() {
+    const size_t room = kHeaderLimit + 1 - std::min(buffer_.size(), kHeaderLimit);
+    watching_ = true;
+    stream_.async_read_some(buffer_.prepare(std::min(room, kWatchChunk)),
+                            [self = this->shared_from_this()](beast::error_code ec, size_t n) {
+                              self->guarded("watching for a hang-up", 500, [&] { self->on_watch(ec, n); });
+                            });
+  }
+
+  void on_watch(beast::error_code ec, size_t n) {
+    watching_ = false;
+    if (!ec) buffer_.commit(n);
+    if (held_reply_) {
+      EndpointReply reply = std::move(*held_reply_);
+      held_reply_.reset();
+      if (ec && ec != asio::error::operation_aborted) return abort();  // gone as its answer came
+      return send_reply(std::move(reply));
+    }
+    if (!pending_) return;  // already hung up or failed
+    if (ec) {
+      if (!ignorable(ec)) ctx_.log->debug("client left while its request was pending: {}", ec.message());
+      return hang_up();
+    }
+    if (buffer_.size() > kHeaderLimit) {
+      ctx_.log->debug("client sent more than {} bytes while its request was pending; closing", kHeaderLimit);
+      return hang_up();
+    }
+    watch_hang_up();
   }
 
   void hang_up() {
     pending_ = false;
     if (auto cancel = std::exchange(cancel_, nullptr)) cancel();
-    beast::error_code ignored;
-    beast::get_lowest_layer(stream_).socket().close(ignored);
+    abort();
   }
 
   template <class Message>
-  void decorate(Message& res, EndpointReply& reply, bool keep_alive) {
+  void decorate(Message& res, EndpointReply& reply) {
     res.set(http::field::server, "voxl");
     res.set(http::field::cache_control, "no-store");
     if (!reply.content_type.empty()) res.set(http::field::content_type, reply.content_type);
     for (const auto& [name, value] : reply.headers) res.set(name, value);
-    res.keep_alive(keep_alive);
+    res.keep_alive(keep_alive_);
   }
 
-  void reply(EndpointReply reply, unsigned version, bool keep_alive) {
+  void send_reply(EndpointReply reply) {
     beast::get_lowest_layer(stream_).expires_after(kWriteTimeout);
     const auto status = http::int_to_status(unsigned(reply.status));
     if (reply.file && reply.file->get() >= 0) {
-      http::response<http::file_body> res{status, version};
-      decorate(res, reply, keep_alive);
+      http::response<http::file_body> res{status, version_};
+      decorate(res, reply);
       beast::file f;
       f.native_handle(reply.file->release());  // the body owns it now
       beast::error_code ec;
@@ -149,8 +251,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
       }
       reply = json_error(500, "", "cannot read the recording: " + ec.message());
     }
-    http::response<http::string_body> res{status, version};
-    decorate(res, reply, keep_alive);
+    http::response<http::string_body> res{status, version_};
+    decorate(res, reply);
     res.body() = std::move(reply.body);
     res.prepare_payload();
     write(std::move(res));
@@ -158,11 +260,14 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
 
   template <class Body>
   void write(http::response<Body> res) {
+    responding_ = true;
     auto msg = std::make_shared<http::response<Body>>(std::move(res));
     http::async_write(stream_, *msg, [self = this->shared_from_this(), msg](beast::error_code ec, size_t) {
-      if (ec) return;
-      if (msg->need_eof()) return self->close();
-      self->read();
+      self->guarded("writing an answer", 500, [&] {
+        if (ec) return;
+        if (msg->need_eof()) return self->close();
+        self->read();
+      });
     });
   }
 
@@ -178,49 +283,138 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
 
   Stream stream_;
   SessionContext& ctx_;
+  std::shared_ptr<SessionShared> shared_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
-  bool pending_ = false;  // an endpoint has not answered yet
-  uint64_t calls_ = 0;    // numbers endpoint calls, so a stale reply is dropped
+  unsigned version_ = 11;   // of the request being answered
+  bool keep_alive_ = false;
+  bool pending_ = false;      // an endpoint has not answered yet
+  bool watching_ = false;     // a read for the hang-up watch is in flight
+  bool responding_ = false;   // the answer to the current request has started
+  bool handed_over_ = false;  // the stream went to a viewer session
+  uint64_t calls_ = 0;        // numbers endpoint calls, so a stale reply is dropped
   CancelFn cancel_;
+  std::optional<EndpointReply> held_reply_;  // waits for the watch's read to end
 };
 
 }  // namespace
 
 struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
-  Impl(asio::io_context& context, SessionContext shared) : io(context), acceptor(context), ctx(std::move(shared)) {}
+  Impl(asio::io_context& context, SessionContext shared, ConnectionCaps caps)
+      : io(context), acceptor(context), backoff_timer(context), ctx(std::move(shared)), limiter(caps) {}
 
   void accept() {
+    armed = true;
     acceptor.async_accept([self = shared_from_this()](beast::error_code ec, tcp::socket s) {
-      if (ec) {
-        if (ec != asio::error::operation_aborted) {
-          self->ctx.log->warn("accept failed: {}", ec.message());
-          self->accept();
+      self->armed = false;
+      try {
+        self->on_accept(ec, std::move(s));
+      } catch (const std::exception& e) {
+        self->accept_fault(e.what());
+      } catch (...) {
+        self->accept_fault("an unknown exception");
+      }
+    });
+  }
+
+  void accept_fault(const char* what) noexcept {
+    try {
+      if (fault_log.allow()) ctx.log->error("internal error while accepting a connection: {}", what);
+      if (!armed && acceptor.is_open()) accept();
+    } catch (...) {
+    }
+  }
+
+  void on_accept(beast::error_code ec, tcp::socket s) {
+    if (ec) return on_accept_error(ec);
+    if (backoff) {
+      ctx.log->info("accepting connections again");
+      backoff = {};
+    }
+    // Before anything else: a child started from now on must not inherit it.
+    set_close_on_exec(s.native_handle());
+    accept();  // the next one, whatever becomes of this one
+    beast::error_code ignored;
+    const auto remote = s.remote_endpoint(ignored);
+    if (ignored) return;  // gone already
+    const std::string address = remote.address().to_string();
+    ConnectionLimiter::Refusal why{};
+    ConnectionToken token = limiter.admit(address, why);
+    if (!token.held()) return refuse(s, address, why);
+    s.set_option(tcp::no_delay(true), ignored);
+    CountedTcpStream counted(std::move(s), std::move(token));
+    if (tls) {
+      auto stream = std::make_shared<TlsStream>(std::move(counted), *tls);
+      beast::get_lowest_layer(*stream).expires_after(kHandshakeTimeout);
+      stream->async_handshake(ssl::stream_base::server, [self = shared_from_this(), stream](beast::error_code hec) {
+        if (hec) {
+          self->ctx.log->debug("TLS handshake failed: {}", hec.message());
+          return;
         }
-        return;
-      }
-      s.set_option(tcp::no_delay(true));
-      if (self->tls) {
-        auto stream = std::make_shared<TlsStream>(std::move(s), *self->tls);
-        beast::get_lowest_layer(*stream).expires_after(kHandshakeTimeout);
-        stream->async_handshake(ssl::stream_base::server, [self, stream](beast::error_code hec) {
-          if (hec) {
-            self->ctx.log->debug("TLS handshake failed: {}", hec.message());
-            return;
-          }
-          std::make_shared<HttpSession<TlsStream>>(std::move(*stream), self->ctx)->run();
-        });
-      } else {
-        std::make_shared<HttpSession<PlainStream>>(PlainStream(std::move(s)), self->ctx)->run();
-      }
+        try {
+          std::make_shared<HttpSession<TlsStream>>(std::move(*stream), self->ctx, self->sessions)->run();
+        } catch (const std::exception& e) {
+          self->accept_fault(e.what());
+        } catch (...) {
+          self->accept_fault("an unknown exception");
+        }
+      });
+    } else {
+      std::make_shared<HttpSession<PlainStream>>(std::move(counted), ctx, sessions)->run();
+    }
+  }
+
+  // Over a limit the connection closes at once, before a byte is read: it
+  // costs nothing to refuse, whatever the client meant to send.
+  void refuse(tcp::socket& s, const std::string& address, ConnectionLimiter::Refusal why) {
+    beast::error_code ignored;
+    s.close(ignored);
+    if (!refusal_log.allow()) return;
+    const uint64_t more = refusal_log.suppressed();
+    const std::string also = more ? fmt::format(" ({} more refused since the last report)", more) : "";
+    if (why == ConnectionLimiter::Refusal::kTotal)
+      ctx.log->warn("refused a connection from {}: {} connections are open (--max-connections){}", address,
+                    limiter.open(), also);
+    else
+      ctx.log->warn("refused a connection from {}: it has {} open (--max-connections-per-address){}", address,
+                    limiter.open_from(address), also);
+  }
+
+  // Accepting again at once would fail again at once: wait, longer each
+  // time, until a descriptor is free. Said once per episode.
+  void on_accept_error(beast::error_code ec) {
+    if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;
+    if (!out_of_resources(ec)) {
+      if (fault_log.allow()) ctx.log->warn("accept failed: {}", ec.message());
+      return accept();
+    }
+    if (!backoff) {
+      ctx.log->warn("cannot accept connections: {} ({} open); trying again until it works", ec.message(),
+                    limiter.open());
+      backoff = kFirstAcceptBackoff;
+    } else {
+      backoff = std::min<std::chrono::milliseconds>(*backoff * 2, kLongestAcceptBackoff);
+    }
+    armed = true;  // by the timer
+    backoff_timer.expires_after(*backoff);
+    backoff_timer.async_wait([self = shared_from_this()](beast::error_code tec) {
+      self->armed = false;
+      if (tec || !self->acceptor.is_open()) return;
       self->accept();
     });
   }
 
   asio::io_context& io;
   tcp::acceptor acceptor;
+  asio::steady_timer backoff_timer;
+  std::optional<std::chrono::milliseconds> backoff;  // set while accept keeps failing
+  bool armed = false;  // an accept (or the back-off timer) is pending
   std::optional<ssl::context> tls;
   SessionContext ctx;
+  ConnectionLimiter limiter;
+  std::shared_ptr<SessionShared> sessions = std::make_shared<SessionShared>();
+  RateLimit refusal_log{std::chrono::seconds(5)};
+  RateLimit fault_log{std::chrono::seconds(5)};
   std::string host_for_url;
 };
 
@@ -239,8 +433,10 @@ Server::Server(asio::io_context& io, ServerOptions o, stream::Hub& hub, Logger l
   const auto address = asio::ip::make_address(o.addr == "localhost" ? "127.0.0.1" : o.addr, ec);
   if (ec) throw std::runtime_error("--addr: '" + o.addr + "' is not an IP address");
   o.access.loopback_only = address.is_loopback();
-  impl_ = std::make_shared<Impl>(io, SessionContext{hub, o.access, o.https, log, o.stats_json, 0,
-                                                    std::move(o.endpoints), o.max_fps, o.bitrate});
+  impl_ = std::make_shared<Impl>(io,
+                                 SessionContext{hub, o.access, o.https, log, o.stats_json, 0, std::move(o.endpoints),
+                                                o.max_fps, o.bitrate},
+                                 o.connections);
   impl_->ctx.audio_hub = o.audio_hub;
   impl_->ctx.microphone = o.microphone;
   impl_->ctx.interaction = o.interaction;
@@ -259,6 +455,7 @@ Server::Server(asio::io_context& io, ServerOptions o, stream::Hub& hub, Logger l
   const tcp::endpoint ep(address, o.port);
   auto& acc = impl_->acceptor;
   acc.open(ep.protocol(), ec);
+  if (!ec) set_close_on_exec(acc.native_handle());
   if (!ec) acc.set_option(asio::socket_base::reuse_address(true), ec);
   if (!ec) acc.bind(ep, ec);
   if (!ec) acc.listen(asio::socket_base::max_listen_connections, ec);
@@ -286,6 +483,7 @@ std::string Server::signed_url() const { return with_access_token(url(), impl_->
 void Server::stop() {
   beast::error_code ec;
   impl_->acceptor.close(ec);
+  impl_->backoff_timer.cancel();
 }
 
 }  // namespace voxl::net

@@ -13,6 +13,7 @@
 
 #include "base/logging.h"
 #include "net/access_policy.h"
+#include "net/connection_limits.h"
 #include "net/endpoint.h"
 #include "stream/bitrate_controller.h"
 
@@ -48,6 +49,9 @@ struct ServerOptions {
   stream::AudioHub* audio_hub = nullptr;     // desktop sound; null when disabled
   audio::Microphone* microphone = nullptr;   // viewers' microphones; null when disabled
   input::Interaction* interaction = nullptr;  // outlives the server's sessions
+  // Open connections (HTTP and WebSocket, from accept to close) in all and
+  // per remote address; one over either is closed at once.
+  ConnectionCaps connections;
 };
 
 class Server {

@@ -79,7 +79,26 @@ bool VideoPipeline::wait_until_active() {
   return !stop_;
 }
 
+// Nothing may escape the thread: a fault stops the video the way a lost
+// capture does, through on_stopped_, and the daemon ends cleanly.
 void VideoPipeline::run() {
+  std::string why;
+  try {
+    produce();
+    return;
+  } catch (const std::exception& e) {
+    why = e.what();
+  } catch (...) {
+    why = "an unknown exception";
+  }
+  try {
+    log_->error("video pipeline failed: {}", why);
+    on_stopped_(why);
+  } catch (...) {
+  }
+}
+
+void VideoPipeline::produce() {
   capture::FramePool pool(2);
   encode::ColorConverter converter(settings_.convert_threads);
   encode::I420Image image;

@@ -65,6 +65,7 @@ class VideoPipeline {
 
  private:
   void run();
+  void produce();  // run()'s body, which may throw
   bool wait_until_active();
 
   std::unique_ptr<capture::Capturer> capturer_;

@@ -285,7 +285,7 @@ TEST_F(AgentTest, AClientThatHangsUpFreesItsWaiter) {
   addr.sin_port = htons(voxl_->port());
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   ASSERT_EQ(::connect(s, reinterpret_cast<const sockaddr*>(&addr), sizeof addr), 0);
-  const std::string req = "GET /wait?change&timeout=600000 HTTP/1.1\r\nHost: 127.0.0.1:" +
+  const std::string req = "GET /wait?change&timeout=300000 HTTP/1.1\r\nHost: 127.0.0.1:" +
                           std::to_string(voxl_->port()) + "\r\n\r\n";
   ASSERT_EQ(::write(s, req.data(), req.size()), ssize_t(req.size()));
   await_waiters(1);
@@ -429,6 +429,55 @@ TEST_F(AgentTest, TwoRecordingsAtOnce) {
   EXPECT_NEAR(pa.duration, 1.0, 0.1);
   EXPECT_NEAR(pb.duration, 2.0, 0.1);
   EXPECT_GT(pb.frames, pa.frames);
+}
+
+TEST_F(AgentTest, RecordForSecondsIsRefusedForForeignPages) {
+  start();
+  // A page on another site can point a <video> here from the user's browser.
+  const HttpAnswer a = call("GET", "/record?seconds=1", {{"Origin", "http://evil.example"}});
+  expect_error(a, 403, "");
+  EXPECT_NE(body_json(a).value("error", "").find("foreign origin"), std::string::npos) << a.body;
+  EXPECT_EQ(voxl_->log().find("recording 1 started"), std::string::npos) << voxl_->log();
+  // The server's own page may.
+  const std::string own = "http://127.0.0.1:" + std::to_string(voxl_->port());
+  auto clip = std::async(std::launch::async, [port = voxl_->port(), own] {
+    return http_request(port, {"GET", "/record?seconds=1", {{"Origin", own}}}, kRequestLimit);
+  });
+  EXPECT_EQ(animate_until(clip).status, 200);
+}
+
+TEST_F(AgentTest, RecordingsTogetherEndAtTheDiskCap) {
+  start({"--max-record-mb=1"});
+  auto clip = get_async("/record?seconds=50");
+  // Noise the encoder cannot squeeze: many small squares of random colours.
+  uint32_t seed = 12345;
+  auto next = [&seed] { return seed = seed * 1103515245 + 12345; };
+  while (clip.wait_for(5ms) != std::future_status::ready)
+    for (int i = 0; i < 64; ++i)
+      fill({int(next() % (kScreen.width - 16)), int(next() % (kScreen.height - 16)), 16, 16}, next() & 0xffffff);
+  const HttpAnswer a = clip.get();
+  expect_clean_mp4(a, probe_mp4(a.body));
+  EXPECT_EQ(a.header("x-voxl-ended"), "max-record-mb");
+  EXPECT_LE(a.body.size(), size_t(1 << 20) + 64 * 1024) << "the cap plus the index";
+  // Its bytes are given back once it is fetched.
+  auto again = get_async("/record?seconds=1");
+  EXPECT_EQ(animate_until(again).status, 200);
+}
+
+TEST_F(AgentTest, WaitLongerThanTheFlagAllowsIsRefusedNamingIt) {
+  start({"--max-wait-seconds=2"});
+  const HttpAnswer a = get("/wait?timeout=2001");
+  expect_error(a, 400, "timeout");
+  EXPECT_NE(body_json(a).value("error", "").find("--max-wait-seconds=2"), std::string::npos) << a.body;
+  expect_error(get("/wait?idle=2001"), 400, "idle");
+  EXPECT_EQ(get("/wait?idle=0&timeout=2000").status, 200);
+}
+
+TEST_F(AgentTest, WaitTimeoutDefaultsToAtMostFiveMinutes) {
+  start();
+  const HttpAnswer a = get("/wait?timeout=300001");
+  expect_error(a, 400, "timeout");
+  EXPECT_NE(body_json(a).value("error", "").find("--max-wait-seconds=300"), std::string::npos) << a.body;
 }
 
 TEST_F(AgentTest, RecordRejectsBadParameters) {

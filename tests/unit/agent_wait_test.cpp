@@ -77,6 +77,26 @@ TEST(AgentWaitSpec, DefaultsAndLimits) {
   EXPECT_EQ(e.parameter, "idle");
 }
 
+TEST(AgentWaitSpec, LongestWaitIsTheFlagsAndTheErrorNamesIt) {
+  ParamError e;
+  auto s = parse_wait(parse("timeout=300000"), 7, e);
+  ASSERT_TRUE(s) << e.message;
+  EXPECT_EQ(s->timeout, milliseconds(300000));
+  EXPECT_FALSE(parse_wait(parse("timeout=300001"), 7, e));
+  EXPECT_EQ(e.parameter, "timeout");
+  EXPECT_NE(e.message.find("--max-wait-seconds=300"), std::string::npos) << e.message;
+  EXPECT_FALSE(parse_wait(parse("idle=86400000"), 7, e));
+  EXPECT_EQ(e.parameter, "idle");
+  EXPECT_NE(e.message.find("--max-wait-seconds"), std::string::npos) << e.message;
+
+  // A larger cap from the flag.
+  s = parse_wait(parse("timeout=3600000&idle=3600000"), 7, e, std::chrono::hours(1));
+  ASSERT_TRUE(s) << e.message;
+  EXPECT_EQ(s->timeout, std::chrono::hours(1));
+  EXPECT_FALSE(parse_wait(parse("timeout=3600001"), 7, e, std::chrono::hours(1)));
+  EXPECT_NE(e.message.find("--max-wait-seconds=3600"), std::string::npos) << e.message;
+}
+
 TEST(AgentChangeLog, BlockAlignment) {
   EXPECT_EQ(block_aligned({17, 3, 1, 1}), (Rect{16, 0, 16, 16}));
   EXPECT_EQ(block_aligned({0, 0, 16, 16}), (Rect{0, 0, 16, 16}));

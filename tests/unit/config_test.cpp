@@ -905,6 +905,30 @@ TEST(ConfigCommandLine, HelpExitsSuccessfullyWithoutConfig) {
   EXPECT_NE(printed.find("--framerate"), std::string::npos);
 }
 
+TEST(ConfigCommandLine, ServerLimitsDefaults) {
+  const Config c = accepted({});
+  EXPECT_EQ(c.max_connections, 256);
+  EXPECT_EQ(c.max_connections_per_address, 32);
+  EXPECT_EQ(c.max_record_mb, 2048);
+  EXPECT_EQ(c.max_wait_seconds, 300);
+}
+
+TEST(ConfigCommandLine, ServerLimitsFlags) {
+  const Config c = accepted({"--max-connections=1000", "--max-connections-per-address=8", "--max-record-mb=10",
+                             "--max-wait-seconds=3600"});
+  EXPECT_EQ(c.max_connections, 1000);
+  EXPECT_EQ(c.max_connections_per_address, 8);
+  EXPECT_EQ(c.max_record_mb, 10);
+  EXPECT_EQ(c.max_wait_seconds, 3600);
+  for (const char* flag : {"--max-connections", "--max-connections-per-address", "--max-record-mb",
+                           "--max-wait-seconds"}) {
+    expect_refusal({std::string(flag) + "=0"}, flag);
+    expect_refusal({std::string(flag) + "=-3"}, flag);
+    expect_refusal({std::string(flag) + "=lots"}, flag);
+  }
+  expect_refusal({"--max-wait-seconds=86401"}, "--max-wait-seconds");
+}
+
 TEST(ConfigCommandLine, HelpIsGroupedWithDefaults) {
   testing::internal::CaptureStdout();
   parse({"--help"});
