@@ -18,18 +18,21 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-// The descriptors `pid` has open, once it runs `program` (after exec).
-std::set<int> fds_after_exec(pid_t pid, const std::string& program) {
+// The descriptors `pid` has open once it runs `program` (after exec) and
+// they match `want`, or the last set seen after 30 s: the dynamic loader
+// opens and closes a few of its own while the program starts.
+std::set<int> fds_after_exec(pid_t pid, const std::string& program, const std::set<int>& want) {
   const fs::path proc = "/proc/" + std::to_string(pid);
   const auto deadline = std::chrono::steady_clock::now() + 30s;
-  std::error_code ec;
-  while (fs::read_symlink(proc / "exe", ec) != fs::path(program)) {
-    if (std::chrono::steady_clock::now() > deadline) return {};
+  std::set<int> fds;
+  for (;;) {
+    std::error_code ec;
+    fds.clear();
+    if (fs::read_symlink(proc / "exe", ec) == fs::path(program))
+      for (const auto& e : fs::directory_iterator(proc / "fd", ec)) fds.insert(std::stoi(e.path().filename().string()));
+    if (fds == want || std::chrono::steady_clock::now() > deadline) return fds;
     std::this_thread::sleep_for(10ms);
   }
-  std::set<int> fds;
-  for (const auto& e : fs::directory_iterator(proc / "fd", ec)) fds.insert(std::stoi(e.path().filename().string()));
-  return fds;
 }
 
 struct Fd {
@@ -58,8 +61,8 @@ TEST(ChildProcess, InheritsOnlyTheStandardAndTheListedDescriptors) {
   o.argv = {fs::canonical(sleep).string(), "60"};
   o.fds = {{7, passed.fd}};
   ChildProcess child(o);
-  const std::set<int> fds = fds_after_exec(child.pid(), fs::canonical(sleep).string());
-  EXPECT_EQ(fds, (std::set<int>{0, 1, 2, 7}));
+  const std::set<int> want{0, 1, 2, 7};
+  EXPECT_EQ(fds_after_exec(child.pid(), fs::canonical(sleep).string(), want), want);
 }
 
 TEST(ChildProcess, KeepsADescriptorPassedUnderItsOwnNumber) {
@@ -70,7 +73,8 @@ TEST(ChildProcess, KeepsADescriptorPassedUnderItsOwnNumber) {
   o.argv = {sleep, "60"};
   o.fds = {{passed.fd, passed.fd}};
   ChildProcess child(o);
-  EXPECT_EQ(fds_after_exec(child.pid(), sleep), (std::set<int>{0, 1, 2, passed.fd}));
+  const std::set<int> want{0, 1, 2, passed.fd};
+  EXPECT_EQ(fds_after_exec(child.pid(), sleep, want), want);
 }
 
 }  // namespace
