@@ -49,6 +49,7 @@ VideoWiring::VideoWiring(const Config& config, asio::io_context& io, const Logge
             [this](bool paused) { if (pipeline_) pipeline_->set_paused(paused); },
             [this](int kbps) { if (pipeline_) pipeline_->set_max_kbps(kbps); },
             [this](std::chrono::steady_clock::duration delay) {
+              if (!key_timer_) return;  // stopped
               key_timer_->timer.expires_after(delay);
               key_timer_->timer.async_wait([this](const boost::system::error_code& ec) {
                 if (!ec) hub_.on_key_timer();
@@ -74,6 +75,9 @@ void VideoWiring::start(std::unique_ptr<capture::Capturer> capturer, std::functi
       [this, failed = std::move(failed)](const std::string&) { asio::post(io_, failed); });
 }
 
-void VideoWiring::stop() { pipeline_.reset(); }
+void VideoWiring::stop() {
+  pipeline_.reset();
+  key_timer_.reset();  // before the loop goes: it belongs to the loop
+}
 
 }  // namespace voxl::app

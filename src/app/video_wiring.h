@@ -43,7 +43,8 @@ class VideoWiring {
   // Starts the pipeline thread on `capturer`. `failed` runs on the loop when
   // the pipeline gives up for good.
   void start(std::unique_ptr<capture::Capturer> capturer, std::function<void()> failed);
-  // Stops and joins the pipeline thread; the hub's controls then do nothing.
+  // Stops and joins the pipeline thread and drops the hub's key frame
+  // timer; the hub's controls then do nothing. Before the loop is destroyed.
   void stop();
 
  private:
@@ -52,7 +53,7 @@ class VideoWiring {
   Logger log_;
   stream::StreamStats stats_;
   struct KeyTimer;  // an asio timer: the hub's key frame requests put off
-  std::unique_ptr<KeyTimer> key_timer_;  // made before the hub, gone after it
+  std::unique_ptr<KeyTimer> key_timer_;  // made before the hub; gone at stop(), before the loop
   stream::Hub hub_;
   std::unique_ptr<stream::VideoPipeline> pipeline_;
 };

@@ -22,6 +22,9 @@ class HostileViewerTest : public VoxlFixture {
   void SetUp() override { start_display(kBackground); }
 };
 
+// (Invalid UTF-8 in a text frame is not among them: the WebSocket layer
+// fails that connection itself, as RFC 6455 asks; the unit tests cover the
+// dispatch's handling of it.)
 std::vector<std::string> hostile_messages() {
   std::vector<std::string> m = {
       R"({"type":"ping","t":"x"})",
@@ -35,7 +38,6 @@ std::vector<std::string> hostile_messages() {
       R"({"type":"clipboard","mime":1,"text":2})",
       R"({"type":5})",
       R"([])",
-      "{\"type\":\"ping\",\"t\":1,\"s\":\"\xff\xfe\"}",
       "not json at all",
       std::string(100000, '['),
       R"({"type":"ping","t":1,"pad":")" + std::string(64 * 1024, 'a') + "\"}",
