@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <regex>
@@ -41,7 +42,10 @@ VoxlProcess::VoxlProcess(const std::string& display, const std::vector<std::stri
   log_fd_ = fds[0];
   wake_fd_ = eventfd(0, EFD_CLOEXEC);
   ChildOptions o;
-  o.argv = {VOXL_BINARY, "--display=" + display, "--addr=127.0.0.1", "--port=0"};
+  o.argv = {VOXL_BINARY, "--display=" + display, "--port=0"};
+  const bool own_addr = std::any_of(extra_args.begin(), extra_args.end(),
+                                    [](const std::string& a) { return a.rfind("--addr=", 0) == 0; });
+  if (!own_addr) o.argv.push_back("--addr=127.0.0.1");
   o.argv.insert(o.argv.end(), extra_args.begin(), extra_args.end());
   o.fds = {{2, fds[1]}};
   o.env = env;
@@ -58,7 +62,7 @@ VoxlProcess::VoxlProcess(const std::string& display, const std::vector<std::stri
   reader_ = std::thread([this] { read_log(); });
 
   // spdlog adds a prefix; the URL is the stable part of the line.
-  static const std::regex serving(R"(voxl is serving https?://[^ ]*:(\d+)/ \(display )");
+  static const std::regex serving(R"(voxl is serving https?://[^ ]*:(\d+)/[^ ]* \(display )");
   std::unique_lock lock(mu_);
   std::smatch m;
   changed_.wait_for(lock, limit, [&] { return std::regex_search(log_, m, serving) || log_ended_; });

@@ -26,7 +26,8 @@ namespace voxl::testing {
 class VoxlProcess {
  public:
   // Starts `voxl --display=<display> --addr=127.0.0.1 --port=0 <extra_args>`
-  // and waits up to `limit` for it to say where it serves. Throws
+  // (without the --addr when `extra_args` has one of its own) and waits up
+  // to `limit` for it to say where it serves. Throws
   // std::runtime_error with its output when it exits or stays silent.
   // `env` ("NAME=value") is added to the child's environment.
   VoxlProcess(const std::string& display, const std::vector<std::string>& extra_args,
