@@ -17,12 +17,14 @@ size_t frames_within(StreamClient& client, std::chrono::milliseconds window) {
   return client.frames().size() - before;
 }
 
-::testing::AssertionResult still_serving(const VoxlProcess& voxl) {
+::testing::AssertionResult still_serving(const VoxlProcess& voxl, const std::string& authorization) {
   if (!process_alive(voxl.pid())) return ::testing::AssertionFailure() << "voxl is not running any more";
   if (const std::string crash = crash_reports_in(voxl.log()); !crash.empty())
     return ::testing::AssertionFailure() << "voxl's log reports a crash:\n" << crash;
   try {
-    const HttpAnswer shot = http_request(voxl.port(), {"GET", "/screenshot", {}}, std::chrono::seconds(60));
+    HttpRequest request{"GET", "/screenshot", {}};
+    if (!authorization.empty()) request.headers.emplace_back("Authorization", authorization);
+    const HttpAnswer shot = http_request(voxl.port(), request, std::chrono::seconds(60));
     if (shot.status != 200) return ::testing::AssertionFailure() << "GET /screenshot: " << shot.status << " " << shot.body;
   } catch (const std::exception& e) {
     return ::testing::AssertionFailure() << e.what();

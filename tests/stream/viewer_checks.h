@@ -19,8 +19,8 @@ namespace voxl::testing {
 size_t frames_within(StreamClient& client, std::chrono::milliseconds window);
 
 // Success when voxl runs, has logged no crash or sanitizer report and
-// answers GET /screenshot with 200.
-::testing::AssertionResult still_serving(const VoxlProcess& voxl);
+// answers GET /screenshot (with `authorization` when not empty) with 200.
+::testing::AssertionResult still_serving(const VoxlProcess& voxl, const std::string& authorization = {});
 
 // Success when `client` (already showing a picture) receives at least
 // `at_least` frames within `window` while something animates the screen;
