@@ -14,7 +14,9 @@ void VoxlFixture::start_display(uint32_t background) {
 
 void VoxlFixture::start_voxl(const std::vector<std::string>& extra_args, const std::vector<std::string>& env) {
   if (!display_) start_display(0);
-  voxl_.emplace(display_->name(), extra_args, std::chrono::seconds(60), env);
+  std::vector<std::string> args{"--addr=" + listen_address_};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
+  voxl_.emplace(display_->name(), args, std::chrono::seconds(60), env);
 }
 
 void VoxlFixture::TearDown() {

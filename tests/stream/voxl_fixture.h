@@ -28,6 +28,10 @@ class VoxlFixture : public ::testing::Test {
   ClientOptions client_options() const;
   void fill(const Rect& r, uint32_t rgb) { painter_->fill(painter_->root(), r, rgb); }
 
+  // The address voxl listens on (its --addr); the default keeps it on
+  // loopback. Set before start_voxl().
+  std::string listen_address_ = "127.0.0.1";
+
   std::optional<capture::x11::VirtualDisplay> display_;
   std::optional<Painter> painter_;
   std::optional<VoxlProcess> voxl_;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <regex>
@@ -42,8 +43,11 @@ VoxlProcess::VoxlProcess(const std::string& display, const std::vector<std::stri
   log_fd_ = fds[0];
   wake_fd_ = eventfd(0, EFD_CLOEXEC);
   ChildOptions o;
-  o.argv = {VOXL_BINARY, "--addr=" + addr, "--port=0"};
+  o.argv = {VOXL_BINARY, "--port=0"};
   if (!display.empty()) o.argv.insert(o.argv.begin() + 1, "--display=" + display);
+  const bool own_addr = std::any_of(extra_args.begin(), extra_args.end(),
+                                    [](const std::string& a) { return a.rfind("--addr=", 0) == 0; });
+  if (!own_addr) o.argv.push_back("--addr=" + addr);
   o.argv.insert(o.argv.end(), extra_args.begin(), extra_args.end());
   o.fds = {{2, fds[1]}};
   o.env = env;

@@ -26,7 +26,8 @@ namespace voxl::testing {
 class VoxlProcess {
  public:
   // Starts `voxl --display=<display> --addr=<addr> --port=0 <extra_args>`
-  // and waits up to `limit` for it to say where it serves. Throws
+  // (without the --addr when `extra_args` has one of its own) and waits up
+  // to `limit` for it to say where it serves. Throws
   // std::runtime_error with its output when it exits or stays silent.
   // `env` ("NAME=value") is added to the child's environment. An empty
   // `display` leaves --display out (for --xvfb). Loopback (the default
