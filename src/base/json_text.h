@@ -9,12 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "base/json_text.h"
-
 namespace voxl {
 
+// Compact (no indentation), non-ASCII kept as UTF-8.
 inline std::string json_text(const nlohmann::json& value) {
-  return json_text(value);
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace voxl
