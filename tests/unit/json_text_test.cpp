@@ -21,7 +21,7 @@ TEST(JsonText, ReplacesInvalidUtf8InsteadOfThrowing) {
 
 TEST(JsonText, ReplacesTruncatedSequences) {
   const std::string text = json_text(nlohmann::json(std::string("\xE2\x82")));
-  EXPECT_NO_THROW((void)nlohmann::json::parse(text));
+  EXPECT_FALSE(nlohmann::json::parse(text, nullptr, false).is_discarded()) << text;
 }
 
 }  // namespace
