@@ -15,3 +15,15 @@ if(VOXL_SANITIZE)
                       -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
 endif()
+
+# The fuzz preset: libFuzzer's coverage hooks, ASan and UBSan on every
+# library; the fuzz targets themselves add libFuzzer's main (fuzz/).
+option(VOXL_BUILD_FUZZ "Build the libFuzzer targets in fuzz/ (clang only)" OFF)
+if(VOXL_BUILD_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "VOXL_BUILD_FUZZ needs clang (libFuzzer): use the fuzz preset")
+  endif()
+  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+                      -fno-sanitize-recover=all)
+  add_link_options(-fsanitize=address,undefined)
+endif()

@@ -11,6 +11,7 @@
 
 namespace voxl {
 
+// Compact (no indentation), non-ASCII kept as UTF-8.
 inline std::string json_text(const nlohmann::json& value) {
   return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }

@@ -92,7 +92,9 @@ struct Checker {
   }
 
   bool only(const json& a, const std::string& base, std::initializer_list<const char*> known, const std::string& type) {
-    for (const auto& [key, value] : a.items()) {
+    for (const auto& item : a.items()) {
+      // A named reference, not a structured binding: clang 14 cannot capture those.
+      const std::string& key = item.key();
       if (key == "type" || std::any_of(known.begin(), known.end(), [&](const char* k) { return key == k; }))
         continue;
       std::string list;

@@ -11,8 +11,8 @@ namespace voxl::stream {
 
 namespace {
 
-template <class Get>
-double median_ms(const std::deque<auto>& samples, Get get) {
+template <class Sample, class Get>
+double median_ms(const std::deque<Sample>& samples, Get get) {
   if (samples.empty()) return 0;
   std::vector<uint32_t> v;
   v.reserve(samples.size());

@@ -1,0 +1,94 @@
+// Binary WebSocket messages a viewer sends: the audio header (kind 3, the
+// microphone) and, for the same bytes, the video header reader; then each
+// accepted packet goes where the server sends it, audio::Microphone (Opus
+// decoding, loss concealment, speaker hand-over, the FIFO writer). There is
+// no PulseAudio: PATH is emptied so pactl is never found, and the FIFO
+// lives in a scratch directory; nothing reads it, so old audio is drained.
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <spdlog/sinks/null_sink.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "audio/microphone.h"
+#include "fuzz_check.h"
+#include "stream/wire_format.h"
+
+namespace {
+
+using namespace voxl;
+
+// One microphone for the whole run (making one starts a thread and a
+// FIFO); every input starts with no speaker, so a fresh decoder.
+audio::Microphone* g_mic = nullptr;
+const int g_speakers[3] = {};
+
+void check_headers(std::span<const uint8_t> m) {
+  size_t off = 12345;
+  if (const auto h = stream::read_audio_header(m, stream::kKindMicrophone, off)) {
+    FUZZ_CHECK(h->kind == stream::kKindMicrophone);
+    FUZZ_CHECK(off >= stream::kAudioHeaderBytes && off <= m.size());
+    // Written back, the known fields read the same.
+    std::array<uint8_t, stream::kAudioHeaderBytes> again{};
+    stream::write_audio_header(*h, again);
+    size_t off2 = 0;
+    const auto h2 = stream::read_audio_header(again, stream::kKindMicrophone, off2);
+    FUZZ_CHECK(h2 && h2->sequence == h->sequence && h2->capture_us == h->capture_us &&
+               off2 == stream::kAudioHeaderBytes);
+    FUZZ_CHECK(std::memcmp(again.data() + 4, m.data() + 4, 12) == 0);
+  } else {
+    FUZZ_CHECK(off == 12345);
+  }
+  FUZZ_CHECK(!stream::read_audio_header(m, stream::kKindAudio, off) || m[0] == stream::kKindAudio);
+  size_t voff = 0;
+  if (const auto v = stream::read_video_header(m, voff))
+    FUZZ_CHECK(m[0] == stream::kKindVideo && voff >= stream::kVideoHeaderBytes && voff <= m.size());
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  char dir[] = "/tmp/voxl-audio-fuzz-XXXXXX";
+  if (!mkdtemp(dir)) std::abort();
+  const std::string bin = std::string(dir) + "/bin";  // empty: no pactl
+  if (mkdir(bin.c_str(), 0700) != 0) std::abort();
+  setenv("PATH", bin.c_str(), 1);
+  g_mic = new audio::Microphone(std::string(dir) + "/mic.fifo",
+                                std::make_shared<spdlog::logger>("fuzz", std::make_shared<spdlog::sinks::null_sink_mt>()));
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  FuzzedDataProvider in(data, size);
+  audio::Microphone& mic = *g_mic;
+  for (const int& s : g_speakers) mic.forget(&s);
+  const uint64_t packets_before = mic.packets(), bad_before = mic.bad_packets();
+  uint64_t accepted = 0;
+  while (in.remaining_bytes() > 0) {
+    const int* speaker = &g_speakers[in.ConsumeIntegralInRange<int>(0, 2)];
+    if (in.ConsumeIntegralInRange<int>(0, 15) == 0) {
+      mic.forget(speaker);
+      continue;
+    }
+    const std::vector<uint8_t> m = in.ConsumeBytes<uint8_t>(in.ConsumeIntegralInRange<size_t>(0, 1500));
+    check_headers(m);
+    size_t off = 0;
+    const auto h = stream::read_audio_header(m, stream::kKindMicrophone, off);
+    if (!h) continue;
+    const uint64_t before = mic.packets();
+    mic.on_packet(speaker, h->sequence, std::span(m).subspan(off));
+    FUZZ_CHECK(mic.packets() - before <= 1);
+    accepted += mic.packets() - before;
+  }
+  FUZZ_CHECK(mic.packets() - packets_before == accepted && mic.bad_packets() - bad_before <= accepted);
+  return 0;
+}
