@@ -1,8 +1,8 @@
-// base64 (voxl::base64_encode/decode, the one decoder) and the Basic
-// credentials built on it (net::parse_basic_auth). Round trips: encoding
-// then decoding gives the bytes back; whatever decodes re-encodes to text
-// of the same length that decodes to the same bytes; parsed credentials
-// re-encoded parse to the same pair.
+// base64 (voxl::base64_encode/decode, the one decoder) and the
+// Authorization parsers built on it (net::parse_basic_auth, parse_bearer).
+// Round trips: encoding then decoding gives the bytes back; whatever
+// decodes re-encodes to text of the same length that decodes to the same
+// bytes; parsed credentials re-encoded parse to the same pair.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -25,6 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(again.size() == size);
     FUZZ_CHECK(voxl::base64_decode(again) == decoded);
   }
+
+  (void)voxl::net::parse_bearer(in);  // the other Authorization scheme
 
   if (const auto creds = voxl::net::parse_basic_auth(in)) {
     FUZZ_CHECK(creds->first.find(':') == std::string::npos);

@@ -123,12 +123,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   access.password = "secret";
   if (flags & 4) access.viewonly_password = "watch";
   if (flags & 8) access.allowed_origins = {"https://example.com"};
+  if (flags & 64) access.token = "0123456789abcdef0123456789abcdef";
+  if (flags & 128) access.allowed_hosts = {"desk.example"};
+  access.own_hosts = {"voxl-host"};
   net::SessionContext ctx{.hub = hub, .access = access, .tls = (flags & 16) != 0, .log = log};
   if (flags & 32) ctx.stats_json = [] { return std::string("{\"viewers\":0}"); };
   ctx.endpoints["/screenshot"] = {{"GET", "HEAD"}, nullptr};
-  ctx.endpoints["/input"] = {{"POST"}, nullptr};
+  ctx.endpoints["/input"] = {{"POST"}, nullptr, true};
 
-  net::Routed r = net::route_request(req, ctx);
+  // The peer: each fuzz input comes from one of a few addresses, so the
+  // back-off table sees repeated failures as well as new addresses.
+  const std::string peer = "192.0.2." + std::to_string(size % 5);
+  net::Routed r = net::route_request(req, ctx, peer);
   const std::string_view req_path = std::string_view(req.target()).substr(0, req.target().find('?'));
   if (r.upgrade) {
     FUZZ_CHECK(req_path == "/ws");
