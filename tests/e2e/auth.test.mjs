@@ -1,5 +1,5 @@
-// With --enable-basic-auth nothing is served without the password, and a
-// browser that has it streams.
+// With --enable-basic-auth nothing is served without the password, guessing
+// it is slowed down, and a browser that has it streams.
 import assert from "node:assert/strict";
 import http from "node:http";
 import { after, before, test } from "node:test";
@@ -19,10 +19,10 @@ before(async () => {
 }, opts);
 after(() => scope.close());
 
-function get(path, auth) {
+function get(port, path, auth) {
   return new Promise((resolve, reject) => {
     const headers = auth ? { Authorization: `Basic ${Buffer.from(auth).toString("base64")}` } : {};
-    const req = http.get({ host: "127.0.0.1", port: voxl.port, path, headers, agent: false, timeout: 20_000 }, (res) => {
+    const req = http.get({ host: "127.0.0.1", port, path, headers, agent: false, timeout: 20_000 }, (res) => {
       res.resume();
       res.once("end", () => resolve(res));
     });
@@ -58,16 +58,35 @@ test("without credentials the page gets 401", opts, async () => {
 });
 
 test("wrong or missing credentials get 401 with a challenge", opts, async () => {
-  for (const auth of [undefined, `${USER}:wrong`, `other:${PASSWORD}`]) {
-    for (const path of ["/", "/app.js", "/stats"]) {
-      const res = await get(path, auth);
-      assert.equal(res.statusCode, 401, `GET ${path} as ${auth}`);
-      assert.match(res.headers["www-authenticate"] ?? "", /^Basic /);
-    }
+  // A missing credential is not a failed guess; four wrong ones stay under
+  // the back-off's threshold, and the right one then clears the address.
+  const tries = [
+    [undefined, "/"], [undefined, "/app.js"], [undefined, "/stats"],
+    [`${USER}:wrong`, "/"], [`${USER}:wrong`, "/app.js"], [`other:${PASSWORD}`, "/stats"],
+  ];
+  for (const [auth, path] of tries) {
+    const res = await get(voxl.port, path, auth);
+    assert.equal(res.statusCode, 401, `GET ${path} as ${auth}`);
+    assert.match(res.headers["www-authenticate"] ?? "", /^Basic /);
+  }
+  for (const auth of [undefined, `other:${PASSWORD}`]) {
     const ws = await e2e.wsUpgrade({ port: voxl.port, origin: voxl.origin, auth });
     assert.equal(ws.status, 401, `upgrade as ${auth}`);
   }
-  assert.equal((await get("/", `${USER}:${PASSWORD}`)).statusCode, 200);
+  assert.equal((await get(voxl.port, "/", `${USER}:${PASSWORD}`)).statusCode, 200);
+});
+
+test("guessing is slowed down: after five wrong passwords the address waits", opts, async () => {
+  const local = new e2e.Scope();
+  try {
+    const own = await e2e.startVoxl(local, { args: ["--enable-basic-auth", `--basic-auth-password=${PASSWORD}`] });
+    for (let i = 0; i < 5; i++) assert.equal((await get(own.port, "/", `${USER}:wrong${i}`)).statusCode, 401);
+    const blocked = await get(own.port, "/", `${USER}:wrong5`);
+    assert.equal(blocked.statusCode, 429);
+    assert.match(blocked.headers["retry-after"] ?? "", /^[0-9]+$/);
+  } finally {
+    await local.close();
+  }
 });
 
 test("with httpCredentials the page streams", opts, async () => {
