@@ -61,8 +61,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     voxl::fuzz::parse_json_or_abort(reply.body);
     return 0;
   }
-  FUZZ_CHECK(spec->idle >= milliseconds(0) && spec->idle <= kMaxWaitMs);
-  FUZZ_CHECK(spec->timeout >= milliseconds(0) && spec->timeout <= kMaxWaitMs);
+  FUZZ_CHECK(spec->idle >= milliseconds(0) && spec->idle <= kDefaultMaxWait);
+  FUZZ_CHECK(spec->timeout >= milliseconds(0) && spec->timeout <= kDefaultMaxWait);
   FUZZ_CHECK(!spec->since || *spec->since <= log.seq());
   FUZZ_CHECK(!(spec->change && q->has("idle")));
 
@@ -77,7 +77,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       log.add(rects);
       w.on_change(rects, now);
     }
-    now += milliseconds(in.ConsumeIntegralInRange<int64_t>(0, 2 * kMaxWaitMs.count() / 1000) *
+    now += milliseconds(in.ConsumeIntegralInRange<int64_t>(0, 2 * kDefaultMaxWait.count() / 1000) *
                         (in.ConsumeBool() ? 1 : 1000));
     if (const auto o = w.check(now, log.seq())) {
       check_outcome(*o, log.seq());
