@@ -202,4 +202,14 @@ std::string StreamClient::status() const {
   return s;
 }
 
+int handshake_status(const ClientOptions& o) {
+  try {
+    StreamClient c(o);
+    if (!c.wait_until([&] { return !c.texts().empty(); })) return -1;
+    return c.texts().front().value("type", "") == "hello" ? 101 : -2;
+  } catch (const HandshakeRefused& e) {
+    return e.status;
+  }
+}
+
 }  // namespace voxl::testing

@@ -126,4 +126,8 @@ class StreamClient {
   std::string last_error_;
 };
 
+// The HTTP status a WebSocket handshake with `o` gets: 101 once the
+// server's hello arrived, -1 when nothing came, -2 when something else did.
+int handshake_status(const ClientOptions& o);
+
 }  // namespace voxl::testing
