@@ -9,7 +9,7 @@
 #include <filesystem>
 
 #include "endpoint_fixture.h"
-#include "raw_socket.h"
+#include "raw_connection.h"
 #include "tls_client.h"
 
 namespace voxl::testing {
@@ -58,7 +58,7 @@ class HangUpTest : public EndpointFixture {
 
 TEST_F(HangUpTest, AClientThatSentGarbageFirstFreesItsWaiter) {
   start();
-  RawSocket s(voxl_->port());
+  RawConnection s(voxl_->port());
   ASSERT_TRUE(s.send(request("/wait?change&timeout=60000") + "garbage that is no request"));
   await_waiting(1);
   s.close();
@@ -67,7 +67,7 @@ TEST_F(HangUpTest, AClientThatSentGarbageFirstFreesItsWaiter) {
 
 TEST_F(HangUpTest, AClientThatPipelinedARequestFreesItsWaiter) {
   start();
-  RawSocket s(voxl_->port());
+  RawConnection s(voxl_->port());
   ASSERT_TRUE(s.send(request("/wait?change&timeout=60000") + request("/wait?idle=0")));
   await_waiting(1);
   s.close();
@@ -78,9 +78,10 @@ TEST_F(HangUpTest, AClientThatPipelinedARequestFreesItsWaiter) {
 
 TEST_F(HangUpTest, APipelinedRequestIsAnsweredAfterThePendingOne) {
   start();
-  RawSocket s(voxl_->port());
+  RawConnection s(voxl_->port());
   ASSERT_TRUE(s.send(request("/wait?change&timeout=1500") + request("/wait?idle=0", "Connection: close\r\n")));
-  const std::string answers = s.read_until_closed(60s);
+  s.read_until_closed(60s);
+  const std::string answers = s.received();
   const size_t first = answers.find("HTTP/1.1 200");
   ASSERT_NE(first, std::string::npos) << answers;
   EXPECT_NE(answers.find("\"timed_out\":true"), std::string::npos) << answers;
@@ -91,11 +92,11 @@ TEST_F(HangUpTest, APipelinedRequestIsAnsweredAfterThePendingOne) {
 
 TEST_F(HangUpTest, TooManyBytesAheadCloseTheConnectionAndFreeTheWaiter) {
   start();
-  RawSocket s(voxl_->port());
+  RawConnection s(voxl_->port());
   ASSERT_TRUE(s.send(request("/wait?change&timeout=60000")));
   await_waiting(1);
   s.send(std::string(64 * 1024, 'x'));  // may fail part way once voxl has closed
-  EXPECT_TRUE(s.closed_by_peer(kLogLimit));
+  EXPECT_TRUE(s.read_until_closed(kLogLimit));
   await_freed();
 }
 

@@ -16,7 +16,7 @@
 
 #include "base/fd_limits.h"
 #include "endpoint_fixture.h"
-#include "raw_socket.h"
+#include "raw_connection.h"
 
 namespace voxl::testing {
 namespace {
@@ -33,23 +33,20 @@ class LimitsTest : public EndpointFixture {
   }
 
   // A connection that voxl has accepted and answered once, kept open.
-  std::unique_ptr<RawSocket> answered_connection(const std::string& source = "127.0.0.1") {
-    auto s = std::make_unique<RawSocket>(voxl_->port(), source);
+  std::unique_ptr<RawConnection> answered_connection(const std::string& source = "127.0.0.1") {
+    auto s = std::make_unique<RawConnection>(voxl_->port(), source);
     EXPECT_TRUE(s->send(request("/wait?idle=0")));
-    std::string got;
-    const auto deadline = std::chrono::steady_clock::now() + kLimit;
-    while (got.find("waited_ms") == std::string::npos && std::chrono::steady_clock::now() < deadline)
-      got += s->read_some(1s);
-    EXPECT_NE(got.find("HTTP/1.1 200"), std::string::npos) << got;
+    s->read_until([](const std::string& got) { return got.find("waited_ms") != std::string::npos; }, kLimit);
+    EXPECT_NE(s->received().find("HTTP/1.1 200"), std::string::npos) << s->received();
     return s;
   }
 
   // True when a new connection from `source` is closed by voxl without an
   // answer (it was over a limit).
   bool refused(const std::string& source = "127.0.0.1") {
-    RawSocket s(voxl_->port(), source);
+    RawConnection s(voxl_->port(), source);
     s.send(request("/wait?idle=0"));
-    return s.closed_by_peer(kLimit);
+    return s.read_until_closed(kLimit) && s.received().empty();
   }
 
   // A new connection is answered again, once voxl has seen an old one close
@@ -57,9 +54,10 @@ class LimitsTest : public EndpointFixture {
   bool served_again(const std::string& source = "127.0.0.1") {
     const auto deadline = std::chrono::steady_clock::now() + kLimit;
     while (std::chrono::steady_clock::now() < deadline) {
-      RawSocket s(voxl_->port(), source);
+      RawConnection s(voxl_->port(), source);
       s.send(request("/wait?idle=0", true));
-      if (s.read_until_closed(kLimit).find("HTTP/1.1 200") != std::string::npos) return true;
+      s.read_until_closed(kLimit);
+      if (s.received().find("HTTP/1.1 200") != std::string::npos) return true;
     }
     return false;
   }
@@ -102,7 +100,7 @@ TEST_F(LimitsTest, WaitersAreCapped) {
   if (fds.soft < 4300) GTEST_SKIP() << "needs 4300 open files, may have " << fds.soft;
   start({"--max-connections=5000", "--max-connections-per-address=5000", "--log-level=debug"});
   constexpr size_t kCap = 4096;  // ChangeMonitor::kMaxWaiters
-  std::vector<RawSocket> waiting;
+  std::vector<RawConnection> waiting;
   waiting.reserve(kCap);
   for (size_t i = 0; i < kCap; ++i) {
     waiting.emplace_back(voxl_->port());
@@ -126,7 +124,7 @@ TEST_F(LimitsTest, AcceptBacksOffWhenOutOfDescriptorsAndRecovers) {
   ASSERT_EQ(::prlimit(voxl_->pid(), RLIMIT_NOFILE, nullptr, &before), 0);
   const rlimit tight{open_now + 8, before.rlim_max};  // the soft limit alone: it can be put back
   ASSERT_EQ(::prlimit(voxl_->pid(), RLIMIT_NOFILE, &tight, nullptr), 0);
-  std::vector<RawSocket> held;
+  std::vector<RawConnection> held;
   for (int i = 0; i < 24; ++i) {
     held.emplace_back(voxl_->port());  // the kernel completes the handshake; voxl may never accept it
     held.back().send(request("/wait?change&timeout=300000"));

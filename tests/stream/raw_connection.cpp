@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
 namespace voxl::testing {
 
@@ -25,9 +26,31 @@ int ms_left(Clock::time_point deadline) {
 }  // namespace
 
 RawConnection::RawConnection(uint16_t port, std::chrono::milliseconds limit, int receive_buffer) {
+  connect_to(port, {}, limit, receive_buffer);
+}
+
+RawConnection::RawConnection(uint16_t port, const std::string& source, std::chrono::milliseconds limit) {
+  connect_to(port, source, limit, 0);
+}
+
+RawConnection::RawConnection(RawConnection&& o) noexcept
+    : fd_(std::exchange(o.fd_, -1)), received_(std::move(o.received_)), peer_closed_(o.peer_closed_) {}
+
+void RawConnection::connect_to(uint16_t port, const std::string& source, std::chrono::milliseconds limit,
+                               int receive_buffer) {
   fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (fd_ < 0) throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
   if (receive_buffer > 0) setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &receive_buffer, sizeof receive_buffer);
+  if (!source.empty()) {
+    sockaddr_in from{};
+    from.sin_family = AF_INET;
+    if (inet_pton(AF_INET, source.c_str(), &from.sin_addr) != 1 ||
+        bind(fd_, reinterpret_cast<const sockaddr*>(&from), sizeof from) != 0) {
+      const int e = errno;
+      ::close(fd_);
+      throw std::runtime_error("bind " + source + ": " + std::strerror(e));
+    }
+  }
   sockaddr_in a{};
   a.sin_family = AF_INET;
   a.sin_port = htons(port);

@@ -22,7 +22,12 @@ class RawConnection {
   // when that fails. `receive_buffer` > 0 sets SO_RCVBUF first.
   explicit RawConnection(uint16_t port, std::chrono::milliseconds limit = std::chrono::seconds(30),
                          int receive_buffer = 0);
+  // The same from the loopback address `source` (any 127.x.y.z works on
+  // Linux), for limits counted per client address.
+  RawConnection(uint16_t port, const std::string& source, std::chrono::milliseconds limit = std::chrono::seconds(30));
   ~RawConnection();  // close()
+  RawConnection(RawConnection&& o) noexcept;
+  RawConnection& operator=(RawConnection&&) = delete;
   RawConnection(const RawConnection&) = delete;
   RawConnection& operator=(const RawConnection&) = delete;
 
@@ -46,6 +51,8 @@ class RawConnection {
   void close(bool reset = false);
 
  private:
+  void connect_to(uint16_t port, const std::string& source, std::chrono::milliseconds limit, int receive_buffer);
+
   int fd_ = -1;
   std::string received_;
   bool peer_closed_ = false;
