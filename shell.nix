@@ -6,6 +6,7 @@ pkgs.mkShell {
   nativeBuildInputs = with pkgs; [
     gcc12 cmake ninja ccache pkg-config git
     nodejs_20
+    clang_14 llvmPackages_14.compiler-rt  # the fuzz preset (libFuzzer, ASan, UBSan)
   ];
   buildInputs = with pkgs; [
     xorg.libxcb
