@@ -34,16 +34,16 @@ class VideoSink {
 };
 
 struct PipelineControls {
-  std::function<void(bool)> set_active;
-  std::function<void()> request_keyframe;
-  std::function<void(bool)> set_paused;  // every sink is congested (or no longer)
-  std::function<void(int)> set_target_kbps;  // the encoder's bitrate ceiling
+  std::function<void(bool)> set_active{};
+  std::function<void()> request_keyframe{};
+  std::function<void(bool)> set_paused{};  // every sink is congested (or no longer)
+  std::function<void(int)> set_target_kbps{};  // the encoder's bitrate ceiling
   // Calls Hub::on_key_timer() once after `delay` (on the loop thread),
   // replacing any earlier call still to come. Without it key frame
   // requests are never put off.
-  std::function<void(std::chrono::steady_clock::duration delay)> arm_key_timer;
+  std::function<void(std::chrono::steady_clock::duration delay)> arm_key_timer{};
   // The time; steady_clock::now when empty (tests pass their own).
-  std::function<std::chrono::steady_clock::time_point()> now;
+  std::function<std::chrono::steady_clock::time_point()> now{};
 };
 
 class Hub {

@@ -34,8 +34,9 @@ constexpr double kMaxClientMs = 1e7;
 constexpr double kMaxClientClockMs = 1e15;
 constexpr size_t kMaxReasonBytes = 256;
 // Debug lines about ignored messages: this many per window per viewer.
-constexpr int kLogLinesPerWindow = 5;
-constexpr auto kLogWindow = std::chrono::seconds(10);
+// Debug lines about ignored messages: a few at once, then one every 2 s.
+constexpr int kIgnoredLogBurst = 5;
+constexpr auto kIgnoredLogRefill = std::chrono::seconds(2);
 
 }  // namespace
 
@@ -58,7 +59,8 @@ ViewerConnection::ViewerConnection(ViewerTransport& transport, const ViewerServi
       text_(ClientLimits::kMaxQueuedText, ClientLimits::kMaxQueuedTextBytes),
       audio_queue_(kMaxQueuedAudio),
       rate_(services.bitrate),
-      key_bucket_(ClientLimits::kKeyframeBurst, ClientLimits::kKeyframeRefill) {}
+      key_bucket_(ClientLimits::kKeyframeBurst, ClientLimits::kKeyframeRefill),
+      ignored_log_(kIgnoredLogBurst, kIgnoredLogRefill) {}
 
 ViewerConnection::~ViewerConnection() { leave(); }
 
@@ -141,20 +143,16 @@ void ViewerConnection::receive_binary(std::span<const uint8_t> message) {
 void ViewerConnection::ignore(std::string_view what, std::string_view type, const char* field) {
   ++ignored_;
   const Time t = now();
-  if (t - log_window_start_ >= kLogWindow) {
-    log_window_start_ = t;
-    log_lines_ = 0;
-  }
-  if (log_lines_ >= kLogLinesPerWindow) return;
-  ++log_lines_;
+  if (!ignored_log_.take(t)) return;
   if (field)
     services_.log->debug("viewer {} sent {} ({} message, field \"{}\"); ignored", id_, what, type, field);
   else if (!type.empty())
     services_.log->debug("viewer {} sent {} ({} message); ignored", id_, what, type);
   else
     services_.log->debug("viewer {} sent {}; ignored", id_, what);
-  if (log_lines_ == kLogLinesPerWindow)
-    services_.log->debug("viewer {}: further ignored messages are not logged for {} s", id_, kLogWindow.count());
+  if (!ignored_log_.available(t))
+    services_.log->debug("viewer {}: further ignored messages are logged at most every {} s", id_,
+                         kIgnoredLogRefill.count());
 }
 
 void ViewerConnection::dispatch_text(std::string_view text) {

@@ -235,8 +235,7 @@ class ViewerConnection final : public VideoSink, public AudioSink, public input:
   uint64_t keyframes_put_off_ = 0;
 
   // Rate limit of the debug lines about ignored messages.
-  Time log_window_start_{};
-  int log_lines_ = 0;
+  TokenBucket ignored_log_;  // debug lines about ignored messages
   uint64_t ignored_ = 0;
 
   bool joined_ = false;

@@ -19,8 +19,9 @@ struct FakePipeline {
   std::vector<bool> paused_calls;
 
   PipelineControls controls() {
-    return {[this](bool on) { active_calls.push_back(on); }, [this] { ++keyframe_requests; },
-            [this](bool paused) { paused_calls.push_back(paused); }, {}};
+    return {.set_active = [this](bool on) { active_calls.push_back(on); },
+            .request_keyframe = [this] { ++keyframe_requests; },
+            .set_paused = [this](bool paused) { paused_calls.push_back(paused); }};
   }
 };
 
@@ -301,7 +302,7 @@ struct GateSink : VideoSink {
 
 TEST(HubPause, PausesOnlyWhileEverySinkIsCongested) {
   std::vector<bool> paused;
-  Hub hub({{}, {}, [&paused](bool p) { paused.push_back(p); }, {}});
+  Hub hub({.set_paused = [&paused](bool p) { paused.push_back(p); }});
   GateSink a, b;
   hub.add(&a);
   hub.add(&b);
@@ -332,7 +333,7 @@ struct RateSink : VideoSink {
 
 TEST(HubRate, FollowsTheSlowestSinkWithinTheLimits) {
   std::vector<int> set;
-  Hub hub({{}, {}, {}, [&set](int kbps) { set.push_back(kbps); }});
+  Hub hub({.set_target_kbps = [&set](int kbps) { set.push_back(kbps); }});
   hub.set_bitrate_limits({2000, 30000});
   EXPECT_EQ(set, std::vector<int>{30000}) << "no sink: the ceiling";
   RateSink fast, slow, recorder;
