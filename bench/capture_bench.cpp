@@ -15,8 +15,8 @@
 #include "bench_options.h"
 #include "bench_report.h"
 #include "bench_stats.h"
-#include "capture/x11/virtual_display.h"
-#include "capture/x11/x11_capturer.h"
+#include "platform/x11/virtual_display.h"
+#include "platform/x11/x11_capturer.h"
 #include "interrupt.h"
 #include "source_bench.h"
 #include "test_pattern.h"
@@ -25,10 +25,10 @@ namespace voxl::bench {
 
 namespace {
 
-using capture::x11::SourceKind;
-using capture::x11::VirtualDisplay;
-using capture::x11::X11CaptureOptions;
-using capture::x11::X11Capturer;
+using platform::x11::SourceKind;
+using platform::x11::VirtualDisplay;
+using platform::x11::X11CaptureOptions;
+using platform::x11::X11Capturer;
 
 struct SourceSpec {
   SourceKind kind;
@@ -133,7 +133,7 @@ void Bench::measure_size(Size size) {
     const SourceTimings t = measure_source(*capturer, name, opt_.warmup, opt_.iterations, inspect);
     if (capturer->fallbacks() > 0 || capturer->source_kind() != spec.kind)
       throw BenchCheckFailed(name + ": the capturer fell back to " +
-                             capture::x11::to_string(capturer->source_kind()) +
+                             platform::x11::to_string(capturer->source_kind()) +
                              " during the run: " + capturer->source_reason());
     add_rows(size, spec, t, get_image_mean);
   }
@@ -158,19 +158,19 @@ std::unique_ptr<X11Capturer> Bench::open_capturer(Size size, const SourceSpec& s
   if (spec.kind == SourceKind::kFramebuffer && !target_.private_xvfb) {
     note_source(std::string(spec.label) +
                 " not measured: this display has no Xvfb -shmem framebuffer (the capturer chose " +
-                capture::x11::to_string(capturer->source_kind()) + ")");
+                platform::x11::to_string(capturer->source_kind()) + ")");
     return nullptr;
   }
   throw BenchCheckFailed(std::string(spec.label) + " at " + to_string(size) +
                          ": the capturer chose " +
-                         capture::x11::to_string(capturer->source_kind()) + " instead of " +
-                         capture::x11::to_string(spec.kind) + ": " + capturer->source_reason());
+                         platform::x11::to_string(capturer->source_kind()) + " instead of " +
+                         platform::x11::to_string(spec.kind) + ": " + capturer->source_reason());
 }
 
 void Bench::add_rows(Size size, const SourceSpec& spec, const SourceTimings& t,
                      std::optional<double>& get_image_mean) {
   if (spec.kind == SourceKind::kGetImage) get_image_mean = t.full.mean_ms;
-  ResultRow full{size, GrabKind::kFull, capture::x11::to_string(spec.kind), spec.label,
+  ResultRow full{size, GrabKind::kFull, platform::x11::to_string(spec.kind), spec.label,
                  size.area(), t.full, std::nullopt, std::nullopt};
   if (get_image_mean && t.full.mean_ms > 0) full.speedup = *get_image_mean / t.full.mean_ms;
   ResultRow damaged{size, GrabKind::kDamaged, full.source, spec.label,
@@ -203,7 +203,7 @@ Target open_target(const BenchOptions& opt, std::optional<VirtualDisplay>& xvfb)
     t.display = opt.display;
     return t;
   }
-  capture::x11::VirtualDisplayOptions vo;
+  platform::x11::VirtualDisplayOptions vo;
   vo.size = opt.screen;
   vo.shmem_framebuffer = true;
   xvfb.emplace(vo);

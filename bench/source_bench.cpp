@@ -14,7 +14,7 @@ namespace {
 using capture::CaptureStatus;
 using capture::FramePool;
 using capture::FrameRef;
-using capture::x11::X11Capturer;
+using platform::x11::X11Capturer;
 
 constexpr uint32_t kColorMask = 0x00ffffffu;
 

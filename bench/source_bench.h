@@ -11,7 +11,7 @@
 #include "base/geometry.h"
 #include "bench_stats.h"
 #include "capture/frame.h"
-#include "capture/x11/x11_capturer.h"
+#include "platform/x11/x11_capturer.h"
 
 namespace voxl::bench {
 
@@ -52,7 +52,7 @@ using FrameInspector = std::function<void(const char* stage, const capture::Fram
 // Times `warmup` + `iterations` full grabs, then as many damaged grabs, each
 // into a pool of one buffer so a grab is exactly: X request (or framebuffer
 // read) plus the copy into the frame. `name` labels error messages.
-SourceTimings measure_source(capture::x11::X11Capturer& capturer, const std::string& name,
+SourceTimings measure_source(platform::x11::X11Capturer& capturer, const std::string& name,
                              int warmup, int iterations, const FrameInspector& inspect);
 
 }  // namespace voxl::bench

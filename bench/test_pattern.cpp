@@ -4,13 +4,13 @@
 #include <stdexcept>
 #include <vector>
 
-#include "capture/x11/xcb_util.h"
+#include "platform/x11/xcb_util.h"
 
 namespace voxl::bench {
 
 namespace {
 
-using capture::x11::check_request;
+using platform::x11::check_request;
 
 // PutImage's fixed part; the pixels follow it in the same request.
 constexpr size_t kPutImageHeaderBytes = 24;

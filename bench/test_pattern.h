@@ -17,7 +17,7 @@
 #include <xcb/xcb.h>
 
 #include "base/geometry.h"
-#include "capture/x11/xcb_connection.h"
+#include "platform/x11/xcb_connection.h"
 
 namespace voxl::bench {
 
@@ -40,7 +40,7 @@ class PatternWindow {
   void paint();
 
   // Owns the window: it stays on screen while this connection is open.
-  capture::x11::XcbConnection conn_;
+  platform::x11::XcbConnection conn_;
   Size screen_;
   xcb_window_t window_ = 0;
 };

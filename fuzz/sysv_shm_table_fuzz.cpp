@@ -6,10 +6,10 @@
 #include <string_view>
 #include <vector>
 
-#include "capture/x11/sysv_shm_table.h"
+#include "platform/x11/sysv_shm_table.h"
 #include "fuzz_check.h"
 
-using namespace voxl::capture::x11;
+using namespace voxl::platform::x11;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

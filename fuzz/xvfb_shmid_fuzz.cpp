@@ -5,10 +5,10 @@
 #include <cstdint>
 #include <string>
 
-#include "capture/x11/virtual_display.h"
+#include "platform/x11/virtual_display.h"
 #include "fuzz_check.h"
 
-using voxl::capture::x11::parse_xvfb_shmid;
+using voxl::platform::x11::parse_xvfb_shmid;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string out(reinterpret_cast<const char*>(data), size);

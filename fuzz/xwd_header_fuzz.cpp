@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "capture/x11/xwd_header.h"
+#include "platform/x11/xwd_header.h"
 #include "fuzz_check.h"
 
-using namespace voxl::capture::x11;
+using namespace voxl::platform::x11;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::span<const uint8_t> segment(data, size);

@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "animator.h"
-#include "capture/x11/virtual_display.h"
+#include "platform/x11/virtual_display.h"
 #include "http_client.h"
 #include "interrupt.h"
 #include "proc_stats.h"
@@ -162,9 +162,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    voxl::capture::x11::VirtualDisplayOptions display_options;
+    voxl::platform::x11::VirtualDisplayOptions display_options;
     display_options.size = {width, height};
-    voxl::capture::x11::VirtualDisplay display(display_options);
+    voxl::platform::x11::VirtualDisplay display(display_options);
     vt::VoxlProcess server(display.name(), voxl_args);
     voxl::bench::block_interrupts();  // after the children: they must not inherit the mask
     const std::vector<pid_t> pids{server.pid(), display.pid()};

@@ -4,7 +4,7 @@
 #include <cstdlib>
 
 #include "app/desktop_wiring.h"
-#include "capture/x11/x11_damage_watcher.h"
+#include "platform/x11/x11_damage_watcher.h"
 #include "endpoints/agent_endpoints.h"
 
 namespace voxl::app {
@@ -13,7 +13,7 @@ AgentWiring::AgentWiring(const Config& config, boost::asio::io_context& io, cons
                          stream::Hub& hub, input::Interaction* interaction, const Logger& log)
     : io_(io), log_(log), interaction_(interaction), capture_area_(desktop.capture_area()) {
   changes_ = std::make_unique<endpoints::ChangeMonitor>(
-      io, std::make_unique<capture::x11::X11DamageWatcher>(desktop.display()), log);
+      io, std::make_unique<platform::x11::X11DamageWatcher>(desktop.display()), log);
   screenshots_ = std::make_unique<endpoints::ScreenshotService>([&desktop] { return desktop.make_capturer(); }, log);
   const char* tmp = std::getenv("TMPDIR");
   endpoints::RecordLimits limits;

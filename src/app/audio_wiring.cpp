@@ -7,8 +7,8 @@
 
 #include "audio/audio_capture.h"
 #include "audio/microphone.h"
-#include "audio/microphone_fifo.h"
-#include "audio/pulse_source.h"
+#include "platform/pulse/microphone_fifo.h"
+#include "platform/pulse/pulse_source.h"
 
 namespace voxl::app {
 

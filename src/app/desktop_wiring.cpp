@@ -3,12 +3,12 @@
 #include <cstdlib>
 
 #include "base/child_process.h"
-#include "capture/x11/virtual_display.h"
-#include "capture/x11/x11_capturer.h"
+#include "platform/x11/virtual_display.h"
+#include "platform/x11/x11_capturer.h"
 
 namespace voxl::app {
 
-namespace x11 = capture::x11;
+namespace x11 = platform::x11;
 
 DesktopWiring::DesktopWiring(const Config& config, const Logger& log)
     : config_(config), log_(log), display_(config.display) {

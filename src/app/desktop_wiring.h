@@ -25,7 +25,7 @@
 namespace voxl {
 class ChildProcess;
 }
-namespace voxl::capture::x11 {
+namespace voxl::platform::x11 {
 class VirtualDisplay;
 }
 
@@ -54,7 +54,7 @@ class DesktopWiring {
  private:
   const Config& config_;
   Logger log_;
-  std::unique_ptr<capture::x11::VirtualDisplay> xvfb_;
+  std::unique_ptr<platform::x11::VirtualDisplay> xvfb_;
   std::string display_;
   std::optional<std::string> saved_xauthority_;  // XAUTHORITY before ours
   std::unique_ptr<ChildProcess> program_;  // goes before the display it runs in

@@ -4,9 +4,9 @@
 #include <utility>
 
 #include "input/interaction.h"
-#include "input/x11/selection_clipboard.h"
-#include "input/x11/xfixes_cursor_source.h"
-#include "input/x11/xtest_injector.h"
+#include "platform/x11/selection_clipboard.h"
+#include "platform/x11/xfixes_cursor_source.h"
+#include "platform/x11/xtest_injector.h"
 
 namespace voxl::app {
 
@@ -38,10 +38,10 @@ std::unique_ptr<T> optional_part(const Logger& log, const char* what, Args&&... 
 
 InputWiring::InputWiring(const Config& config, boost::asio::io_context& io, const std::string& display,
                          const Logger& log)
-    : injector_(optional_part<input::x11::XTestInjector>(log, "input", display, log)),
-      cursor_(optional_part<input::x11::XFixesCursorSource>(log, "cursor shapes", io, display, log)) {
+    : injector_(optional_part<platform::x11::XTestInjector>(log, "input", display, log)),
+      cursor_(optional_part<platform::x11::XFixesCursorSource>(log, "cursor shapes", io, display, log)) {
   if (config.clipboard != ClipboardMode::kOff)
-    clipboard_ = optional_part<input::x11::SelectionClipboard>(
+    clipboard_ = optional_part<platform::x11::SelectionClipboard>(
         log, "clipboard", io, display, log, input::kMaxClipboardBytes, config.clipboard != ClipboardMode::kIn);
   interaction_ = std::make_unique<input::Interaction>(injector_.get(), clipboard_.get(), cursor_.get(),
                                                       interaction_settings(config), log);

@@ -25,11 +25,11 @@ class io_context;
 namespace voxl::input {
 class Interaction;
 }
-namespace voxl::input::x11 {
+namespace voxl::platform::x11 {
 class SelectionClipboard;
 class XFixesCursorSource;
 class XTestInjector;
-}  // namespace voxl::input::x11
+}  // namespace voxl::platform::x11
 
 namespace voxl::app {
 
@@ -45,9 +45,9 @@ class InputWiring {
   void detach_from_loop();
 
  private:
-  std::unique_ptr<input::x11::XTestInjector> injector_;
-  std::unique_ptr<input::x11::XFixesCursorSource> cursor_;
-  std::unique_ptr<input::x11::SelectionClipboard> clipboard_;
+  std::unique_ptr<platform::x11::XTestInjector> injector_;
+  std::unique_ptr<platform::x11::XFixesCursorSource> cursor_;
+  std::unique_ptr<platform::x11::SelectionClipboard> clipboard_;
   std::unique_ptr<input::Interaction> interaction_;  // goes before the parts it routes to
 };
 

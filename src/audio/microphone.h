@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "audio/microphone_fifo.h"
+#include "platform/pulse/microphone_fifo.h"
 #include "audio/opus_codec.h"
-#include "audio/pipe_source_module.h"
+#include "platform/pulse/pipe_source_module.h"
 #include "base/logging.h"
 
 namespace voxl::audio {

@@ -4,11 +4,12 @@
 // take(), so an owner that takes only while someone is interested pays one
 // notification per idle-to-busy transition and nothing else.
 //
-// Threads: one thread owns a watcher (the loop thread, which waits on fd()).
-// Blocking: sync() and take() make one round trip to the display server;
-// everything else never blocks.
+// Threads: one thread owns a watcher: the loop thread of the io_context it
+// was made for, on which `ready` runs. Blocking: sync() and take() make one
+// round trip to the display server; everything else never blocks.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "base/geometry.h"
@@ -19,9 +20,11 @@ class DamageWatcher {
  public:
   virtual ~DamageWatcher() = default;
 
-  // Becomes readable when the platform has something to report; then call
-  // poll(). Owned by the watcher.
-  virtual int fd() const = 0;
+  // Calls `ready` once, on the loop, when the platform has something to
+  // report (or the connection failed); then call poll(), and async_wait()
+  // again for the next report. One wait at a time; `ready` is never called
+  // after the watcher is destroyed.
+  virtual void async_wait(std::function<void()> ready) = 0;
   // Reads whatever has arrived, without blocking. True when a change was
   // reported since the last take(). Also call it after sync() and take():
   // notifications that arrive during a round trip are queued, not readable.

@@ -499,7 +499,7 @@ class AgentResizeTest : public AgentTest {};
 
 TEST_F(AgentResizeTest, AResizeEndsTheRecording) {
   // Started larger so RandR can switch down to 640x480.
-  capture::x11::VirtualDisplayOptions o;
+  platform::x11::VirtualDisplayOptions o;
   o.size = {800, 600};
   display_.emplace(o);
   painter_.emplace(display_->name());

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "capture/x11/virtual_display.h"
+#include "platform/x11/virtual_display.h"
 #include "pulse_server.h"
 #include "stream_client.h"
 #include "tone.h"
@@ -66,7 +66,7 @@ ClientOptions client_for(const VoxlProcess& v) {
   return o;
 }
 
-int measure_latency(const capture::x11::VirtualDisplay& display, int trials) {
+int measure_latency(const platform::x11::VirtualDisplay& display, int trials) {
   PulseServer pulse;
   // A short player buffer (20 ms), so the tone enters the mix soon after
   // it is written.
@@ -125,7 +125,7 @@ int measure_latency(const capture::x11::VirtualDisplay& display, int trials) {
   return total.empty() ? 1 : 0;
 }
 
-double measure_cpu(const capture::x11::VirtualDisplay& display, bool audio, std::chrono::seconds window,
+double measure_cpu(const platform::x11::VirtualDisplay& display, bool audio, std::chrono::seconds window,
                    int cpu_player_frames) {
   PulseServer pulse;
   TonePlayer player(pulse.server(), PulseServer::kSink, 440, true, cpu_player_frames);
@@ -149,9 +149,9 @@ int main(int argc, char** argv) {
   const int trials = argc > 1 ? std::atoi(argv[1]) : 30;
   const auto window = std::chrono::seconds(argc > 2 ? std::atoi(argv[2]) : 20);
   try {
-    capture::x11::VirtualDisplayOptions o;
+    platform::x11::VirtualDisplayOptions o;
     o.size = {640, 480};
-    capture::x11::VirtualDisplay display(o);
+    platform::x11::VirtualDisplay display(o);
     const int rc = measure_latency(display, trials);
     const double off = measure_cpu(display, false, window, 4);
     std::printf("voxl CPU, one viewer, still screen, %lld s each (%% of one core):\n",

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "audio/microphone_fifo.h"
+#include "platform/pulse/microphone_fifo.h"
 #include "pulse_server.h"
 #include "stream/wire_format.h"
 #include "tone.h"

@@ -19,7 +19,7 @@
 #include <string>
 #include <thread>
 
-#include "capture/x11/sysv_shm_table.h"
+#include "platform/x11/sysv_shm_table.h"
 #include "voxl_process.h"
 
 namespace voxl::testing {
@@ -103,7 +103,7 @@ TEST_F(PrivateDisplayTest, OnlyVoxlAndItsProgramGetIn) {
   // The framebuffer segment of voxl's Xvfb (the one created by the server
   // that reads this authority file) is owner-only.
   int checked = 0;
-  for (const auto& seg : capture::x11::read_sysv_shm_table()) {
+  for (const auto& seg : platform::x11::read_sysv_shm_table()) {
     std::string cmdline = read_file("/proc/" + std::to_string(seg.creator_pid) + "/cmdline");
     for (char& c : cmdline)
       if (c == '\0') c = ' ';

@@ -5,7 +5,7 @@
 namespace voxl::testing {
 
 void VoxlFixture::start_display(uint32_t background) {
-  capture::x11::VirtualDisplayOptions o;
+  platform::x11::VirtualDisplayOptions o;
   o.size = kScreen;
   display_.emplace(o);
   painter_.emplace(display_->name());

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "capture/x11/virtual_display.h"
+#include "platform/x11/virtual_display.h"
 #include "stream_client.h"
 #include "voxl_process.h"
 #include "x11_test_support.h"
@@ -32,7 +32,7 @@ class VoxlFixture : public ::testing::Test {
   // loopback. Set before start_voxl().
   std::string listen_address_ = "127.0.0.1";
 
-  std::optional<capture::x11::VirtualDisplay> display_;
+  std::optional<platform::x11::VirtualDisplay> display_;
   std::optional<Painter> painter_;
   std::optional<VoxlProcess> voxl_;
 };

@@ -1,4 +1,4 @@
-#include "audio/microphone_fifo.h"
+#include "platform/pulse/microphone_fifo.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,11 +1,11 @@
-#include "capture/x11/pixel_format.h"
+#include "platform/x11/pixel_format.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <vector>
 
-namespace voxl::capture::x11 {
+namespace voxl::platform::x11 {
 namespace {
 
 constexpr PixelFormat kNative{32, 0xff0000, 0x00ff00, 0x0000ff};
@@ -158,4 +158,4 @@ TEST(PixelFormat, BadMasksAreNotConvertible) {
 }
 
 }  // namespace
-}  // namespace voxl::capture::x11
+}  // namespace voxl::platform::x11

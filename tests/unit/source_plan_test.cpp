@@ -1,11 +1,11 @@
-#include "capture/x11/source_plan.h"
+#include "platform/x11/source_plan.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <utility>
 
-namespace voxl::capture::x11 {
+namespace voxl::platform::x11 {
 namespace {
 
 TEST(EnvFlagEnabled, TrueWords) {
@@ -123,4 +123,4 @@ TEST(PlanSources, Version1_2OverTcpUsesSysV) {
 }
 
 }  // namespace
-}  // namespace voxl::capture::x11
+}  // namespace voxl::platform::x11

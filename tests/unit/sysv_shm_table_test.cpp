@@ -1,10 +1,10 @@
-#include "capture/x11/sysv_shm_table.h"
+#include "platform/x11/sysv_shm_table.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-namespace voxl::capture::x11 {
+namespace voxl::platform::x11 {
 namespace {
 
 const char* const kHeader =
@@ -125,4 +125,4 @@ TEST(SysvShmTable, LeadingBlankLinesBeforeTheHeaderAreIgnored) {
 }
 
 }  // namespace
-}  // namespace voxl::capture::x11
+}  // namespace voxl::platform::x11

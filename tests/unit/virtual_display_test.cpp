@@ -1,10 +1,10 @@
-#include "capture/x11/virtual_display.h"
+#include "platform/x11/virtual_display.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-namespace voxl::capture::x11 {
+namespace voxl::platform::x11 {
 namespace {
 
 TEST(ParseXvfbShmid, FindsTheScreenZeroLine) {
@@ -36,4 +36,4 @@ TEST(ParseXvfbShmid, OutOfRangeNumberGivesNulloptWithoutThrowing) {
 }
 
 }  // namespace
-}  // namespace voxl::capture::x11
+}  // namespace voxl::platform::x11

@@ -1,4 +1,4 @@
-#include "capture/x11/x_authority.h"
+#include "platform/x11/x_authority.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,7 +10,7 @@
 #include <iterator>
 #include <string>
 
-namespace voxl::capture::x11 {
+namespace voxl::platform::x11 {
 namespace {
 
 std::string read_file(const std::string& path) {
@@ -74,4 +74,4 @@ TEST(PrivateAuthority, TwoAuthoritiesHaveDifferentCookiesAndFiles) {
 }
 
 }  // namespace
-}  // namespace voxl::capture::x11
+}  // namespace voxl::platform::x11

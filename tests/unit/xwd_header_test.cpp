@@ -1,4 +1,4 @@
-#include "capture/x11/xwd_header.h"
+#include "platform/x11/xwd_header.h"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace voxl::capture::x11 {
+namespace voxl::platform::x11 {
 namespace {
 
 // Field numbers of the 25 big-endian CARD32s at the start of an XWD file.
@@ -380,4 +380,4 @@ TEST(XwdCheckAgainstServer, EmptyRootIsRejected) {
 }
 
 }  // namespace
-}  // namespace voxl::capture::x11
+}  // namespace voxl::platform::x11

@@ -4,9 +4,9 @@
 
 #include <cstdlib>
 
-#include "capture/x11/shm_segment.h"
-#include "capture/x11/virtual_display.h"
-#include "capture/x11/x11_capturer.h"
+#include "platform/x11/shm_segment.h"
+#include "platform/x11/virtual_display.h"
+#include "platform/x11/x11_capturer.h"
 #include "x11_test_support.h"
 
 namespace voxl::testing {
@@ -14,9 +14,9 @@ namespace {
 
 using capture::CaptureStatus;
 using capture::FramePool;
-using capture::x11::SourceKind;
-using capture::x11::X11CaptureOptions;
-using capture::x11::X11Capturer;
+using platform::x11::SourceKind;
+using platform::x11::X11CaptureOptions;
+using platform::x11::X11Capturer;
 
 enum class Source { kGetImage, kShmMemfd, kShmSysV, kFramebuffer };
 
@@ -45,9 +45,9 @@ SourceKind expected_kind(Source s) {
 class CaptureSources : public ::testing::TestWithParam<Source> {
  protected:
   void SetUp() override {
-    capture::x11::VirtualDisplayOptions vo;
+    platform::x11::VirtualDisplayOptions vo;
     vo.size = {1024, 768};
-    xvfb_ = std::make_unique<capture::x11::VirtualDisplay>(vo);
+    xvfb_ = std::make_unique<platform::x11::VirtualDisplay>(vo);
     painter_ = std::make_unique<Painter>(xvfb_->name());
   }
 
@@ -59,11 +59,11 @@ class CaptureSources : public ::testing::TestWithParam<Source> {
       case Source::kGetImage: o.allow_shm = false; break;
       case Source::kShmMemfd:
         o.allow_framebuffer = false;
-        o.shm_kind = capture::x11::ShmKind::kMemfd;
+        o.shm_kind = platform::x11::ShmKind::kMemfd;
         break;
       case Source::kShmSysV:
         o.allow_framebuffer = false;
-        o.shm_kind = capture::x11::ShmKind::kSysV;
+        o.shm_kind = platform::x11::ShmKind::kSysV;
         break;
       case Source::kFramebuffer: o.framebuffer_shmid = xvfb_->framebuffer_shmid(); break;
     }
@@ -77,7 +77,7 @@ class CaptureSources : public ::testing::TestWithParam<Source> {
   }
 
   CapturedLog log_ = make_captured_log();
-  std::unique_ptr<capture::x11::VirtualDisplay> xvfb_;
+  std::unique_ptr<platform::x11::VirtualDisplay> xvfb_;
   std::unique_ptr<Painter> painter_;
 };
 

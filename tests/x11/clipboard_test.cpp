@@ -22,8 +22,8 @@
 #include <thread>
 
 #include "base/child_process.h"
-#include "capture/x11/virtual_display.h"
-#include "input/x11/selection_clipboard.h"
+#include "platform/x11/virtual_display.h"
+#include "platform/x11/selection_clipboard.h"
 #include "x11_test_support.h"
 
 namespace voxl::input {
@@ -96,9 +96,9 @@ class ClipboardTest : public ::testing::Test {
  protected:
   void start(size_t max_bytes = kMaxClipboardBytes,
              std::chrono::milliseconds idle_limit = x11::SelectionClipboard::kIdleLimit) {
-    capture::x11::VirtualDisplayOptions o;
+    platform::x11::VirtualDisplayOptions o;
     o.size = {320, 240};
-    xvfb_ = std::make_unique<capture::x11::VirtualDisplay>(o);
+    xvfb_ = std::make_unique<platform::x11::VirtualDisplay>(o);
     log_ = testing::make_captured_log();
     loop_ = std::thread([this] { io_.run(); });
     on_loop([&] {
@@ -161,7 +161,7 @@ class ClipboardTest : public ::testing::Test {
     return ok;
   }
 
-  std::unique_ptr<capture::x11::VirtualDisplay> xvfb_;
+  std::unique_ptr<platform::x11::VirtualDisplay> xvfb_;
   testing::CapturedLog log_;
   asio::io_context io_;
   asio::executor_work_guard<asio::io_context::executor_type> work_ = asio::make_work_guard(io_);

@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <thread>
 
-#include "capture/x11/virtual_display.h"
-#include "capture/x11/x11_capturer.h"
+#include "platform/x11/virtual_display.h"
+#include "platform/x11/x11_capturer.h"
 #include "x11_test_support.h"
 
 namespace voxl::testing {
@@ -14,14 +14,14 @@ namespace {
 
 using capture::CaptureStatus;
 using capture::FramePool;
-using capture::x11::VirtualDisplay;
-using capture::x11::X11CaptureOptions;
-using capture::x11::X11Capturer;
+using platform::x11::VirtualDisplay;
+using platform::x11::X11CaptureOptions;
+using platform::x11::X11Capturer;
 
 class Damage : public ::testing::Test {
  protected:
   Damage() : xvfb_([] {
-      capture::x11::VirtualDisplayOptions vo;
+      platform::x11::VirtualDisplayOptions vo;
       vo.size = {800, 600};
       return vo;
     }()), painter_(xvfb_.name()) {}
@@ -134,7 +134,7 @@ TEST_F(Damage, ScreenShrunkByRandrIsFollowed) {
   auto o = options();
   o.framebuffer_shmid = xvfb_.framebuffer_shmid();
   X11Capturer cap(o);
-  ASSERT_EQ(cap.source_kind(), capture::x11::SourceKind::kFramebuffer);
+  ASSERT_EQ(cap.source_kind(), platform::x11::SourceKind::kFramebuffer);
   FramePool pool(2);
   ASSERT_EQ(capture_until_ok(cap, pool).status, CaptureStatus::kOk);
 
@@ -154,7 +154,7 @@ TEST_F(Damage, ScreenShrunkByRandrIsFollowed) {
            std::chrono::steady_clock::now() < deadline);
   EXPECT_EQ(r.frame->size(), (Size{640, 480}));
   EXPECT_EQ(first_mismatch(*r.frame, pattern_at), "");
-  EXPECT_EQ(cap.source_kind(), capture::x11::SourceKind::kFramebuffer)
+  EXPECT_EQ(cap.source_kind(), platform::x11::SourceKind::kFramebuffer)
       << "the header keeps the old stride; the visible area is the top-left";
 }
 

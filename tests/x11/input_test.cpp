@@ -7,14 +7,14 @@
 #include <nlohmann/json.hpp>
 
 #include "capture/frame_pool.h"
-#include "capture/x11/virtual_display.h"
-#include "capture/x11/x11_capturer.h"
+#include "platform/x11/virtual_display.h"
+#include "platform/x11/x11_capturer.h"
 #include "event_recorder.h"
 #include "input/interaction.h"
 #include "input/keysyms.h"
 #include "input/viewer_input.h"
-#include "input/x11/xfixes_cursor_source.h"
-#include "input/x11/xtest_injector.h"
+#include "platform/x11/xfixes_cursor_source.h"
+#include "platform/x11/xtest_injector.h"
 #include "x11_test_support.h"
 
 namespace voxl::input {
@@ -31,9 +31,9 @@ constexpr Rect kArea{0, 0, 640, 480};
 class InputTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    capture::x11::VirtualDisplayOptions o;
+    platform::x11::VirtualDisplayOptions o;
     o.size = {640, 480};
-    xvfb_ = std::make_unique<capture::x11::VirtualDisplay>(o);
+    xvfb_ = std::make_unique<platform::x11::VirtualDisplay>(o);
     recorder_ = std::make_unique<EventRecorder>(xvfb_->name(), kArea);
     log_ = testing::make_captured_log();
     injector_ = std::make_unique<x11::XTestInjector>(xvfb_->name(), log_.log);
@@ -50,7 +50,7 @@ class InputTest : public ::testing::Test {
     return recorder_->wait_until([&](const auto&) { return count(InputEvent::Kind::kKeyPress) >= n; });
   }
 
-  std::unique_ptr<capture::x11::VirtualDisplay> xvfb_;
+  std::unique_ptr<platform::x11::VirtualDisplay> xvfb_;
   std::unique_ptr<EventRecorder> recorder_;
   testing::CapturedLog log_;
   std::unique_ptr<x11::XTestInjector> injector_;
@@ -268,12 +268,12 @@ TEST_F(InputTest, ThePointerIsNeverInThePicture) {
   // ...and absent from what capture reads, from the framebuffer or not.
   for (const bool framebuffer : {true, false}) {
     SCOPED_TRACE(framebuffer ? "framebuffer" : "X requests");
-    capture::x11::X11CaptureOptions o;
+    platform::x11::X11CaptureOptions o;
     o.display = xvfb_->name();
     o.log = log_.log;
     o.allow_framebuffer = framebuffer;
     if (framebuffer) o.framebuffer_shmid = xvfb_->framebuffer_shmid();
-    capture::x11::X11Capturer cap(o);
+    platform::x11::X11Capturer cap(o);
     capture::FramePool pool(1);
     cap.invalidate_all();
     const auto r = testing::capture_until_ok(cap, pool);

@@ -13,14 +13,14 @@
 #include <cstdlib>
 #include <string>
 
-#include "capture/x11/virtual_display.h"
-#include "capture/x11/x_authority.h"
+#include "platform/x11/virtual_display.h"
+#include "platform/x11/x_authority.h"
 
 namespace voxl::testing {
 namespace {
 
-using capture::x11::VirtualDisplay;
-using capture::x11::VirtualDisplayOptions;
+using platform::x11::VirtualDisplay;
+using platform::x11::VirtualDisplayOptions;
 
 VirtualDisplayOptions private_options() {
   VirtualDisplayOptions vo;
@@ -42,7 +42,7 @@ bool admitted_with(const std::string& display, const std::string& file) {
 
 bool admitted_with_cookie(const std::string& display, std::string cookie) {
   xcb_auth_info_t auth{};
-  std::string name = capture::x11::kMitMagicCookie;
+  std::string name = platform::x11::kMitMagicCookie;
   auth.namelen = int(name.size());
   auth.name = name.data();
   auth.datalen = int(cookie.size());
@@ -81,9 +81,9 @@ TEST(PrivateDisplay, LibXauReadsTheCookieFile) {
   bool wild = false;
   while (Xauth* a = XauReadAuth(f)) {
     ++entries;
-    EXPECT_EQ(std::string(a->name, a->name_length), capture::x11::kMitMagicCookie);
-    EXPECT_EQ(a->data_length, capture::x11::kMitMagicCookieBytes);
-    wild |= a->family == capture::x11::kFamilyWild;
+    EXPECT_EQ(std::string(a->name, a->name_length), platform::x11::kMitMagicCookie);
+    EXPECT_EQ(a->data_length, platform::x11::kMitMagicCookieBytes);
+    wild |= a->family == platform::x11::kFamilyWild;
     XauDisposeAuth(a);
   }
   std::fclose(f);

@@ -5,9 +5,9 @@
 
 #include <signal.h>
 
-#include "capture/x11/sysv_shm_table.h"
-#include "capture/x11/virtual_display.h"
-#include "capture/x11/x11_capturer.h"
+#include "platform/x11/sysv_shm_table.h"
+#include "platform/x11/virtual_display.h"
+#include "platform/x11/x11_capturer.h"
 #include "x11_test_support.h"
 
 namespace voxl::testing {
@@ -15,11 +15,11 @@ namespace {
 
 using capture::CaptureStatus;
 using capture::FramePool;
-using capture::x11::ShmKind;
-using capture::x11::VirtualDisplay;
-using capture::x11::VirtualDisplayOptions;
-using capture::x11::X11CaptureOptions;
-using capture::x11::X11Capturer;
+using platform::x11::ShmKind;
+using platform::x11::VirtualDisplay;
+using platform::x11::VirtualDisplayOptions;
+using platform::x11::X11CaptureOptions;
+using platform::x11::X11Capturer;
 
 VirtualDisplayOptions no_framebuffer() {
   VirtualDisplayOptions vo;
@@ -128,10 +128,10 @@ TEST(SegmentLifecycle, VirtualDisplayRemovesItsFramebufferAndStops) {
     shmid = *xvfb.framebuffer_shmid();
     pid = xvfb.pid();
     bool listed = false;
-    for (const auto& s : capture::x11::read_sysv_shm_table()) listed |= s.shmid == shmid;
+    for (const auto& s : platform::x11::read_sysv_shm_table()) listed |= s.shmid == shmid;
     EXPECT_TRUE(listed);
   }
-  for (const auto& s : capture::x11::read_sysv_shm_table()) EXPECT_NE(s.shmid, shmid);
+  for (const auto& s : platform::x11::read_sysv_shm_table()) EXPECT_NE(s.shmid, shmid);
   EXPECT_NE(kill(pid, 0), 0) << "the server process is gone";
 }
 

@@ -9,8 +9,8 @@
 
 #include <xcb/shm.h>
 
-#include "capture/x11/virtual_display.h"
-#include "capture/x11/x11_capturer.h"
+#include "platform/x11/virtual_display.h"
+#include "platform/x11/x11_capturer.h"
 #include "x11_test_support.h"
 
 namespace voxl::testing {
@@ -18,11 +18,11 @@ namespace {
 
 using capture::CaptureStatus;
 using capture::FramePool;
-using capture::x11::SourceKind;
-using capture::x11::VirtualDisplay;
-using capture::x11::VirtualDisplayOptions;
-using capture::x11::X11CaptureOptions;
-using capture::x11::X11Capturer;
+using platform::x11::SourceKind;
+using platform::x11::VirtualDisplay;
+using platform::x11::VirtualDisplayOptions;
+using platform::x11::X11CaptureOptions;
+using platform::x11::X11Capturer;
 
 bool mentions(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;

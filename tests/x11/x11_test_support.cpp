@@ -10,7 +10,7 @@
 
 #include <spdlog/sinks/base_sink.h>
 
-#include "capture/x11/sysv_shm_table.h"
+#include "platform/x11/sysv_shm_table.h"
 
 namespace voxl::testing {
 
@@ -167,7 +167,7 @@ std::vector<std::string> CapturedLog::messages() const {
 
 int sysv_segments_of_this_process() {
   int n = 0;
-  for (const auto& s : capture::x11::read_sysv_shm_table()) n += s.creator_pid == getpid() ? 1 : 0;
+  for (const auto& s : platform::x11::read_sysv_shm_table()) n += s.creator_pid == getpid() ? 1 : 0;
   return n;
 }
 
