@@ -3,17 +3,15 @@
 #include <chrono>
 #include <cstdlib>
 
-#include "app/desktop_wiring.h"
-#include "platform/x11/x11_damage_watcher.h"
 #include "endpoints/agent_endpoints.h"
+#include "platform/desktop_environment.h"
 
 namespace voxl::app {
 
-AgentWiring::AgentWiring(const Config& config, boost::asio::io_context& io, const DesktopWiring& desktop,
+AgentWiring::AgentWiring(const Config& config, boost::asio::io_context& io, platform::DesktopEnvironment& desktop,
                          stream::Hub& hub, input::Interaction* interaction, const Logger& log)
-    : io_(io), log_(log), interaction_(interaction), capture_area_(desktop.capture_area()) {
-  changes_ = std::make_unique<endpoints::ChangeMonitor>(
-      io, std::make_unique<platform::x11::X11DamageWatcher>(desktop.display()), log);
+    : io_(io), log_(log), interaction_(interaction), capture_area_(config.capture_region) {
+  changes_ = std::make_unique<endpoints::ChangeMonitor>(io, desktop.make_damage_watcher(io), log);
   screenshots_ = std::make_unique<endpoints::ScreenshotService>([&desktop] { return desktop.make_capturer(); }, log);
   const char* tmp = std::getenv("TMPDIR");
   endpoints::RecordLimits limits;

@@ -1,5 +1,5 @@
 // The services behind the agent endpoints: the change monitor (/wait and
-// X-Voxl-Seq, on an X connection of its own watched by the loop), the
+// X-Voxl-Seq, on a damage watcher of its own that reports on the loop), the
 // screenshot worker (/screenshot, its own thread and capturer) and the
 // recordings (/record, sinks of the video hub), plus the endpoint table
 // that serves them and /input.
@@ -33,16 +33,18 @@ class Interaction;
 namespace voxl::stream {
 class Hub;
 }
+namespace voxl::platform {
+class DesktopEnvironment;
+}
 
 namespace voxl::app {
-
-class DesktopWiring;
 
 class AgentWiring {
  public:
   // `interaction` may be null (/input then answers 503).
-  AgentWiring(const Config& config, boost::asio::io_context& io, const DesktopWiring& desktop, stream::Hub& hub,
-              input::Interaction* interaction, const Logger& log);
+  // Throws std::runtime_error when the desktop cannot be watched for damage.
+  AgentWiring(const Config& config, boost::asio::io_context& io, platform::DesktopEnvironment& desktop,
+              stream::Hub& hub, input::Interaction* interaction, const Logger& log);
   ~AgentWiring();
   AgentWiring(const AgentWiring&) = delete;
   AgentWiring& operator=(const AgentWiring&) = delete;

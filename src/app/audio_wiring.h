@@ -1,4 +1,4 @@
-// The sound side: desktop sound (PulseAudio capture and Opus on the audio
+// The sound side: desktop sound (the platform's source and Opus on the audio
 // thread, switched on by the audio hub while someone listens, packets
 // posted to the loop and published there) and the viewers' microphone
 // (--enable_microphone). Each is off unless its flag asks for it.
@@ -23,13 +23,17 @@ namespace voxl::audio {
 class AudioCapture;
 class Microphone;
 }  // namespace voxl::audio
+namespace voxl::platform {
+class DesktopEnvironment;
+}
 
 namespace voxl::app {
 
 class AudioWiring {
  public:
-  // Throws std::runtime_error when the microphone's FIFO cannot be made.
-  AudioWiring(const Config& config, boost::asio::io_context& io, const Logger& log);
+  // Throws std::runtime_error when the microphone's sink cannot be made.
+  AudioWiring(const Config& config, boost::asio::io_context& io, platform::DesktopEnvironment& desktop,
+              const Logger& log);
   ~AudioWiring();
   AudioWiring(const AudioWiring&) = delete;
   AudioWiring& operator=(const AudioWiring&) = delete;

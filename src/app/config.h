@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/geometry.h"
+#include "platform/platform_defaults.h"
 
 namespace voxl::app {
 
@@ -38,7 +39,7 @@ std::string default_files_root();
 
 struct Config {
   // Network
-  std::string addr = "0.0.0.0";
+  std::string addr = platform::kDefaultListenAddress;
   int port = 6901;
   bool https = false;
   std::string https_cert;  // PEM files; checked readable when https is on
@@ -86,10 +87,11 @@ struct Config {
 
   // Audio
   bool audio = true;
-  std::string audio_device = "output.monitor";
+  std::string audio_device = platform::kDefaultAudioDevice;
   int audio_bitrate = 128000;  // bit/s
   bool microphone = false;
-  std::string microphone_fifo;  // empty: audio::default_microphone_fifo()
+  std::string microphone_fifo;    // Linux; empty: $XDG_RUNTIME_DIR/voxl-mic.fifo
+  std::string microphone_device;  // Windows; empty: the first virtual cable
 
   // Files
   FileTransfers file_transfers;
@@ -98,7 +100,7 @@ struct Config {
   int max_upload_mb = 0;                 // 0: no limit
 
   // Agents
-  std::string exec;  // shell command run inside the private Xvfb; empty: none
+  std::string exec;  // shell command run inside the desktop; empty: none
   int max_record_seconds = 300;
   int max_record_mb = 2048;    // disk all recordings may take together
   int max_wait_seconds = 300;  // longest /wait timeout (and idle)

@@ -1,8 +1,9 @@
 // Wires voxl together and runs it until SIGINT or SIGTERM: the desktop
-// (a private Xvfb when none is given, with --exec's program in it), the
-// video and sound sides, input, the agent services and the HTTP/WebSocket
-// server, each made by its *_wiring unit; run_daemon() orders their start
-// and their teardown.
+// from the platform seam (on Linux a private Xvfb when none is given, with
+// --exec's program in it), the video and sound sides, input, the agent
+// services and the HTTP/WebSocket server, each made by its *_wiring unit
+// from the desktop's services. Teardown stops the threads and the server's
+// sessions, then destroys everything in reverse order of construction.
 //
 // Threads: run_daemon() runs the loop thread (the io_context) on the
 // calling thread; the video pipeline, audio capture and screenshot worker

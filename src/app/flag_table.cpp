@@ -187,6 +187,9 @@ void declare_audio(FlagSet& f, Config& c) {
   f.value("--microphone-fifo", "FILE", "FIFO the microphone audio is written to", "$XDG_RUNTIME_DIR/voxl-mic.fifo",
           "an absolute path",
           storing_if(c.microphone_fifo, is_absolute_path));
+  f.text("--microphone-device", "NAME",
+         "Windows: output device (name or prefix) to play the microphone into; default the first virtual cable",
+         c.microphone_device);
 }
 
 void declare_files(FlagSet& f, Config& c) {
@@ -214,7 +217,8 @@ void declare_agents(FlagSet& f, Config& c) {
 
 void declare_display(FlagSet& f, Config& c) {
   f.group("Display");
-  f.text("--display", "NAME", "X display to capture (default: $DISPLAY)", c.display);
+  f.text("--display", "NAME", "display to capture: an X display (default $DISPLAY), on Windows an index (0 primary)",
+         c.display);
   f.optional_value("--xvfb", "WxH",
                    "run a private Xvfb of this size (also done when DISPLAY is unset)",
                    "1920x1080", "a size such as 1920x1080", [&c](const std::string& text) {

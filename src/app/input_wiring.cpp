@@ -1,7 +1,6 @@
 #include "app/input_wiring.h"
 
 #include <exception>
-#include <utility>
 
 #include "input/interaction.h"
 #include "platform/x11/selection_clipboard.h"
@@ -24,10 +23,10 @@ input::InteractionSettings interaction_settings(const Config& c) {
   return s;
 }
 
-template <class T, class... Args>
-std::unique_ptr<T> optional_part(const Logger& log, const char* what, Args&&... args) {
+template <class Make>
+auto optional_part(const Logger& log, const char* what, Make make) -> decltype(make()) {
   try {
-    return std::make_unique<T>(std::forward<Args>(args)...);
+    return make();
   } catch (const std::exception& e) {
     log->warn("{} off: {}", what, e.what());
     return nullptr;
@@ -48,11 +47,5 @@ InputWiring::InputWiring(const Config& config, boost::asio::io_context& io, cons
 }
 
 InputWiring::~InputWiring() = default;
-
-void InputWiring::detach_from_loop() {
-  interaction_->detach();
-  clipboard_.reset();
-  cursor_.reset();
-}
 
 }  // namespace voxl::app

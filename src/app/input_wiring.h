@@ -1,20 +1,17 @@
-// What viewers and agents may do to the desktop: XTest input, XFixes cursor
-// shapes and the clipboard (each optional: a display without the extension
-// it needs is still streamed, with a warning; the clipboard also off with
-// --enable_clipboard false), routed to and from the sessions by the
-// Interaction. Each X part has a connection of its own.
+// What viewers and agents may do to the desktop: input, cursor shapes and
+// the clipboard from the platform (each optional: a desktop that refuses
+// one, such as X11 without XTEST, is still streamed, with a warning; the
+// clipboard also off with --enable_clipboard false), routed to and from the
+// sessions by the Interaction.
 //
-// Threads: the loop thread only; the cursor source and the clipboard run
-// their connections' events on the loop. Lifetime: made after the loop and
-// before the agent services and the server. Teardown is in two steps:
-// detach_from_loop() after the server and the agent services are gone
-// (releases every key and button viewers hold, then closes the cursor and
-// clipboard connections, which watch the loop); the interaction and the
-// injector outlive the loop, whose sessions release their keys as they end.
+// Threads: the loop thread only; the cursor source and the clipboard report
+// on the loop. Lifetime: made after the loop and before the agent services
+// and the server, destroyed in reverse: the interaction first (it releases
+// every key and button still held and lets go of the parts), then the
+// clipboard, the cursor and the injector, all before the loop.
 #pragma once
 
 #include <memory>
-#include <string>
 
 #include "app/config.h"
 #include "base/logging.h"
@@ -35,14 +32,13 @@ namespace voxl::app {
 
 class InputWiring {
  public:
-  InputWiring(const Config& config, boost::asio::io_context& io, const std::string& display, const Logger& log);
+  InputWiring(const Config& config, boost::asio::io_context& io, platform::DesktopEnvironment& desktop,
+              const Logger& log);
   ~InputWiring();
   InputWiring(const InputWiring&) = delete;
   InputWiring& operator=(const InputWiring&) = delete;
 
   input::Interaction* interaction() { return interaction_.get(); }
-
-  void detach_from_loop();
 
  private:
   std::unique_ptr<platform::x11::XTestInjector> injector_;

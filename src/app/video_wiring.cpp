@@ -63,9 +63,11 @@ VideoWiring::~VideoWiring() { stop(); }
 
 std::string VideoWiring::stats_json() const { return stats_.json(std::chrono::steady_clock::now()); }
 
-void VideoWiring::start(std::unique_ptr<capture::Capturer> capturer, std::function<void()> failed) {
+void VideoWiring::start(std::function<std::unique_ptr<capture::Capturer>()> make_capturer,
+                        std::function<void()> failed) {
+  auto first = make_capturer();
   pipeline_ = std::make_unique<stream::VideoPipeline>(
-      std::move(capturer), pipeline_settings(config_), log_,
+      std::move(first), std::move(make_capturer), pipeline_settings(config_), log_,
       [this](encode::EncodedFramePtr f) {
         asio::post(io_, [this, f = std::move(f)] {
           stats_.add(*f, std::chrono::steady_clock::now());

@@ -40,9 +40,11 @@ class VideoWiring {
   stream::Hub& hub() { return hub_; }
   std::string stats_json() const;
 
-  // Starts the pipeline thread on `capturer`. `failed` runs on the loop when
-  // the pipeline gives up for good.
-  void start(std::unique_ptr<capture::Capturer> capturer, std::function<void()> failed);
+  // Starts the pipeline thread on a capturer from `make_capturer` (called
+  // here first, so a desktop that cannot be captured fails the start with
+  // std::runtime_error, and again on the video thread after a kReinit).
+  // `failed` runs on the loop when the pipeline gives up for good.
+  void start(std::function<std::unique_ptr<capture::Capturer>()> make_capturer, std::function<void()> failed);
   // Stops and joins the pipeline thread and drops the hub's key frame
   // timer; the hub's controls then do nothing. Before the loop is destroyed.
   void stop();

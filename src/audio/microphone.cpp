@@ -4,11 +4,8 @@
 
 namespace voxl::audio {
 
-Microphone::Microphone(const std::string& fifo, Logger log) : log_(log), module_(fifo, log) {
-  module_.load_now();
-  fifo_.emplace(fifo);
-  fifo_generation_ = module_.generation();
-  log_->info("microphone: viewers' audio goes to {}", fifo);
+Microphone::Microphone(std::unique_ptr<MicrophoneSink> sink, Logger log) : log_(std::move(log)), sink_(std::move(sink)) {
+  log_->info("microphone: viewers' audio goes to {}", sink_->describe());
 }
 
 void Microphone::forget(const void* speaker) {
@@ -23,11 +20,6 @@ void Microphone::on_packet(const void* speaker, uint32_t sequence, std::span<con
     decoder_ = std::make_unique<OpusPacketDecoder>(kSampleRate, kMicrophoneChannels);
     last_sequence_ = sequence - 1;
   }
-  if (!module_.loaded()) module_.load(fifo_->created());  // the server may have appeared
-  if (module_.generation() != fifo_generation_) {
-    fifo_generation_ = module_.generation();
-    if (!fifo_->reopen()) log_->warn("microphone: cannot reopen {}: {}", fifo_->path(), fifo_->last_error());
-  }
   last_heard_ = now;
   ++packets_;
   // A few lost packets are concealed so the voice does not click; a
@@ -36,13 +28,13 @@ void Microphone::on_packet(const void* speaker, uint32_t sequence, std::span<con
   if (gap <= 0) return;
   if (gap > 1 && uint32_t(gap - 1) <= kMaxConcealed)
     for (int32_t i = 1; i < gap; ++i)
-      if (decoder_->decode({}, pcm_)) fifo_->write(pcm_);
+      if (decoder_->decode({}, pcm_)) sink_->write(pcm_);
   last_sequence_ = sequence;
   if (!decoder_->decode(opus, pcm_)) {
     if (bad_packets_++ == 0) log_->warn("microphone: a viewer sent a packet that is not Opus; dropped");
     return;
   }
-  fifo_->write(pcm_);
+  sink_->write(pcm_);
 }
 
 }  // namespace voxl::audio

@@ -1,34 +1,31 @@
 // The viewer's microphone on the desktop: Opus packets from the browser are
-// decoded (48 kHz mono) and written into the microphone FIFO, which
-// PulseAudio's module-pipe-source reads (loaded by PipeSourceModule).
+// decoded (48 kHz mono) and written to the platform's microphone sink
+// (PulseAudio's pipe source on Linux, a virtual cable on Windows).
 //
 // One speaker at a time: packets from a second viewer are dropped while the
 // current one sent something in the last kHandOver; after that the next
 // viewer to speak takes over (with a fresh decoder).
 //
 // Threads: the loop thread only. Never blocks (the FIFO drops old audio
-// when full). Construction throws std::runtime_error when the FIFO cannot be
-// made (start-up only).
+// when full).
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
-#include "platform/pulse/microphone_fifo.h"
+#include "audio/microphone_sink.h"
 #include "audio/opus_codec.h"
-#include "platform/pulse/pipe_source_module.h"
 #include "base/logging.h"
 
 namespace voxl::audio {
 
 class Microphone {
  public:
-  Microphone(const std::string& fifo, Logger log);
+  Microphone(std::unique_ptr<MicrophoneSink> sink, Logger log);
 
   // One packet from `speaker` (any stable pointer identifying the viewer).
   void on_packet(const void* speaker, uint32_t sequence, std::span<const uint8_t> opus);
@@ -44,9 +41,7 @@ class Microphone {
 
  private:
   Logger log_;
-  PipeSourceModule module_;  // before the FIFO: the module makes its own
-  std::optional<MicrophoneFifo> fifo_;  // made after the module has had its chance
-  uint32_t fifo_generation_ = 0;
+  std::unique_ptr<MicrophoneSink> sink_;
   std::unique_ptr<OpusPacketDecoder> decoder_;
   const void* speaker_ = nullptr;
   std::chrono::steady_clock::time_point last_heard_;

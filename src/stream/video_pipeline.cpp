@@ -27,9 +27,10 @@ uint64_t wall_clock_us() {
 
 }  // namespace
 
-VideoPipeline::VideoPipeline(std::unique_ptr<capture::Capturer> capturer, PipelineSettings settings,
-                             Logger log, FrameCallback on_frame, StopCallback on_stopped)
+VideoPipeline::VideoPipeline(std::unique_ptr<capture::Capturer> capturer, CapturerFactory factory,
+                             PipelineSettings settings, Logger log, FrameCallback on_frame, StopCallback on_stopped)
     : capturer_(std::move(capturer)),
+      factory_(std::move(factory)),
       settings_(std::move(settings)),
       log_(std::move(log)),
       on_frame_(std::move(on_frame)),
@@ -44,8 +45,13 @@ VideoPipeline::~VideoPipeline() {
     stop_ = true;
   }
   cv_.notify_all();
-  capturer_->wake();
+  wake_capturer();
   thread_.join();
+}
+
+void VideoPipeline::wake_capturer() {
+  std::lock_guard lock(mu_);
+  if (capturer_) capturer_->wake();
 }
 
 void VideoPipeline::set_active(bool active) {
@@ -55,7 +61,7 @@ void VideoPipeline::set_active(bool active) {
     active_ = active;
   }
   cv_.notify_all();
-  if (!active) capturer_->wake();
+  if (!active) wake_capturer();
 }
 
 void VideoPipeline::set_paused(bool paused) {
@@ -68,10 +74,47 @@ void VideoPipeline::set_paused(bool paused) {
 
 void VideoPipeline::request_keyframe() {
   keyframe_ = true;
-  capturer_->wake();
+  wake_capturer();
 }
 
 void VideoPipeline::set_max_kbps(int kbps) { max_kbps_ = kbps; }
+
+bool VideoPipeline::rebuild_capturer(const std::string& why) {
+  {
+    std::lock_guard lock(mu_);
+    capturer_.reset();
+  }
+  if (!factory_) {
+    log_->error("video capture stopped: {}", why);
+    on_stopped_(why);
+    return false;
+  }
+  log_->warn("video capture lost ({}): making a new capturer", why);
+  auto delay = kFirstRebuild;
+  std::string last_error;
+  for (;;) {
+    {
+      std::unique_lock lock(mu_);
+      // Waits out the back-off, and while no one watches.
+      cv_.wait_for(lock, delay, [this] { return stop_; });
+      cv_.wait(lock, [this] { return stop_ || active_; });
+      if (stop_) return false;
+    }
+    try {
+      if (auto fresh = factory_()) {
+        log_->info("video capture is back: {}", fresh->describe());
+        std::lock_guard lock(mu_);
+        capturer_ = std::move(fresh);
+        return true;
+      }
+    } catch (const std::exception& e) {
+      // Said once per distinct reason: the desktop may stay away a while.
+      if (last_error != e.what()) log_->warn("video capture: still cannot capture: {}", e.what());
+      last_error = e.what();
+    }
+    delay = std::min(delay * 2, kLongestRebuild);
+  }
+}
 
 bool VideoPipeline::wait_until_active() {
   std::unique_lock lock(mu_);
@@ -149,7 +192,13 @@ void VideoPipeline::produce() {
     bool key = false;
     const Clock::time_point got = Clock::now();
 
-    if (r.status == capture::CaptureStatus::kReinit || r.status == capture::CaptureStatus::kPermanent) {
+    if (r.status == capture::CaptureStatus::kReinit) {
+      if (!rebuild_capturer(r.error)) return;
+      keyframe_ = true;  // the viewers' picture starts again from the new capturer's
+      capturer_->invalidate_all();
+      continue;
+    }
+    if (r.status == capture::CaptureStatus::kPermanent) {
       log_->error("video capture stopped: {}", r.error);
       on_stopped_(r.error);
       return;

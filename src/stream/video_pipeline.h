@@ -4,9 +4,16 @@
 // while someone consumes (set_active): with no viewer nothing is captured or
 // encoded, and an idle screen wakes it for nothing.
 //
+// When the capturer reports kReinit (its display went away, the duplication
+// was lost for good), the pipeline drops it and makes a new one through the
+// factory, retrying with a growing back-off (kFirstRebuild doubling to
+// kLongestRebuild) while someone watches; the first frame after is a key
+// frame. Only kPermanent (the captured window is gone) or a fault ends it.
+//
 // Threads: constructed and destroyed on the loop thread; the control calls
-// (set_active, set_paused, request_keyframe, set_max_kbps) are thread-safe. `on_frame`
-// and `on_stopped` are called on the video thread: post to your own loop.
+// (set_active, set_paused, request_keyframe, set_max_kbps) are thread-safe. `on_frame`,
+// `on_stopped` and the capturer factory are called on the video thread: post
+// to your own loop.
 #pragma once
 
 #include <atomic>
@@ -44,8 +51,13 @@ class VideoPipeline {
  public:
   using FrameCallback = std::function<void(encode::EncodedFramePtr)>;
   using StopCallback = std::function<void(const std::string& why)>;
+  // Makes a capturer; throws std::runtime_error when the desktop cannot be
+  // opened (yet).
+  using CapturerFactory = std::function<std::unique_ptr<capture::Capturer>()>;
 
-  VideoPipeline(std::unique_ptr<capture::Capturer> capturer, PipelineSettings settings,
+  // `capturer` is the first one (made by the caller, so start-up failures
+  // are the caller's); `factory` rebuilds it after a kReinit.
+  VideoPipeline(std::unique_ptr<capture::Capturer> capturer, CapturerFactory factory, PipelineSettings settings,
                 Logger log, FrameCallback on_frame, StopCallback on_stopped);
   ~VideoPipeline();  // stops and joins the thread
   VideoPipeline(const VideoPipeline&) = delete;
@@ -61,14 +73,21 @@ class VideoPipeline {
   static constexpr std::chrono::milliseconds kMaxPause{500};
   // Longest wait for damage before the loop looks at its controls again.
   static constexpr std::chrono::milliseconds kIdleWait{500};
+  static constexpr std::chrono::milliseconds kFirstRebuild{250};
+  static constexpr std::chrono::milliseconds kLongestRebuild{5000};
   void set_max_kbps(int kbps);
 
  private:
   void run();
   void produce();  // run()'s body, which may throw
   bool wait_until_active();
+  // After kReinit: a new capturer, retried until one is made (true) or the
+  // pipeline stops (false).
+  bool rebuild_capturer(const std::string& why);
+  void wake_capturer();  // under mu_: the capturer may be being replaced
 
-  std::unique_ptr<capture::Capturer> capturer_;
+  std::unique_ptr<capture::Capturer> capturer_;  // replaced on the video thread, under mu_
+  CapturerFactory factory_;
   PipelineSettings settings_;
   Logger log_;
   FrameCallback on_frame_;

@@ -82,8 +82,8 @@ std::vector<std::string> load_args(const std::string& fifo) {
           std::string("source_name=") + kMicrophoneSourceName,
           "file=" + fifo,
           "format=s16le",
-          "rate=" + std::to_string(kSampleRate),
-          "channels=" + std::to_string(kMicrophoneChannels),
+          "rate=" + std::to_string(audio::kSampleRate),
+          "channels=" + std::to_string(audio::kMicrophoneChannels),
           "source_properties=device.description=voxl-microphone"};
 }
 

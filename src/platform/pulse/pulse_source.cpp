@@ -15,7 +15,7 @@ namespace voxl::platform::pulse {
 
 namespace {
 
-constexpr size_t kFrameBytes = size_t(kFrameSamples) * kDesktopChannels * sizeof(int16_t);
+constexpr size_t kFrameBytes = size_t(audio::kFrameSamples) * audio::kDesktopChannels * sizeof(int16_t);
 // What may collect here before the oldest sound goes: 100 ms. read() takes
 // a frame as soon as it is whole, so only a burst from the server gets
 // there; late sound is worth less than a gap.
@@ -28,7 +28,7 @@ constexpr size_t kMaxPendingBytes = 10 * kFrameBytes;
 // every piece, two context switches and a dozen system calls each. Here the
 // read callback collects the pieces on the reading thread, and read()
 // returns once a whole frame is there: one thread, no hand-off.
-class PulseSource final : public AudioSource {
+class PulseSource final : public audio::AudioSource {
  public:
   PulseSource() = default;
   ~PulseSource() override {
@@ -58,7 +58,7 @@ class PulseSource final : public AudioSource {
       if (!PA_CONTEXT_IS_GOOD(s)) return fail_with(pa_strerror(pa_context_errno(ctx_)), error);
       if (pa_mainloop_iterate(ml_, 1, nullptr) < 0) return fail_with("the PulseAudio mainloop failed", error);
     }
-    const pa_sample_spec spec{PA_SAMPLE_S16LE, uint32_t(kSampleRate), uint8_t(kDesktopChannels)};
+    const pa_sample_spec spec{PA_SAMPLE_S16LE, uint32_t(audio::kSampleRate), uint8_t(audio::kDesktopChannels)};
     stream_ = pa_stream_new(ctx_, "desktop audio", &spec, nullptr);
     if (!stream_) return fail_with(pa_strerror(pa_context_errno(ctx_)), error);
     pa_stream_set_read_callback(stream_, &PulseSource::on_read, this);
@@ -78,19 +78,19 @@ class PulseSource final : public AudioSource {
     }
   }
 
-  SourceStatus read(std::span<int16_t> pcm, std::string& error) override {
+  audio::SourceStatus read(std::span<int16_t> pcm, std::string& error) override {
     const size_t want = pcm.size_bytes();
     while (pending_.size() < want) {
-      if (!alive(error)) return SourceStatus::kLost;
+      if (!alive(error)) return audio::SourceStatus::kLost;
       const int r = pa_mainloop_iterate(ml_, 1, nullptr);
       if (r < 0) {
         error = "the PulseAudio mainloop failed";
-        return SourceStatus::kLost;
+        return audio::SourceStatus::kLost;
       }
     }
     std::memcpy(pcm.data(), pending_.data(), want);
     pending_.erase(pending_.begin(), pending_.begin() + ptrdiff_t(want));
-    return SourceStatus::kOk;
+    return audio::SourceStatus::kOk;
   }
 
   uint64_t latency_us() override {
@@ -104,7 +104,7 @@ class PulseSource final : public AudioSource {
 
  private:
   static uint64_t bytes_to_us(size_t bytes) {
-    return uint64_t(bytes / (kDesktopChannels * sizeof(int16_t))) * 1000000 / uint64_t(kSampleRate);
+    return uint64_t(bytes / (audio::kDesktopChannels * sizeof(int16_t))) * 1000000 / uint64_t(audio::kSampleRate);
   }
 
   static bool fail_with(const char* what, std::string& error) {
@@ -153,7 +153,7 @@ std::string pulse_device_name(const std::string& configured) {
   return configured == "output.monitor" ? "@DEFAULT_MONITOR@" : configured;
 }
 
-std::unique_ptr<AudioSource> open_pulse_source(const std::string& device, std::string& error) {
+std::unique_ptr<audio::AudioSource> open_pulse_source(const std::string& device, std::string& error) {
   auto source = std::make_unique<PulseSource>();
   if (!source->open(pulse_device_name(device), error)) return nullptr;
   return source;

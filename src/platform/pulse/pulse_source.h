@@ -22,6 +22,6 @@ std::string pulse_device_name(const std::string& configured);
 
 // Connects to the server of the environment (PULSE_SERVER, or
 // $XDG_RUNTIME_DIR/pulse/native); nullptr and `error` when it cannot.
-std::unique_ptr<AudioSource> open_pulse_source(const std::string& device, std::string& error);
+std::unique_ptr<audio::AudioSource> open_pulse_source(const std::string& device, std::string& error);
 
 }  // namespace voxl::platform::pulse

@@ -94,7 +94,7 @@ std::string FramebufferSource::prepare(Size capture) {
 }
 
 std::string FramebufferSource::grab(xcb_drawable_t, Rect origin, std::span<const Rect> rects,
-                                    Frame& frame) {
+                                    capture::Frame& frame) {
   const size_t stride = header_.bytes_per_line;
   const uint8_t* pixels = base_ + header_.pixel_offset;
   for (const Rect& r : rects) {
@@ -102,10 +102,10 @@ std::string FramebufferSource::grab(xcb_drawable_t, Rect origin, std::span<const
     if (src.x < 0 || src.y < 0 || uint32_t(src.right()) > header_.pixmap_width ||
         uint32_t(src.bottom()) > header_.pixmap_height)
       return "rectangle " + to_string(src) + " lies outside the framebuffer";
-    const size_t row_bytes = size_t(r.width) * kBytesPerPixel;
+    const size_t row_bytes = size_t(r.width) * capture::kBytesPerPixel;
     for (int y = 0; y < r.height; ++y) {
-      std::memcpy(frame.row(r.y + y) + ptrdiff_t(r.x) * kBytesPerPixel,
-                  pixels + size_t(src.y + y) * stride + size_t(src.x) * kBytesPerPixel, row_bytes);
+      std::memcpy(frame.row(r.y + y) + ptrdiff_t(r.x) * capture::kBytesPerPixel,
+                  pixels + size_t(src.y + y) * stride + size_t(src.x) * capture::kBytesPerPixel, row_bytes);
     }
   }
   return {};

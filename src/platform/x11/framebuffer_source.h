@@ -34,7 +34,7 @@ class FramebufferSource final : public PixelSource {
   std::string prepare(Size capture) override;
   // `drawable` is ignored: the framebuffer is the root window's picture.
   std::string grab(xcb_drawable_t drawable, Rect origin, std::span<const Rect> rects,
-                   Frame& frame) override;
+                   capture::Frame& frame) override;
 
   int shmid() const { return shmid_; }
   const XwdHeader& header() const { return header_; }

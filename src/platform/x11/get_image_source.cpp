@@ -7,7 +7,7 @@
 namespace voxl::platform::x11 {
 
 std::string GetImageSource::grab(xcb_drawable_t drawable, Rect origin, std::span<const Rect> rects,
-                                 Frame& frame) {
+                                 capture::Frame& frame) {
   // Replies of big rectangles are large; a few in flight keep the pipe busy
   // without holding a frame's worth of replies in memory at once.
   constexpr size_t kInFlight = 4;
@@ -39,7 +39,7 @@ std::string GetImageSource::grab(xcb_drawable_t drawable, Rect origin, std::span
     const uint8_t* src = xcb_get_image_data(reply.get());
     for (int y = 0; y < r.height; ++y) {
       convert_row(src + size_t(y) * row_bytes, fmt_, r.width,
-                  reinterpret_cast<uint32_t*>(frame.row(r.y + y) + ptrdiff_t(r.x) * kBytesPerPixel));
+                  reinterpret_cast<uint32_t*>(frame.row(r.y + y) + ptrdiff_t(r.x) * capture::kBytesPerPixel));
     }
   }
   return error;

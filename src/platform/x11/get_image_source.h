@@ -16,7 +16,7 @@ class GetImageSource final : public PixelSource {
   std::string describe() const override { return "GetImage"; }
   std::string prepare(Size) override { return {}; }
   std::string grab(xcb_drawable_t drawable, Rect origin, std::span<const Rect> rects,
-                   Frame& frame) override;
+                   capture::Frame& frame) override;
 
  private:
   xcb_connection_t* c_;

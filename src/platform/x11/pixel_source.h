@@ -34,7 +34,7 @@ class PixelSource {
   // (x + origin.x, y + origin.y). Empty string on success, else what failed;
   // the frame may then be partly written.
   virtual std::string grab(xcb_drawable_t drawable, Rect origin, std::span<const Rect> rects,
-                           Frame& frame) = 0;
+                           capture::Frame& frame) = 0;
 };
 
 }  // namespace voxl::platform::x11

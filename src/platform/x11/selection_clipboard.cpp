@@ -69,7 +69,7 @@ struct SelectionClipboard::Outgoing {
   xcb_window_t requestor;
   xcb_atom_t property;
   xcb_atom_t type;
-  std::shared_ptr<const ClipboardContent> content;
+  std::shared_ptr<const input::ClipboardContent> content;
   size_t offset = 0;
   bool done = false;  // the closing empty chunk is written
 };
@@ -130,17 +130,17 @@ std::string SelectionClipboard::too_large(size_t bytes) const {
          " limit; it was not copied";
 }
 
-bool SelectionClipboard::offer(ClipboardContent content, std::string& error) {
+bool SelectionClipboard::offer(input::ClipboardContent content, std::string& error) {
   if (content.data.size() > max_bytes_) {
     error = too_large(content.data.size());
     return false;
   }
-  if (content.mime != kMimeText && content.mime != kMimePng) {
+  if (content.mime != input::kMimeText && content.mime != input::kMimePng) {
     error = "only text and PNG images can be pasted";
     return false;
   }
   xcb_connection_t* c = conn_->get();
-  offered_ = std::make_shared<const ClipboardContent>(std::move(content));
+  offered_ = std::make_shared<const input::ClipboardContent>(std::move(content));
   xcb_set_selection_owner(c, window_, atoms_->clipboard, XCB_CURRENT_TIME);
   XcbPtr<xcb_get_selection_owner_reply_t> r(
       xcb_get_selection_owner_reply(c, xcb_get_selection_owner(c, atoms_->clipboard), nullptr));
@@ -264,7 +264,7 @@ void SelectionClipboard::on_selection_notify(const void* event) {
     // No TARGETS: old clients still convert to plain text.
     if (fetch_ == Fetch::kTargets) {
       fetch_ = Fetch::kData;
-      fetch_mime_ = std::string(kMimeText);
+      fetch_mime_ = std::string(input::kMimeText);
       fetch_latin1_ = false;
       request(atoms_->utf8, e->time);
       return;
@@ -285,10 +285,10 @@ void SelectionClipboard::on_selection_notify(const void* event) {
     fetch_ = Fetch::kData;
     fetch_latin1_ = false;
     if (has(atoms_->png)) {
-      fetch_mime_ = std::string(kMimePng);
+      fetch_mime_ = std::string(input::kMimePng);
       return request(atoms_->png, e->time);
     }
-    fetch_mime_ = std::string(kMimeText);
+    fetch_mime_ = std::string(input::kMimeText);
     if (has(atoms_->utf8)) return request(atoms_->utf8, e->time);
     if (has(atoms_->text_utf8)) return request(atoms_->text_utf8, e->time);
     if (has(atoms_->string)) {
@@ -353,7 +353,7 @@ void SelectionClipboard::finish_idle() {
 void SelectionClipboard::finish_fetch() {
   fetch_ = Fetch::kIdle;
   deadlines_.erase(kFetchKey);
-  ClipboardContent content{fetch_mime_, std::move(fetch_data_)};
+  input::ClipboardContent content{fetch_mime_, std::move(fetch_data_)};
   fetch_data_.clear();
   if (fetch_latin1_) content.data = latin1_to_utf8(content.data);
   if (content.data.empty()) return;
@@ -389,7 +389,7 @@ bool SelectionClipboard::answer(const void* event) {
   xcb_connection_t* c = conn_->get();
   // Clients from before ICCCM 2 leave the property out and mean the target.
   const xcb_atom_t property = e->property != XCB_NONE ? e->property : e->target;
-  const bool text = offered_->mime == kMimeText;
+  const bool text = offered_->mime == input::kMimeText;
   if (e->target == atoms_->targets) {
     std::vector<xcb_atom_t> list{atoms_->targets, atoms_->timestamp};
     if (text)

@@ -1,4 +1,4 @@
-// Clipboard for X11: the CLIPBOARD selection, on its own XCB connection and
+// input::Clipboard for X11: the CLIPBOARD selection, on its own XCB connection and
 // a window of its own, run on the loop as events come (no polling).
 //
 // Desktop -> viewers: XFixes reports each new owner; voxl asks it for its
@@ -45,18 +45,18 @@ namespace voxl::platform::x11 {
 
 class XcbEventWatch;
 
-class SelectionClipboard final : public Clipboard {
+class SelectionClipboard final : public input::Clipboard {
  public:
   // Throws std::runtime_error when the display cannot be opened or lacks
   // XFIXES. Without `read_desktop` voxl never asks what applications copy
   // (the clipboard flows only into the desktop).
   SelectionClipboard(boost::asio::io_context& io, const std::string& display, Logger log,
-                     size_t max_bytes = kMaxClipboardBytes, bool read_desktop = true,
+                     size_t max_bytes = input::kMaxClipboardBytes, bool read_desktop = true,
                      std::chrono::milliseconds idle_limit = kIdleLimit);
   ~SelectionClipboard() override;
 
   void set_listener(Listener listener) override;
-  bool offer(ClipboardContent content, std::string& error) override;
+  bool offer(input::ClipboardContent content, std::string& error) override;
 
   // A transfer without progress for this long is dropped.
   static constexpr std::chrono::milliseconds kIdleLimit{15000};
@@ -97,11 +97,11 @@ class SelectionClipboard final : public Clipboard {
   size_t max_request_bytes_ = 0;
   std::unique_ptr<XcbEventWatch> watch_;
   Listener listener_;
-  ProgressDeadlines<TransferKey> deadlines_;
+  input::ProgressDeadlines<TransferKey> deadlines_;
   std::unique_ptr<Timer> timer_;
 
   // What voxl offers while it owns the selection.
-  std::shared_ptr<const ClipboardContent> offered_;
+  std::shared_ptr<const input::ClipboardContent> offered_;
   std::map<std::pair<uint32_t, uint32_t>, std::unique_ptr<Outgoing>> outgoing_;  // (window, property)
 
   // The transfer from the current owner.

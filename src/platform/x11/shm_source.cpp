@@ -23,7 +23,7 @@ std::string ShmSource::describe() const {
 
 std::string ShmSource::prepare(Size capture) {
   if (segment_ && capture == prepared_) return {};
-  const auto bytes = buffer_bytes(capture.width * kBytesPerPixel, capture.height);
+  const auto bytes = capture::buffer_bytes(capture.width * capture::kBytesPerPixel, capture.height);
   if (!bytes) return "capture size " + std::to_string(capture.width) + "x" +
                      std::to_string(capture.height) + " is invalid";
   segment_.reset();  // detach the old one first: never hold two
@@ -35,7 +35,7 @@ std::string ShmSource::prepare(Size capture) {
 }
 
 std::string ShmSource::grab(xcb_drawable_t drawable, Rect origin, std::span<const Rect> rects,
-                            Frame& frame) {
+                            capture::Frame& frame) {
   if (!segment_) return "no shared-memory segment";
   struct Pending {
     Rect r;
@@ -53,7 +53,7 @@ std::string ShmSource::grab(xcb_drawable_t drawable, Rect origin, std::span<cons
     size_t offset = 0;
     for (; i < rects.size(); ++i) {
       const Rect& r = rects[i];
-      const size_t bytes = size_t(r.width) * size_t(r.height) * kBytesPerPixel;
+      const size_t bytes = size_t(r.width) * size_t(r.height) * capture::kBytesPerPixel;
       if (bytes > segment_->size()) return "rectangle larger than the capture area";
       if (offset + bytes > segment_->size()) break;
       pending.push_back({r, offset,
@@ -72,9 +72,9 @@ std::string ShmSource::grab(xcb_drawable_t drawable, Rect origin, std::span<cons
         continue;
       }
       if (!error.empty()) continue;
-      const size_t row_bytes = size_t(p.r.width) * kBytesPerPixel;
+      const size_t row_bytes = size_t(p.r.width) * capture::kBytesPerPixel;
       const uint8_t* src = segment_->data() + p.offset;
-      uint8_t* dst = frame.row(p.r.y) + ptrdiff_t(p.r.x) * kBytesPerPixel;
+      uint8_t* dst = frame.row(p.r.y) + ptrdiff_t(p.r.x) * capture::kBytesPerPixel;
       for (int y = 0; y < p.r.height; ++y) {
         std::memcpy(dst, src, row_bytes);
         src += row_bytes;

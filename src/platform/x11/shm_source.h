@@ -17,7 +17,7 @@ class ShmSource final : public PixelSource {
   std::string describe() const override;
   std::string prepare(Size capture) override;
   std::string grab(xcb_drawable_t drawable, Rect origin, std::span<const Rect> rects,
-                   Frame& frame) override;
+                   capture::Frame& frame) override;
 
   // The server-side segment id: diagnostics and tests only.
   xcb_shm_seg_t segment_id() const { return segment_ ? segment_->id() : 0; }

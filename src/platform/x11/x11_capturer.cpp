@@ -263,7 +263,7 @@ bool X11Capturer::wait_for_events(std::chrono::steady_clock::time_point deadline
   }
 }
 
-std::string X11Capturer::grab(std::span<const Rect> rects, Frame& frame) {
+std::string X11Capturer::grab(std::span<const Rect> rects, capture::Frame& frame) {
   if (prepared_ != size_) {
     if (std::string err = active_->prepare(size_); !err.empty()) {
       if (active_ == get_image_.get()) return err;
@@ -308,16 +308,16 @@ bool X11Capturer::wait_for_change(std::chrono::milliseconds timeout) {
   return change_pending();
 }
 
-CaptureResult X11Capturer::capture(FramePool& pool, std::chrono::milliseconds timeout) {
+capture::CaptureResult X11Capturer::capture(capture::FramePool& pool, std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
-  if (conn_->failed()) return {CaptureStatus::kReinit, nullptr, "the X connection was lost"};
+  if (conn_->failed()) return {capture::CaptureStatus::kReinit, nullptr, "the X connection was lost"};
   drain_events();
   if (!damage_->notified() && pending_blocks_.empty() && wait_for_events(deadline)) drain_events();
-  if (conn_->failed()) return {CaptureStatus::kReinit, nullptr, "the X connection was lost"};
-  if (gone_) return {CaptureStatus::kPermanent, nullptr, "the captured window was destroyed"};
+  if (conn_->failed()) return {capture::CaptureStatus::kReinit, nullptr, "the X connection was lost"};
+  if (gone_) return {capture::CaptureStatus::kPermanent, nullptr, "the captured window was destroyed"};
   if (opt_.target == X11CaptureOptions::Target::kRegion &&
       !Rect::from_size(root_size_).contains(opt_.region))
-    return {CaptureStatus::kTemporary, nullptr,
+    return {capture::CaptureStatus::kTemporary, nullptr,
             "capture region " + to_string(opt_.region) + " lies outside the " +
                 std::to_string(root_size_.width) + "x" + std::to_string(root_size_.height) + " screen"};
 
@@ -329,12 +329,12 @@ CaptureResult X11Capturer::capture(FramePool& pool, std::chrono::milliseconds ti
       for (const Rect& r : scratch_) add_damage(r.translated(-origin_.x, -origin_.y));
     }
   }
-  if (pending_blocks_.empty()) return {CaptureStatus::kNoChange, nullptr, {}};
+  if (pending_blocks_.empty()) return {capture::CaptureStatus::kNoChange, nullptr, {}};
 
   const auto grab_start = std::chrono::steady_clock::now();
   auto lease = pool.acquire(size_);
-  if (!lease) return {CaptureStatus::kTemporary, nullptr, "no free frame buffer"};
-  Frame& frame = *lease->frame;
+  if (!lease) return {capture::CaptureStatus::kTemporary, nullptr, "no free frame buffer"};
+  capture::Frame& frame = *lease->frame;
 
   BlockMap to_grab = pending_blocks_;
   if (lease->source) {
@@ -343,10 +343,10 @@ CaptureResult X11Capturer::capture(FramePool& pool, std::chrono::milliseconds ti
     BlockMap copy = lease->stale;
     copy.subtract(to_grab);
     for (const Rect& r : copy.to_rects()) {
-      const size_t row_bytes = size_t(r.width) * kBytesPerPixel;
+      const size_t row_bytes = size_t(r.width) * capture::kBytesPerPixel;
       for (int y = r.y; y < r.bottom(); ++y)
-        std::memcpy(frame.row(y) + ptrdiff_t(r.x) * kBytesPerPixel,
-                    lease->source + ptrdiff_t(y) * lease->source_stride + ptrdiff_t(r.x) * kBytesPerPixel,
+        std::memcpy(frame.row(y) + ptrdiff_t(r.x) * capture::kBytesPerPixel,
+                    lease->source + ptrdiff_t(y) * lease->source_stride + ptrdiff_t(r.x) * capture::kBytesPerPixel,
                     row_bytes);
     }
   } else {
@@ -356,7 +356,7 @@ CaptureResult X11Capturer::capture(FramePool& pool, std::chrono::milliseconds ti
   const std::vector<Rect> rects = to_grab.to_rects();
   if (std::string err = grab(rects, frame); !err.empty()) {
     pool.discard(frame);
-    return {CaptureStatus::kTemporary, nullptr, err};
+    return {capture::CaptureStatus::kTemporary, nullptr, err};
   }
 
   frame.damage_blocks = pending_blocks_;
@@ -371,7 +371,7 @@ CaptureResult X11Capturer::capture(FramePool& pool, std::chrono::milliseconds ti
   pool.publish(frame, to_grab);
   pending_blocks_.clear();
   pending_rects_.clear();
-  return {CaptureStatus::kOk, std::move(lease->frame), {}};
+  return {capture::CaptureStatus::kOk, std::move(lease->frame), {}};
 }
 
 }  // namespace voxl::platform::x11

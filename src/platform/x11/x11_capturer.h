@@ -1,4 +1,4 @@
-// Capturer for an X11 display: the whole screen, a rectangle of it, or one
+// capture::Capturer for an X11 display: the whole screen, a rectangle of it, or one
 // window (followed as it resizes). Damage driven through XDamage; pixels from
 // the Xvfb framebuffer, ShmGetImage or GetImage, chosen at start-up:
 //
@@ -13,7 +13,7 @@
 // the retry succeeds does the capturer switch to GetImage for good (one
 // warning). If both fail, the error is returned and SHM stays.
 //
-// Threads: see Capturer. Owns its own X connection.
+// Threads: see capture::Capturer. Owns its own X connection.
 #pragma once
 
 #include <cstdint>
@@ -47,14 +47,14 @@ struct X11CaptureOptions {
   Logger log{};                          // required
 };
 
-class X11Capturer final : public Capturer {
+class X11Capturer final : public capture::Capturer {
  public:
   // Throws std::runtime_error with a readable message when the display
   // cannot be opened, lacks DAMAGE/XFIXES, or the target does not exist.
   explicit X11Capturer(X11CaptureOptions options);
   ~X11Capturer() override;
 
-  CaptureResult capture(FramePool& pool, std::chrono::milliseconds timeout) override;
+  capture::CaptureResult capture(capture::FramePool& pool, std::chrono::milliseconds timeout) override;
 
   bool wait_for_change(std::chrono::milliseconds timeout) override;
   void invalidate(const Rect& r) override;
@@ -79,7 +79,7 @@ class X11Capturer final : public Capturer {
   bool change_pending() const;
   void resize_to(Size s);
   void add_damage(const Rect& capture_rect);
-  std::string grab(std::span<const Rect> rects, Frame& frame);
+  std::string grab(std::span<const Rect> rects, capture::Frame& frame);
 
   X11CaptureOptions opt_;
   Logger log_;

@@ -1,8 +1,8 @@
-// DamageWatcher for an X11 screen: its own XCB connection with XDamage on
+// capture::DamageWatcher for an X11 screen: its own XCB connection with XDamage on
 // the root window, apart from the video capturer's, so it runs with no
 // viewer and never disturbs the capture.
 //
-// Threads and blocking: see DamageWatcher.
+// Threads and blocking: see capture::DamageWatcher.
 #pragma once
 
 #include <memory>
@@ -15,7 +15,7 @@ namespace voxl::platform::x11 {
 class XcbConnection;
 class DamageTracker;
 
-class X11DamageWatcher final : public DamageWatcher {
+class X11DamageWatcher final : public capture::DamageWatcher {
  public:
   // Throws std::runtime_error when the display cannot be opened or lacks
   // DAMAGE/XFIXES. `display` empty means $DISPLAY.

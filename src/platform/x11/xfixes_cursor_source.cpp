@@ -19,8 +19,8 @@ using platform::x11::XcbPtr;
 constexpr size_t kCacheSize = 64;
 
 // XFixes hands out premultiplied ARGB words; browsers want straight RGBA bytes.
-CursorImagePtr convert(const xcb_xfixes_get_cursor_image_reply_t& r) {
-  auto img = std::make_shared<CursorImage>();
+input::CursorImagePtr convert(const xcb_xfixes_get_cursor_image_reply_t& r) {
+  auto img = std::make_shared<input::CursorImage>();
   img->serial = r.cursor_serial;
   img->width = r.width;
   img->height = r.height;
@@ -67,7 +67,7 @@ XFixesCursorSource::XFixesCursorSource(boost::asio::io_context& io, const std::s
 
 XFixesCursorSource::~XFixesCursorSource() { watch_.reset(); }
 
-void XFixesCursorSource::set_listener(std::function<void(const CursorImagePtr&)> listener) {
+void XFixesCursorSource::set_listener(std::function<void(const input::CursorImagePtr&)> listener) {
   listener_ = std::move(listener);
 }
 

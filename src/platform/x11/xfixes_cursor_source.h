@@ -1,4 +1,4 @@
-// CursorSource for X11: XFixes cursor notifications on its own XCB
+// input::CursorSource for X11: XFixes cursor notifications on its own XCB
 // connection, handled on the loop as they come (no polling). Images are read
 // once per cursor serial and kept (bounded), so a shape the desktop returns
 // to costs no round trip. While it exists the server hides its own pointer
@@ -27,14 +27,14 @@ namespace voxl::platform::x11 {
 
 class XcbEventWatch;
 
-class XFixesCursorSource final : public CursorSource {
+class XFixesCursorSource final : public input::CursorSource {
  public:
   // Throws std::runtime_error when the display cannot be opened or lacks XFIXES 2.
   XFixesCursorSource(boost::asio::io_context& io, const std::string& display, Logger log);
   ~XFixesCursorSource() override;
 
-  void set_listener(std::function<void(const CursorImagePtr&)> listener) override;
-  CursorImagePtr current() const override { return current_; }
+  void set_listener(std::function<void(const input::CursorImagePtr&)> listener) override;
+  input::CursorImagePtr current() const override { return current_; }
 
  private:
   void on_event(const void* event);
@@ -44,9 +44,9 @@ class XFixesCursorSource final : public CursorSource {
   Logger log_;
   uint8_t first_event_ = 0;
   std::unique_ptr<XcbEventWatch> watch_;
-  std::function<void(const CursorImagePtr&)> listener_;
-  CursorImagePtr current_;
-  std::map<uint64_t, CursorImagePtr> cache_;  // serial -> image, bounded
+  std::function<void(const input::CursorImagePtr&)> listener_;
+  input::CursorImagePtr current_;
+  std::map<uint64_t, input::CursorImagePtr> cache_;  // serial -> image, bounded
 };
 
 }  // namespace voxl::platform::x11

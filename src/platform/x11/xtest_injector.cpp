@@ -20,7 +20,7 @@ using platform::x11::XcbPtr;
 
 // Printable keysyms depend on the shift level; function keys, modifiers and
 // the keypad do not (their shifted column is empty or the same key).
-bool level_matters(uint32_t keysym) { return keysym < 0xff00 || keysym >= keysym::kUnicodeOffset; }
+bool level_matters(uint32_t keysym) { return keysym < 0xff00 || keysym >= input::keysym::kUnicodeOffset; }
 
 }  // namespace
 
@@ -70,7 +70,7 @@ void XTestInjector::load_modifiers() {
   xcb_connection_t* c = conn_->get();
   XcbPtr<xcb_get_modifier_mapping_reply_t> r(
       xcb_get_modifier_mapping_reply(c, xcb_get_modifier_mapping(c), nullptr));
-  const auto num_lock = find_any_level(keysym::kNumLock);
+  const auto num_lock = find_any_level(input::keysym::kNumLock);
   if (!r || !num_lock) return;
   const xcb_keycode_t* codes = xcb_get_modifier_mapping_keycodes(r.get());
   const int per = r->keycodes_per_modifier;
@@ -93,10 +93,10 @@ std::optional<uint8_t> XTestInjector::find_any_level(uint32_t keysym) const {
 }
 
 bool XTestInjector::shift_held() const {
-  return held_keys_.contains(keysym::kShiftL) || held_keys_.contains(keysym::kShiftR);
+  return held_keys_.contains(input::keysym::kShiftL) || held_keys_.contains(input::keysym::kShiftR);
 }
 
-bool XTestInjector::level3_held() const { return held_keys_.contains(keysym::kIsoLevel3Shift); }
+bool XTestInjector::level3_held() const { return held_keys_.contains(input::keysym::kIsoLevel3Shift); }
 
 std::optional<uint8_t> XTestInjector::keycode_for(uint32_t keysym, bool for_typing) {
   if (!level_matters(keysym)) {
@@ -156,36 +156,36 @@ void XTestInjector::tap(uint8_t keycode) {
   fake(XCB_KEY_RELEASE, keycode);
 }
 
-InputStatus XTestInjector::key(uint32_t keysym, bool down) {
-  if (conn_->failed()) return InputStatus::kFailed;
+input::InputStatus XTestInjector::key(uint32_t keysym, bool down) {
+  if (conn_->failed()) return input::InputStatus::kFailed;
   if (!down) {
     const auto it = held_keys_.find(keysym);
-    if (it == held_keys_.end()) return InputStatus::kOk;  // never pressed, or released already
+    if (it == held_keys_.end()) return input::InputStatus::kOk;  // never pressed, or released already
     fake(XCB_KEY_RELEASE, it->second);
     held_keys_.erase(it);
     xcb_flush(conn_->get());
-    return InputStatus::kOk;
+    return input::InputStatus::kOk;
   }
   // A second press of a held key is a browser repeat; X repeats by itself.
-  if (held_keys_.contains(keysym)) return InputStatus::kOk;
+  if (held_keys_.contains(keysym)) return input::InputStatus::kOk;
   const auto kc = keycode_for(keysym, false);
-  if (!kc) return InputStatus::kNoSpareKeycode;
+  if (!kc) return input::InputStatus::kNoSpareKeycode;
   fake(XCB_KEY_PRESS, *kc);
   held_keys_[keysym] = *kc;
   xcb_flush(conn_->get());
-  return InputStatus::kOk;
+  return input::InputStatus::kOk;
 }
 
-InputStatus XTestInjector::type_text(std::string_view utf8) {
-  if (conn_->failed()) return InputStatus::kFailed;
-  const auto cps = decode_utf8(utf8);
-  if (!cps) return InputStatus::kUnknownKey;
-  const auto shift = find_any_level(keysym::kShiftL);
-  InputStatus status = InputStatus::kOk;
+input::InputStatus XTestInjector::type_text(std::string_view utf8) {
+  if (conn_->failed()) return input::InputStatus::kFailed;
+  const auto cps = input::decode_utf8(utf8);
+  if (!cps) return input::InputStatus::kUnknownKey;
+  const auto shift = find_any_level(input::keysym::kShiftL);
+  input::InputStatus status = input::InputStatus::kOk;
   for (char32_t cp : *cps) {
-    const auto keysym = keysym_for_char(cp);
+    const auto keysym = input::keysym_for_char(cp);
     if (!keysym) {
-      status = InputStatus::kUnknownKey;
+      status = input::InputStatus::kUnknownKey;
       break;
     }
     // Plain keys as they are; shifted ones with Shift around them unless
@@ -201,7 +201,7 @@ InputStatus XTestInjector::type_text(std::string_view utf8) {
       kc = bind_spare(*keysym);
     }
     if (!kc) {
-      status = InputStatus::kNoSpareKeycode;
+      status = input::InputStatus::kNoSpareKeycode;
       break;
     }
     if (add_shift) fake(XCB_KEY_PRESS, *shift);

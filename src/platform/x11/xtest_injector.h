@@ -1,4 +1,4 @@
-// InputInjector for X11: XTest fake input on its own XCB connection.
+// input::InputInjector for X11: XTest fake input on its own XCB connection.
 //
 // Keys are found in the server's core keymap at the shift level the keys
 // already held select; a keysym that is not there (a letter of another
@@ -32,7 +32,7 @@ class XcbConnection;
 
 namespace voxl::platform::x11 {
 
-class XTestInjector final : public InputInjector {
+class XTestInjector final : public input::InputInjector {
  public:
   // Throws std::runtime_error when the display cannot be opened or lacks XTEST.
   XTestInjector(const std::string& display, Logger log);
@@ -40,8 +40,8 @@ class XTestInjector final : public InputInjector {
   XTestInjector(const XTestInjector&) = delete;
   XTestInjector& operator=(const XTestInjector&) = delete;
 
-  InputStatus key(uint32_t keysym, bool down) override;
-  InputStatus type_text(std::string_view utf8) override;
+  input::InputStatus key(uint32_t keysym, bool down) override;
+  input::InputStatus type_text(std::string_view utf8) override;
   void move(int x, int y) override;
   void button(int n, bool down) override;
   void scroll_notches(int dx, int dy) override;

@@ -1,0 +1,121 @@
+#include "platform/linux/linux_desktop_environment.h"
+
+#include <cstdlib>
+
+#include "base/child_process.h"
+#include "platform/pulse/pulse_microphone_sink.h"
+#include "platform/pulse/pulse_source.h"
+#include "platform/x11/selection_clipboard.h"
+#include "platform/x11/virtual_display.h"
+#include "platform/x11/x11_capturer.h"
+#include "platform/x11/x11_damage_watcher.h"
+#include "platform/x11/xfixes_cursor_source.h"
+#include "platform/x11/xtest_injector.h"
+
+namespace voxl::platform {
+
+std::unique_ptr<DesktopEnvironment> make_desktop_environment(const DesktopOptions& options, const Logger& log) {
+  return std::make_unique<linux_desktop::LinuxDesktopEnvironment>(options, log);
+}
+
+}  // namespace voxl::platform
+
+namespace voxl::platform::linux_desktop {
+
+LinuxDesktopEnvironment::LinuxDesktopEnvironment(DesktopOptions options, Logger log)
+    : options_(std::move(options)), log_(std::move(log)), display_(options_.display) {
+  const char* env_display = std::getenv("DISPLAY");
+  if (options_.virtual_display || (display_.empty() && (!env_display || !*env_display))) {
+    x11::VirtualDisplayOptions vo;
+    if (options_.virtual_display) vo.size = *options_.virtual_display;
+    vo.private_authority = true;
+    xvfb_ = std::make_unique<x11::VirtualDisplay>(vo);
+    display_ = xvfb_->name();
+    // Every X connection voxl opens from now on (xcb_connect reads
+    // XAUTHORITY at each call) and the program get the cookie; nobody else.
+    if (const char* old = std::getenv("XAUTHORITY")) saved_xauthority_ = old;
+    setenv("XAUTHORITY", xvfb_->authority_file().c_str(), 1);
+    log_->info("started a private Xvfb on {} ({}x{}), admitting only holders of its cookie ({})", display_,
+               vo.size.width, vo.size.height, xvfb_->authority_file());
+    if (!xvfb_->framebuffer_warning().empty())
+      log_->warn("the private Xvfb's {}: other local users may see the screen", xvfb_->framebuffer_warning());
+  } else if (display_.empty()) {
+    display_ = env_display;
+  }
+  if (!options_.exec.empty()) {
+    ChildOptions co;
+    co.argv = {"/bin/sh", "-c", options_.exec};
+    co.env = {"DISPLAY=" + display_};
+    if (xvfb_) co.env.push_back("XAUTHORITY=" + xvfb_->authority_file());
+    co.quiet = false;
+    program_ = std::make_unique<ChildProcess>(co);
+    log_->info("started `{}` on {} (pid {})", options_.exec, display_, program_->pid());
+  }
+}
+
+LinuxDesktopEnvironment::~LinuxDesktopEnvironment() {
+  program_.reset();
+  if (!xvfb_) return;
+  if (saved_xauthority_) setenv("XAUTHORITY", saved_xauthority_->c_str(), 1);
+  else unsetenv("XAUTHORITY");
+}
+
+std::string LinuxDesktopEnvironment::describe() const {
+  return "X display " + display_ + (xvfb_ ? " (private Xvfb)" : "");
+}
+
+std::unique_ptr<capture::Capturer> LinuxDesktopEnvironment::make_capturer() {
+  x11::X11CaptureOptions o;
+  o.display = display_;
+  o.log = log_;
+  if (xvfb_) o.framebuffer_shmid = xvfb_->framebuffer_shmid();
+  switch (options_.target.kind) {
+    case CaptureTarget::Kind::kScreen:
+      break;
+    case CaptureTarget::Kind::kRegion:
+      o.target = x11::X11CaptureOptions::Target::kRegion;
+      o.region = options_.target.region;
+      break;
+    case CaptureTarget::Kind::kWindow:
+      o.target = x11::X11CaptureOptions::Target::kWindow;
+      o.window = uint32_t(options_.target.window);
+      break;
+  }
+  return std::make_unique<x11::X11Capturer>(o);
+}
+
+std::unique_ptr<capture::DamageWatcher> LinuxDesktopEnvironment::make_damage_watcher(boost::asio::io_context& io) {
+  return std::make_unique<x11::X11DamageWatcher>(io, display_);
+}
+
+std::unique_ptr<input::InputInjector> LinuxDesktopEnvironment::make_input_injector() {
+  return std::make_unique<x11::XTestInjector>(display_, log_);
+}
+
+std::unique_ptr<input::CursorSource> LinuxDesktopEnvironment::make_cursor_source(boost::asio::io_context& io) {
+  return std::make_unique<x11::XFixesCursorSource>(io, display_, log_);
+}
+
+std::unique_ptr<input::Clipboard> LinuxDesktopEnvironment::make_clipboard(boost::asio::io_context& io,
+                                                                         size_t max_bytes, bool watch) {
+  return std::make_unique<x11::SelectionClipboard>(io, display_, log_, max_bytes, watch);
+}
+
+audio::SourceOpener LinuxDesktopEnvironment::audio_source_opener() {
+  return [device = options_.audio_device](std::string& error) { return pulse::open_pulse_source(device, error); };
+}
+
+std::string LinuxDesktopEnvironment::audio_source_label() const {
+  return "PulseAudio source " + pulse::pulse_device_name(options_.audio_device);
+}
+
+std::unique_ptr<audio::MicrophoneSink> LinuxDesktopEnvironment::make_microphone_sink() {
+  return std::make_unique<pulse::PulseMicrophoneSink>(options_.microphone_device, log_);
+}
+
+std::unique_ptr<DesktopResizer> LinuxDesktopEnvironment::make_desktop_resizer(std::string& why) {
+  why = "resizing the X display is not built yet";
+  return nullptr;
+}
+
+}  // namespace voxl::platform::linux_desktop

@@ -1,0 +1,60 @@
+// The Linux desktop: an X display (a private Xvfb when none is given, or
+// when asked for one) with --exec's program in it, captured and driven
+// through X11, with sound and the microphone through PulseAudio. Every
+// product opens an X connection of its own to display_name().
+//
+// Threads and ownership: see DesktopEnvironment. With a private Xvfb,
+// XAUTHORITY is set in voxl's environment (to the server's cookie file) for
+// the life of this object, so make it before any other thread that may read
+// the environment. The program is stopped before the Xvfb it runs in.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "base/logging.h"
+#include "platform/desktop_environment.h"
+
+namespace voxl {
+class ChildProcess;
+}
+
+namespace voxl::platform::x11 {
+class VirtualDisplay;
+}
+
+namespace voxl::platform::linux_desktop {
+
+class LinuxDesktopEnvironment final : public DesktopEnvironment {
+ public:
+  // Throws std::runtime_error when Xvfb or the program cannot start.
+  LinuxDesktopEnvironment(DesktopOptions options, Logger log);
+  ~LinuxDesktopEnvironment() override;
+  LinuxDesktopEnvironment(const LinuxDesktopEnvironment&) = delete;
+  LinuxDesktopEnvironment& operator=(const LinuxDesktopEnvironment&) = delete;
+
+  std::string describe() const override;
+  std::string display_name() const override { return display_; }
+
+  std::unique_ptr<capture::Capturer> make_capturer() override;
+  std::unique_ptr<capture::DamageWatcher> make_damage_watcher(boost::asio::io_context& io) override;
+  std::unique_ptr<input::InputInjector> make_input_injector() override;
+  std::unique_ptr<input::CursorSource> make_cursor_source(boost::asio::io_context& io) override;
+  std::unique_ptr<input::Clipboard> make_clipboard(boost::asio::io_context& io, size_t max_bytes,
+                                                   bool watch) override;
+  audio::SourceOpener audio_source_opener() override;
+  std::string audio_source_label() const override;
+  std::unique_ptr<audio::MicrophoneSink> make_microphone_sink() override;
+  std::unique_ptr<DesktopResizer> make_desktop_resizer(std::string& why) override;
+
+ private:
+  DesktopOptions options_;
+  Logger log_;
+  std::unique_ptr<x11::VirtualDisplay> xvfb_;
+  std::string display_;
+  std::optional<std::string> saved_xauthority_;  // XAUTHORITY before ours
+  std::unique_ptr<ChildProcess> program_;  // goes before the display it runs in
+};
+
+}  // namespace voxl::platform::linux_desktop
