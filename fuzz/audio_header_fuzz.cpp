@@ -1,15 +1,11 @@
 // Binary WebSocket messages a viewer sends: the audio header (kind 3, the
 // microphone) and, for the same bytes, the video header reader; then each
 // accepted packet goes where the server sends it, audio::Microphone (Opus
-// decoding, loss concealment, speaker hand-over, the FIFO writer). There is
-// no PulseAudio: PATH is emptied so pactl is never found, and the FIFO
-// lives in a scratch directory; nothing reads it, so old audio is drained.
+// decoding, loss concealment, speaker hand-over), into a sink that only
+// checks what it is given: whole mono packets of at most 120 ms.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <spdlog/sinks/null_sink.h>
-#include <stdlib.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <array>
 #include <cstdint>
@@ -19,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "audio/audio_format.h"
 #include "audio/microphone.h"
 #include "fuzz_check.h"
 #include "stream/wire_format.h"
@@ -27,8 +24,17 @@ namespace {
 
 using namespace voxl;
 
-// One microphone for the whole run (making one starts a thread and a
-// FIFO); every input starts with no speaker, so a fresh decoder.
+class CheckingSink final : public audio::MicrophoneSink {
+ public:
+  void write(std::span<const int16_t> pcm) override {
+    FUZZ_CHECK(pcm.size() % audio::kMicrophoneChannels == 0);
+    FUZZ_CHECK(pcm.size() <= size_t(audio::kSampleRate) * 120 / 1000 * audio::kMicrophoneChannels);
+  }
+  std::string describe() const override { return "a checking sink"; }
+};
+
+// One microphone for the whole run; every input starts with no speaker, so
+// a fresh decoder.
 audio::Microphone* g_mic = nullptr;
 const int g_speakers[3] = {};
 
@@ -57,12 +63,7 @@ void check_headers(std::span<const uint8_t> m) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  char dir[] = "/tmp/voxl-audio-fuzz-XXXXXX";
-  if (!mkdtemp(dir)) std::abort();
-  const std::string bin = std::string(dir) + "/bin";  // empty: no pactl
-  if (mkdir(bin.c_str(), 0700) != 0) std::abort();
-  setenv("PATH", bin.c_str(), 1);
-  g_mic = new audio::Microphone(std::string(dir) + "/mic.fifo",
+  g_mic = new audio::Microphone(std::make_unique<CheckingSink>(),
                                 std::make_shared<spdlog::logger>("fuzz", std::make_shared<spdlog::sinks::null_sink_mt>()));
   return 0;
 }

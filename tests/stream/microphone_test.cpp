@@ -103,7 +103,7 @@ TEST_F(MicrophoneTest, AFifoNobodyReadsNeverBlocksVoxl) {
   const ssize_t n = read(fd, buf.data(), buf.size());
   close(fd);
   EXPECT_GT(n, 0);
-  EXPECT_LE(n, audio::MicrophoneFifo::kPipeBytes);
+  EXPECT_LE(n, platform::pulse::MicrophoneFifo::kPipeBytes);
 }
 
 TEST_F(MicrophoneTest, OffByDefault) {

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace voxl::audio {
+namespace voxl::platform::pulse {
 namespace {
 
 namespace fs = std::filesystem;
@@ -198,4 +198,4 @@ TEST_F(MicrophoneFifoTest, AFullPipeDropsTheOldestAndNeverBlocks) {
 }
 
 }  // namespace
-}  // namespace voxl::audio
+}  // namespace voxl::platform::pulse

@@ -59,6 +59,7 @@ VirtualDisplay::VirtualDisplay(const VirtualDisplayOptions& o) {
              std::to_string(o.size.width) + "x" + std::to_string(o.size.height) + "x" +
                  std::to_string(o.depth),
              "-noreset"};
+  if (o.number) co.argv.insert(co.argv.begin() + 1, ":" + std::to_string(*o.number));
   if (o.shmem_framebuffer) co.argv.push_back("-shmem");
   if (!o.mit_shm) co.argv.insert(co.argv.end(), {"-extension", "MIT-SHM"});
   if (o.listen_tcp) co.argv.insert(co.argv.end(), {"-listen", "tcp"});

@@ -38,6 +38,9 @@ struct VirtualDisplayOptions {
   bool mit_shm = true;               // false: -extension MIT-SHM
   bool listen_tcp = false;           // -listen tcp (port 6000 + display)
   bool private_authority = false;    // -auth with a new cookie
+  // Serve this display number (a server coming back where one was);
+  // nullopt: the first free one, which Xvfb picks.
+  std::optional<int> number;
   std::vector<std::string> extra_args;
   std::string program = "Xvfb";
   std::chrono::milliseconds ready_timeout{30000};
