@@ -7,7 +7,7 @@
 // Threads: the loop thread, except the screenshot worker's own thread,
 // joined on destruction. Lifetime: made after the hub and the interaction,
 // before the server that serves endpoints(); destroyed after the server and
-// before the cursor and clipboard connections, the loop and the hub.
+// before the input parts, the loop and the hub.
 #pragma once
 
 #include <chrono>

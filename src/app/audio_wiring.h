@@ -4,10 +4,10 @@
 // (--enable_microphone). Each is off unless its flag asks for it.
 //
 // Threads: the loop thread, except the capture's own thread (joined by
-// stop_capture()). Lifetime: made before the server; the capture stops
-// right after the video pipeline, before the loop goes; the audio hub and
-// the microphone outlive the loop, whose sessions leave the one and feed
-// the other until they end.
+// stop_capture()). Lifetime: made after the loop and before the server; the
+// capture stops right after the video pipeline; the audio hub and the
+// microphone outlive the server's sessions, which leave the one and feed the
+// other until they end, and go before the loop.
 #pragma once
 
 #include <memory>

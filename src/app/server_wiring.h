@@ -4,9 +4,9 @@
 // interaction, and the agent endpoints.
 //
 // Threads: the loop thread. Lifetime: started once every part it serves
-// exists; destroyed right after the pipelines stop, before the agent
-// services, the cursor and clipboard connections and the loop (its open
-// sessions end with the loop, so everything they hold outlives the loop).
+// exists; at the end stop() closes every session, and once the loop has run
+// what that left the server is destroyed first, before everything its
+// sessions held.
 #pragma once
 
 #include <memory>

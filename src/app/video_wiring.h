@@ -4,11 +4,11 @@
 // in the figures there and published to the hub.
 //
 // Threads: the loop thread, except the pipeline's own thread (started by
-// start(), joined by stop()). Lifetime: the hub and the figures are made
-// before the server and the agent services and outlive the loop (its
-// sessions leave the hub as they end); the pipeline starts once the server
-// is up and stops first after the loop returns, before anything it posts to
-// goes.
+// start(), joined by stop()). Lifetime: made after the loop; the hub and
+// the figures are made before the server and the agent services and outlive
+// the server's sessions (which leave the hub as they end); the pipeline
+// starts once the server is up and stops first after the loop returns,
+// before anything it posts to goes.
 #pragma once
 
 #include <functional>

@@ -1,0 +1,53 @@
+// The flags become the platform seam's options: which display, a private
+// virtual display, the capture target and the sound devices.
+#include <gtest/gtest.h>
+
+#include "app/desktop_options.h"
+
+namespace voxl::app {
+namespace {
+
+using Kind = platform::CaptureTarget::Kind;
+
+TEST(DesktopOptions, ScreenByDefault) {
+  const auto o = desktop_options(Config{});
+  EXPECT_EQ(o.target.kind, Kind::kScreen);
+  EXPECT_TRUE(o.display.empty());
+  EXPECT_FALSE(o.virtual_display);
+  EXPECT_EQ(o.audio_device, platform::kDefaultAudioDevice);
+}
+
+TEST(DesktopOptions, RegionWinsOverWindow) {
+  Config c;
+  c.capture_region = Rect{10, 20, 300, 200};
+  c.capture_window = 0x400001;
+  const auto o = desktop_options(c);
+  EXPECT_EQ(o.target.kind, Kind::kRegion);
+  EXPECT_EQ(o.target.region, (Rect{10, 20, 300, 200}));
+}
+
+TEST(DesktopOptions, WindowDisplayAndProgram) {
+  Config c;
+  c.capture_window = 0x400001;
+  c.display = ":7";
+  c.xvfb = Size{1280, 720};
+  c.exec = "xterm";
+  const auto o = desktop_options(c);
+  EXPECT_EQ(o.target.kind, Kind::kWindow);
+  EXPECT_EQ(o.target.window, 0x400001u);
+  EXPECT_EQ(o.display, ":7");
+  ASSERT_TRUE(o.virtual_display);
+  EXPECT_EQ(o.virtual_display->width, 1280);
+  EXPECT_EQ(o.exec, "xterm");
+}
+
+TEST(DesktopOptions, MicrophoneDeviceByPlatform) {
+  Config c;
+  c.microphone_fifo = "/run/user/1000/mic.fifo";
+  c.microphone_device = "CABLE Input";
+  const auto o = desktop_options(c);
+  EXPECT_EQ(o.microphone_device, platform::kMicrophoneIsFifo ? c.microphone_fifo : c.microphone_device);
+}
+
+}  // namespace
+}  // namespace voxl::app
