@@ -1,13 +1,12 @@
 #include "app/config.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <thread>
 
@@ -64,8 +63,9 @@ std::optional<std::string> check_same_setting(const CLI::App& cli, const std::st
 std::optional<std::string> check_readable(const std::string& flag, const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return flag + ": '" + path + "' is not a readable file";
-  if (access(path.c_str(), R_OK) != 0)
-    return flag + ": '" + path + "' cannot be read (" + std::strerror(errno) + ")";
+  errno = 0;
+  if (std::ifstream probe(path, std::ios::binary); !probe)
+    return flag + ": '" + path + "' cannot be read (" + (errno ? std::strerror(errno) : "cannot open it") + ")";
   return std::nullopt;
 }
 

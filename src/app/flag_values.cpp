@@ -1,6 +1,6 @@
 #include "app/flag_values.h"
 
-#include <arpa/inet.h>
+#include <boost/asio/ip/address.hpp>
 
 #include <algorithm>
 #include <array>
@@ -47,9 +47,11 @@ bool is_host_name(std::string_view text) {
 }
 
 bool is_ip_address(const std::string& text) {
-  std::array<unsigned char, 16> buf{};
-  return inet_pton(AF_INET, text.c_str(), buf.data()) == 1 ||
-         inet_pton(AF_INET6, text.c_str(), buf.data()) == 1;
+  // As inet_pton reads them: dotted-quad IPv4, or IPv6 without a scope id.
+  if (text.find('%') != std::string::npos) return false;
+  boost::system::error_code ec;
+  boost::asio::ip::make_address(text, ec);
+  return !ec;
 }
 
 // "host", "host:port", "[v6]" or "[v6]:port" as found after "scheme://".

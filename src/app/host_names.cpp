@@ -1,12 +1,11 @@
 #include "app/host_names.h"
 
-#include <netdb.h>
-#include <sys/socket.h>
-#include <unistd.h>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/host_name.hpp>
+#include <boost/asio/ip/tcp.hpp>
 
 #include <algorithm>
 #include <cctype>
-#include <climits>
 
 namespace voxl::app {
 
@@ -23,18 +22,18 @@ void add(std::vector<std::string>& names, std::string name) {
 
 std::vector<std::string> machine_host_names() {
   std::vector<std::string> names;
-  char host[HOST_NAME_MAX + 1] = {};
-  if (gethostname(host, sizeof host - 1) != 0 || host[0] == '\0') return names;
+  namespace ip = boost::asio::ip;
+  boost::system::error_code ec;
+  const std::string host = ip::host_name(ec);
+  if (ec || host.empty()) return names;
   add(names, host);
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_flags = AI_CANONNAME;
-  addrinfo* found = nullptr;
-  if (getaddrinfo(host, nullptr, &hints, &found) == 0) {
-    for (const addrinfo* a = found; a != nullptr; a = a->ai_next)
-      if (a->ai_canonname != nullptr) add(names, a->ai_canonname);
-    freeaddrinfo(found);
-  }
+  // The canonical names the resolver knows it by (getaddrinfo's
+  // AI_CANONNAME): an entry's host_name() is the canonical name when given.
+  boost::asio::io_context io;
+  ip::tcp::resolver resolver(io);
+  const auto found = resolver.resolve(host, "", ip::resolver_base::canonical_name, ec);
+  if (!ec)
+    for (const auto& entry : found) add(names, entry.host_name());
   return names;
 }
 

@@ -1,7 +1,7 @@
-// The names this machine goes by, for the Host allow-list: gethostname()
+// The names this machine goes by, for the Host allow-list: the host name
 // and its canonical (fully qualified) name when the resolver knows one.
-// POSIX; called once at start on the main thread (the lookup may take a
-// moment when DNS is slow).
+// Any platform (Asio); called once at start on the main thread (the lookup
+// may take a moment when DNS is slow).
 #pragma once
 
 #include <string>

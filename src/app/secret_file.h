@@ -1,6 +1,6 @@
 // Secrets (passwords, tokens) read from a file instead of the command line,
-// where every local user can read them. POSIX; used once on the main
-// thread while parsing flags.
+// where every local user can read them (platform/file_head.h checks the
+// file). Used once on the main thread while parsing flags.
 #pragma once
 
 #include <optional>

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <limits>
 #include <mutex>
+#include <new>
 #include <stdexcept>
 #include <vector>
 
@@ -21,8 +22,12 @@ std::optional<size_t> buffer_bytes(int stride, int height) {
 
 namespace {
 
+// 64-byte aligned pixels through the aligned operator new (the Windows C
+// runtime has no std::aligned_alloc).
+constexpr std::align_val_t kPixelAlignment{64};
+
 struct AlignedFree {
-  void operator()(uint8_t* p) const { std::free(p); }
+  void operator()(uint8_t* p) const { ::operator delete(p, kPixelAlignment); }
 };
 
 struct Slot {
@@ -76,7 +81,7 @@ std::optional<FramePool::Lease> FramePool::acquire(Size size) {
       slot.in_use = false;
       return std::nullopt;
     }
-    slot.pixels.reset(static_cast<uint8_t*>(std::aligned_alloc(64, *bytes)));
+    slot.pixels.reset(static_cast<uint8_t*>(::operator new(*bytes, kPixelAlignment, std::nothrow)));
     if (!slot.pixels) {
       std::lock_guard relock(s.mu);
       slot.in_use = false;

@@ -11,17 +11,19 @@ namespace {
 
 int align64(int v) { return (v + 63) & ~63; }
 
+// The aligned operator new: the Windows C runtime has no std::aligned_alloc.
+constexpr std::align_val_t kPlaneAlignment{64};
+
 uint8_t* alloc_plane(int stride, int rows, uint8_t fill) {
   const size_t bytes = size_t(stride) * size_t(rows);
-  auto* p = static_cast<uint8_t*>(std::aligned_alloc(64, bytes));
-  if (!p) throw std::bad_alloc();
+  auto* p = static_cast<uint8_t*>(::operator new(bytes, kPlaneAlignment));
   std::memset(p, fill, bytes);
   return p;
 }
 
 }  // namespace
 
-void I420Image::Free::operator()(uint8_t* p) const { std::free(p); }
+void I420Image::Free::operator()(uint8_t* p) const { ::operator delete(p, kPlaneAlignment); }
 
 I420Image::I420Image(Size size) : size_(size) {
   if (size.empty() || size.width % 2 || size.height % 2)

@@ -1,8 +1,5 @@
 #include "endpoints/change_monitor.h"
 
-#include <poll.h>
-#include <unistd.h>
-
 #include <boost/asio/post.hpp>
 
 namespace voxl::endpoints {
@@ -18,25 +15,16 @@ struct ChangeMonitor::Entry {
 };
 
 ChangeMonitor::ChangeMonitor(asio::io_context& io, std::unique_ptr<capture::DamageWatcher> watcher, Logger log)
-    : io_(io), watcher_(std::move(watcher)), log_sink_(std::move(log)), fd_(io) {
-  // Our own descriptor for the same socket: asio closes it, the display
-  // connection keeps its own.
-  const int fd = ::dup(watcher_->fd());
-  if (fd < 0) throw std::runtime_error("cannot watch the display connection: dup failed");
-  fd_.assign(fd);
+    : io_(io), watcher_(std::move(watcher)), log_sink_(std::move(log)) {
   pump(false);
   watch();
 }
 
-ChangeMonitor::~ChangeMonitor() {
-  *alive_ = false;
-  boost::system::error_code ignored;
-  fd_.close(ignored);
-}
+ChangeMonitor::~ChangeMonitor() { *alive_ = false; }
 
 void ChangeMonitor::watch() {
-  fd_.async_wait(asio::posix::stream_descriptor::wait_read, [this, alive = alive_](boost::system::error_code ec) {
-    if (ec || !*alive) return;
+  watcher_->async_wait([this, alive = alive_] {
+    if (!*alive) return;
     pump(false);
     if (watcher_->failed()) {
       log_sink_->error("the damage watcher lost the display: /wait will only time out from now on");
@@ -44,10 +32,6 @@ void ChangeMonitor::watch() {
     }
     watch();
   });
-  // asio waits for the next edge: anything that arrived while no wait was
-  // queued (during pump()) would sit unnoticed until more came.
-  pollfd p{fd_.native_handle(), POLLIN, 0};
-  if (::poll(&p, 1, 0) > 0) post_pump();
 }
 
 void ChangeMonitor::post_pump() {

@@ -1,7 +1,7 @@
 // Watches the screen for /wait and numbers its changes (the seq of
 // X-Voxl-Seq and /wait), with no viewer, no capture and no encode: a
-// DamageWatcher on its own display connection whose descriptor the loop
-// waits on. Always on, because it costs nothing when no one asks: after a
+// DamageWatcher on its own display connection that the loop waits on
+// (DamageWatcher::async_wait). Always on, because it costs nothing when no one asks: after a
 // change it fetches where it was only while someone waits, so an agent-free
 // desktop pays one notification per idle-to-busy transition; and a seq
 // handed out earlier keeps its exact meaning however long the gap until the
@@ -14,7 +14,6 @@
 #pragma once
 
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 #include <functional>
@@ -61,7 +60,6 @@ class ChangeMonitor {
   boost::asio::io_context& io_;
   std::unique_ptr<capture::DamageWatcher> watcher_;
   Logger log_sink_;
-  boost::asio::posix::stream_descriptor fd_;
   ChangeLog log_;
   std::optional<Clock::time_point> pending_since_;  // notified, not yet taken
   std::map<uint64_t, std::unique_ptr<Entry>> waiters_;

@@ -1,10 +1,5 @@
 #include "endpoints/mp4_writer.h"
 
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-
 #include "encode/h264_bitstream.h"
 
 namespace voxl::endpoints {
@@ -45,7 +40,7 @@ int64_t ticks(int64_t us) { return (us * Mp4Writer::kTimescale + 500000) / 10000
 
 }  // namespace
 
-Mp4Writer::Mp4Writer(int fd, Size size) : fd_(fd), size_(size) {
+Mp4Writer::Mp4Writer(platform::NativeFile file, Size size) : file_(file), size_(size) {
   std::vector<uint8_t> head;
   {
     Box ftyp(head, "ftyp");
@@ -62,27 +57,21 @@ Mp4Writer::Mp4Writer(int fd, Size size) : fd_(fd), size_(size) {
 }
 
 bool Mp4Writer::write_all(const void* data, size_t n) {
-  const auto* p = static_cast<const uint8_t*>(data);
-  while (n > 0 && !failed_) {
-    const ssize_t w = ::write(fd_, p, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) {
-      failed_ = true;
-      error_ = std::string("cannot write the recording: ") + std::strerror(errno);
-      return false;
-    }
-    p += w;
-    n -= size_t(w);
+  if (failed_) return false;
+  std::string why;
+  if (!platform::write_all(file_, data, n, why)) {
+    failed_ = true;
+    error_ = "cannot write the recording: " + why;
   }
   return !failed_;
 }
 
 bool Mp4Writer::pwrite_all(const void* data, size_t n, uint64_t offset) {
   if (failed_) return false;
-  const ssize_t w = ::pwrite(fd_, data, n, off_t(offset));
-  if (w != ssize_t(n)) {
+  std::string why;
+  if (!platform::write_at(file_, data, n, offset, why)) {
     failed_ = true;
-    error_ = std::string("cannot write the recording: ") + std::strerror(errno);
+    error_ = "cannot write the recording: " + why;
   }
   return !failed_;
 }
@@ -249,9 +238,9 @@ bool Mp4Writer::finish(int64_t end_us) {
   const uint64_t mdat_size = 16 + mdat_bytes_;
   for (int i = 0; i < 8; ++i) size64[i] = uint8_t(mdat_size >> (56 - 8 * i));
   if (!pwrite_all(size64, 8, mdat_start_ + 8)) return false;
-  if (::lseek(fd_, 0, SEEK_SET) != 0) {
+  if (std::string why; !platform::rewind(file_, why)) {
     failed_ = true;
-    error_ = "cannot rewind the recording";
+    error_ = "cannot rewind the recording: " + why;
     return false;
   }
   return true;

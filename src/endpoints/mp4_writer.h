@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/geometry.h"
+#include "platform/owned_file.h"
 
 namespace voxl::endpoints {
 
@@ -21,8 +22,8 @@ class Mp4Writer {
  public:
   static constexpr uint32_t kTimescale = 90000;
 
-  // Writes to `fd` (not owned) from its current offset, which must be 0.
-  Mp4Writer(int fd, Size size);
+  // Writes to `file` (not owned) from its current offset, which must be 0.
+  Mp4Writer(platform::NativeFile file, Size size);
 
   // One access unit captured at `time_us` (any epoch; must not go back).
   // The first must be an IDR carrying SPS and PPS. False on a write error
@@ -40,7 +41,7 @@ class Mp4Writer {
   bool write_all(const void* data, size_t n);
   bool pwrite_all(const void* data, size_t n, uint64_t offset);
 
-  int fd_;
+  platform::NativeFile file_;
   Size size_;
   std::vector<uint8_t> sps_, pps_;
   std::vector<uint32_t> sizes_;

@@ -1,7 +1,7 @@
 // The disk that recordings may take: a cap on the bytes of all recordings
 // together (--max-record-mb) and a floor of free space on the temporary
 // folder's file system. Pure bookkeeping; the caller asks the file system
-// (base/free_space.h) when free_check_due() says so and passes the answer
+// (platform/free_space.h) when free_check_due() says so and passes the answer
 // in, so the rules are tested without a disk.
 //
 // Threads: one owner (the loop thread).

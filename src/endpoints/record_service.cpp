@@ -1,17 +1,11 @@
 #include "endpoints/record_service.h"
 
-#include <fcntl.h>
-#include <stdlib.h>
-#include <unistd.h>
-
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 
-#include <cerrno>
-#include <cstring>
-
-#include "base/free_space.h"
 #include "endpoints/mp4_writer.h"
+#include "platform/free_space.h"
+#include "platform/owned_file.h"
 
 namespace voxl::endpoints {
 
@@ -26,27 +20,12 @@ int64_t micros(Clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::microseconds>(t.time_since_epoch()).count();
 }
 
-// A file with no name: it goes away with its last descriptor, even if voxl
-// is killed.
-int unnamed_file(const std::string& dir, std::string& error) {
-  int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-  if (fd >= 0) return fd;
-  std::string path = dir + "/voxl-record-XXXXXX";
-  fd = ::mkostemp(path.data(), O_CLOEXEC);
-  if (fd < 0) {
-    error = "cannot create a temporary file in " + dir + ": " + std::strerror(errno);
-    return -1;
-  }
-  ::unlink(path.c_str());
-  return fd;
-}
-
 }  // namespace
 
 class RecordService::Recording final : public stream::VideoSink {
  public:
-  Recording(RecordService& svc, uint64_t id, int fd, std::optional<std::chrono::milliseconds> length, Done done)
-      : svc_(svc), id_(id), file_(std::make_shared<net::OwnedFd>(fd)), done_(std::move(done)),
+  Recording(RecordService& svc, uint64_t id, platform::OwnedFile file, std::optional<std::chrono::milliseconds> length, Done done)
+      : svc_(svc), id_(id), file_(std::make_shared<platform::OwnedFile>(std::move(file))), done_(std::move(done)),
         limit_(length && *length < svc.max_ ? *length : std::chrono::milliseconds(svc.max_)),
         limit_reason_(length && *length < svc.max_ ? "length" : "max-record-seconds"), timer_(svc.io_) {
     svc_.hub_.add(this);  // asks for a key frame
@@ -81,7 +60,7 @@ class RecordService::Recording final : public stream::VideoSink {
     if (f->captured_at >= first_ + limit_) return end(limit_reason_, first_ + limit_);
     RecordBudget& budget = svc_.budget_;
     if (budget.free_check_due() &&
-        budget.check_free(free_bytes(svc_.temp_dir_)) != RecordBudget::Verdict::kOk)
+        budget.check_free(platform::free_bytes(svc_.temp_dir_)) != RecordBudget::Verdict::kOk)
       return end("low-disk-space", f->captured_at);
     if (budget.take(f->data.size()) != RecordBudget::Verdict::kOk) return end("max-record-mb", f->captured_at);
     taken_ += f->data.size();
@@ -149,7 +128,7 @@ class RecordService::Recording final : public stream::VideoSink {
 
   RecordService& svc_;
   uint64_t id_;
-  std::shared_ptr<net::OwnedFd> file_;
+  std::shared_ptr<platform::OwnedFile> file_;
   Done done_;
   std::chrono::milliseconds limit_;
   const char* limit_reason_;
@@ -178,7 +157,7 @@ uint64_t RecordService::add(std::optional<std::chrono::milliseconds> length, Don
     refusal = {503, "too many recordings at once (" + std::to_string(kMaxRecordings) + ")"};
     return 0;
   }
-  const auto free = free_bytes(temp_dir_);
+  const auto free = platform::free_bytes(temp_dir_);
   switch (budget_.can_start(free)) {
     case RecordBudget::Verdict::kCapReached:
       refusal = {507, "the recordings kept take " + std::to_string(mib(budget_.used())) +
@@ -191,10 +170,10 @@ uint64_t RecordService::add(std::optional<std::chrono::milliseconds> length, Don
     case RecordBudget::Verdict::kOk: break;
   }
   refusal.status = 503;
-  const int fd = unnamed_file(temp_dir_, refusal.error);
-  if (fd < 0) return 0;
+  platform::OwnedFile file = platform::make_anonymous_file(temp_dir_, refusal.error);
+  if (!file.valid()) return 0;
   const uint64_t id = ++next_id_;
-  recordings_.emplace(id, std::make_unique<Recording>(*this, id, fd, length, std::move(done)));
+  recordings_.emplace(id, std::make_unique<Recording>(*this, id, std::move(file), length, std::move(done)));
   log_->info("recording {} started", id);
   return id;
 }

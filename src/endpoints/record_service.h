@@ -28,7 +28,7 @@ namespace voxl::endpoints {
 struct RecordOutcome {
   int status = 200;  // else an HTTP error status with `error`
   std::string error;
-  std::shared_ptr<net::OwnedFd> file;  // the MP4, offset 0
+  std::shared_ptr<platform::OwnedFile> file;  // the MP4, offset 0
   size_t frames = 0;
   double seconds = 0;
   // "length", "stop", "max-record-seconds", "resize", "max-record-mb",

@@ -1,6 +1,6 @@
 #include "net/access_policy.h"
 
-#include <arpa/inet.h>
+#include <boost/asio/ip/address.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -10,6 +10,25 @@
 namespace voxl::net {
 
 namespace {
+
+namespace ip = boost::asio::ip;
+
+// `text` as an IPv6 address (no scope id, as inet_pton reads it).
+std::optional<ip::address_v6> ipv6_literal(const std::string& text) {
+  if (text.find('%') != std::string::npos) return std::nullopt;
+  boost::system::error_code ec;
+  const ip::address_v6 a = ip::make_address_v6(text, ec);
+  if (ec) return std::nullopt;
+  return a;
+}
+
+// `text` as a dotted-quad IPv4 address.
+std::optional<ip::address_v4> ipv4_literal(const std::string& text) {
+  boost::system::error_code ec;
+  const ip::address_v4 a = ip::make_address_v4(text, ec);
+  if (ec) return std::nullopt;
+  return a;
+}
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -66,10 +85,10 @@ std::optional<HostParts> parse_host(std::string_view host) {
     const std::string_view rest = host.substr(close + 1);
     if (!rest.empty() && (rest.front() != ':' || !valid_port(rest.substr(1)))) return std::nullopt;
     h.name = lower(host.substr(1, close - 1));
-    in6_addr a{};
-    if (inet_pton(AF_INET6, h.name.c_str(), &a) != 1) return std::nullopt;
+    const auto a = ipv6_literal(h.name);
+    if (!a) return std::nullopt;
     h.ip_literal = true;
-    h.loopback = IN6_IS_ADDR_LOOPBACK(&a);
+    h.loopback = a->is_loopback();
     return h;
   }
   const size_t first = host.find(':');
@@ -77,10 +96,10 @@ std::optional<HostParts> parse_host(std::string_view host) {
     // Unbracketed IPv6 is not a valid Host, but it is an address, not a
     // name that DNS could rebind; is_loopback_host has always taken it.
     h.name = lower(host);
-    in6_addr a{};
-    if (inet_pton(AF_INET6, h.name.c_str(), &a) != 1) return std::nullopt;
+    const auto a = ipv6_literal(h.name);
+    if (!a) return std::nullopt;
     h.ip_literal = true;
-    h.loopback = IN6_IS_ADDR_LOOPBACK(&a);
+    h.loopback = a->is_loopback();
     return h;
   }
   std::string_view name = host.substr(0, first);
@@ -88,10 +107,9 @@ std::optional<HostParts> parse_host(std::string_view host) {
   if (!name.empty() && name.back() == '.') name.remove_suffix(1);
   if (!valid_name(name)) return std::nullopt;
   h.name = lower(name);
-  in_addr a{};
-  if (inet_pton(AF_INET, h.name.c_str(), &a) == 1) {
+  if (const auto a = ipv4_literal(h.name)) {
     h.ip_literal = true;
-    h.loopback = (ntohl(a.s_addr) >> 24) == 127;
+    h.loopback = (a->to_uint() >> 24) == 127;
   } else {
     h.loopback = h.name == "localhost";
   }
@@ -163,8 +181,7 @@ AccessDecision refuse(int status, std::string reason) {
 bool is_loopback_host(std::string_view host) {
   const std::string h = lower(strip_port(host));
   if (h == "localhost" || h == "::1") return true;
-  in_addr a{};
-  if (inet_pton(AF_INET, h.c_str(), &a) == 1) return (ntohl(a.s_addr) >> 24) == 127;
+  if (const auto a = ipv4_literal(h)) return (a->to_uint() >> 24) == 127;
   return false;
 }
 

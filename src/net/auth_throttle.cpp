@@ -1,25 +1,22 @@
 #include "net/auth_throttle.h"
 
-#include <arpa/inet.h>
+#include <boost/asio/ip/address.hpp>
 
 #include <algorithm>
-#include <cstring>
 
 namespace voxl::net {
 
 std::string AuthThrottle::key(std::string_view address) {
   const std::string a(address.substr(0, std::min<size_t>(address.size(), 64)));
-  in6_addr v6{};
-  if (inet_pton(AF_INET6, a.c_str(), &v6) != 1) return a;
-  if (IN6_IS_ADDR_V4MAPPED(&v6)) {
-    char buf[INET_ADDRSTRLEN];
-    if (inet_ntop(AF_INET, &v6.s6_addr[12], buf, sizeof buf)) return buf;
-    return a;
-  }
-  std::memset(&v6.s6_addr[8], 0, 8);
-  char buf[INET6_ADDRSTRLEN];
-  if (!inet_ntop(AF_INET6, &v6, buf, sizeof buf)) return a;
-  return std::string(buf) + "/64";
+  namespace ip = boost::asio::ip;
+  if (a.find('%') != std::string::npos) return a;  // a scope id: not a plain address
+  boost::system::error_code ec;
+  const ip::address_v6 v6 = ip::make_address_v6(a, ec);
+  if (ec) return a;
+  if (v6.is_v4_mapped()) return ip::make_address_v4(ip::v4_mapped, v6).to_string();
+  ip::address_v6::bytes_type bytes = v6.to_bytes();
+  std::fill(bytes.begin() + 8, bytes.end(), 0);
+  return ip::address_v6(bytes).to_string() + "/64";
 }
 
 AuthThrottle::Clock::duration AuthThrottle::blocked_for(std::string_view address, Clock::time_point now) const {

@@ -1,24 +1,10 @@
 #include "net/endpoint.h"
 
-#include <unistd.h>
-
 #include <nlohmann/json.hpp>
 
 #include "base/json_text.h"
 
 namespace voxl::net {
-
-OwnedFd::~OwnedFd() {
-  if (fd_ >= 0) ::close(fd_);
-}
-
-OwnedFd& OwnedFd::operator=(OwnedFd&& o) noexcept {
-  if (this != &o) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = std::exchange(o.fd_, -1);
-  }
-  return *this;
-}
 
 EndpointReply json_error(int status, const std::string& parameter, const std::string& message) {
   nlohmann::json j{{"error", message}};

@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "platform/owned_file.h"
+
 namespace voxl::net {
 
 struct EndpointRequest {
@@ -27,21 +29,6 @@ struct EndpointRequest {
   bool foreign_origin = false;  // an Origin header from another site (a browser page elsewhere)
 };
 
-// A file descriptor owned by a reply; closed when the reply is done.
-class OwnedFd {
- public:
-  OwnedFd() = default;
-  explicit OwnedFd(int fd) : fd_(fd) {}
-  ~OwnedFd();
-  OwnedFd(OwnedFd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
-  OwnedFd& operator=(OwnedFd&& o) noexcept;
-  int get() const { return fd_; }
-  int release() { return std::exchange(fd_, -1); }
-
- private:
-  int fd_ = -1;
-};
-
 struct EndpointReply {
   int status = 200;
   std::string content_type = "application/json";
@@ -49,7 +36,8 @@ struct EndpointReply {
   std::string body;
   // When set, the body is this file from its current offset to its end
   // instead of `body` (large recordings never sit in memory).
-  std::shared_ptr<OwnedFd> file;
+  // The file is closed when the reply is done.
+  std::shared_ptr<platform::OwnedFile> file;
 };
 
 // A JSON error naming what was wrong: {"error": "...", "parameter": "..."}.

@@ -15,7 +15,7 @@
 
 #include <spdlog/fmt/fmt.h>
 
-#include "base/fd_limits.h"
+#include "platform/fd_limits.h"
 #include "base/rate_limit.h"
 #include "net/connection_limits.h"
 #include "net/http_routes.h"
@@ -66,13 +66,44 @@ struct SessionShared {
 };
 
 template <class Stream>
-class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
+class HttpSession final : public ClosableSession, public std::enable_shared_from_this<HttpSession<Stream>> {
  public:
-  HttpSession(Stream&& stream, SessionContext& ctx, std::shared_ptr<SessionShared> shared)
-      : stream_(std::move(stream)), ctx_(ctx), shared_(std::move(shared)) {}
+  // `owner` keeps `ctx` (and its session registry) alive as long as this.
+  HttpSession(Stream&& stream, SessionContext& ctx, std::shared_ptr<SessionShared> shared,
+              std::shared_ptr<void> owner)
+      : owner_(std::move(owner)), stream_(std::move(stream)), ctx_(ctx), shared_(std::move(shared)) {}
 
+  ~HttpSession() {
+    if (registered_) ctx_.sessions->remove(registered_);
+  }
+
+  // TLS: the handshake first.
   void run() {
-    guarded("reading a request", 400, [this] { read(); });
+    registered_ = ctx_.sessions->add(std::weak_ptr<ClosableSession>(this->shared_from_this()));
+    if (ctx_.sessions->stopped()) return;  // shut down already
+    if constexpr (std::is_same_v<Stream, TlsStream>) {
+      beast::get_lowest_layer(stream_).expires_after(kHandshakeTimeout);
+      stream_.async_handshake(ssl::stream_base::server, [self = this->shared_from_this()](beast::error_code ec) {
+        if (ec) return self->ctx_.log->debug("TLS handshake failed: {}", ec.message());
+        self->guarded("reading a request", 400, [&] { self->read(); });
+      });
+    } else {
+      guarded("reading a request", 400, [this] { read(); });
+    }
+  }
+
+  // ClosableSession: a pending endpoint is cancelled and the connection
+  // dropped; an answer being written is cut off.
+  void shut_down() noexcept override {
+    if (handed_over_) return;  // the viewer session is registered itself
+    pending_ = false;
+    if (auto cancel = std::exchange(cancel_, nullptr)) {
+      try {
+        cancel();
+      } catch (...) {
+      }
+    }
+    abort();
   }
 
  private:
@@ -131,6 +162,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
   }
 
   void on_read(beast::error_code ec) {
+    if (ctx_.sessions->stopped()) return abort();
     if (ec == http::error::end_of_stream) return close();
     if (ec) {
       if (ignorable(ec)) return;
@@ -146,7 +178,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
     if (r.upgrade) {
       beast::get_lowest_layer(stream_).expires_never();
       handed_over_ = true;
-      start_viewer_session(std::move(stream_), std::move(req), r.role, ctx_);
+      start_viewer_session(std::move(stream_), std::move(req), r.role, ctx_, owner_);
       return;
     }
     // A handler that throws is voxl's fault, not the request's.
@@ -238,7 +270,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
   void send_reply(EndpointReply reply) {
     beast::get_lowest_layer(stream_).expires_after(kWriteTimeout);
     const auto status = http::int_to_status(unsigned(reply.status));
-    if (reply.file && reply.file->get() >= 0) {
+    if (reply.file && reply.file->valid()) {
       http::response<http::file_body> res{status, version_};
       decorate(res, reply);
       beast::file f;
@@ -281,8 +313,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
     }
   }
 
+  std::shared_ptr<void> owner_;  // first: `ctx_` outlives everything below
   Stream stream_;
   SessionContext& ctx_;
+  uint64_t registered_ = 0;  // in ctx_.sessions
   std::shared_ptr<SessionShared> shared_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
@@ -301,7 +335,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
 
 struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   Impl(asio::io_context& context, SessionContext shared, ConnectionCaps caps)
-      : io(context), acceptor(context), backoff_timer(context), ctx(std::move(shared)), limiter(caps) {}
+      : io(context), acceptor(context), backoff_timer(context), ctx(std::move(shared)), limiter(caps),
+        live(caps.total) {
+    ctx.sessions = &live;
+  }
 
   void accept() {
     armed = true;
@@ -332,7 +369,7 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
       backoff = {};
     }
     // Before anything else: a child started from now on must not inherit it.
-    set_close_on_exec(s.native_handle());
+    platform::set_close_on_exec(platform::NativeSocket(s.native_handle()));
     accept();  // the next one, whatever becomes of this one
     beast::error_code ignored;
     const auto remote = s.remote_endpoint(ignored);
@@ -343,25 +380,11 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
     if (!token.held()) return refuse(s, address, why);
     s.set_option(tcp::no_delay(true), ignored);
     CountedTcpStream counted(std::move(s), std::move(token));
-    if (tls) {
-      auto stream = std::make_shared<TlsStream>(std::move(counted), *tls);
-      beast::get_lowest_layer(*stream).expires_after(kHandshakeTimeout);
-      stream->async_handshake(ssl::stream_base::server, [self = shared_from_this(), stream](beast::error_code hec) {
-        if (hec) {
-          self->ctx.log->debug("TLS handshake failed: {}", hec.message());
-          return;
-        }
-        try {
-          std::make_shared<HttpSession<TlsStream>>(std::move(*stream), self->ctx, self->sessions)->run();
-        } catch (const std::exception& e) {
-          self->accept_fault(e.what());
-        } catch (...) {
-          self->accept_fault("an unknown exception");
-        }
-      });
-    } else {
-      std::make_shared<HttpSession<PlainStream>>(std::move(counted), ctx, sessions)->run();
-    }
+    if (tls)
+      std::make_shared<HttpSession<TlsStream>>(TlsStream(std::move(counted), *tls), ctx, sessions, shared_from_this())
+          ->run();
+    else
+      std::make_shared<HttpSession<PlainStream>>(std::move(counted), ctx, sessions, shared_from_this())->run();
   }
 
   // Over a limit the connection closes at once, before a byte is read: it
@@ -412,6 +435,7 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   std::optional<ssl::context> tls;
   SessionContext ctx;
   ConnectionLimiter limiter;
+  SessionRegistry live;  // every HTTP and viewer session; ctx.sessions points here
   std::shared_ptr<SessionShared> sessions = std::make_shared<SessionShared>();
   RateLimit refusal_log{std::chrono::seconds(5)};
   RateLimit fault_log{std::chrono::seconds(5)};
@@ -455,8 +479,13 @@ Server::Server(asio::io_context& io, ServerOptions o, stream::Hub& hub, Logger l
   const tcp::endpoint ep(address, o.port);
   auto& acc = impl_->acceptor;
   acc.open(ep.protocol(), ec);
-  if (!ec) set_close_on_exec(acc.native_handle());
+  if (!ec) platform::set_close_on_exec(platform::NativeSocket(acc.native_handle()));
+#ifndef _WIN32
+  // On Windows SO_REUSEADDR would let another program bind the same port
+  // and take connections meant for voxl; its default already allows a quick
+  // restart.
   if (!ec) acc.set_option(asio::socket_base::reuse_address(true), ec);
+#endif
   if (!ec) acc.bind(ep, ec);
   if (!ec) acc.listen(asio::socket_base::max_listen_connections, ec);
   if (ec)
@@ -484,6 +513,7 @@ void Server::stop() {
   beast::error_code ec;
   impl_->acceptor.close(ec);
   impl_->backoff_timer.cancel();
+  impl_->live.stop();
 }
 
 }  // namespace voxl::net

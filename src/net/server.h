@@ -2,6 +2,16 @@
 // stream at "/ws", and JSON figures at "/stats", over plain TCP or TLS,
 // behind the access policy. Beast stays inside src/net.
 //
+// The server owns its sessions: it keeps a registry of every live HTTP
+// and WebSocket session (weak references, bounded by the connection
+// limits), and stop() closes them all. After stop(), running the
+// io_context until it has no work left (run() returning by itself, or
+// poll() until it does nothing) ends every session: none holds the hub,
+// the audio hub, the microphone, the interaction or the endpoints' state
+// any more, and the loop's owner can destroy those in plain reverse order.
+// Sessions keep the server's shared state alive while they end, so the
+// Server object itself may go before the loop has drained.
+//
 // Threads: everything runs on the loop thread that runs the io_context
 // passed in; construct, start and stop there.
 #pragma once
@@ -68,7 +78,13 @@ class Server {
   // url() with "?token=..." when the access token is on: the address to
   // open. It carries the secret: log it, show it, never send it elsewhere.
   std::string signed_url() const;
-  void stop();              // stops accepting; open sessions end with the loop
+  // Stops accepting and closes every session: a viewer gets the WebSocket
+  // close 1001 "going away" (after the write in flight) and its socket is
+  // closed once it answers, or after a grace of 2 s; an HTTP session's
+  // pending endpoint is cancelled and its connection dropped (an answer
+  // being written is cut off). Sessions still in their TLS or WebSocket
+  // handshake are dropped. Idempotent; the destructor calls it.
+  void stop();
 
  private:
   struct Impl;

@@ -10,6 +10,7 @@
 #include "net/access_policy.h"
 #include "net/auth_throttle.h"
 #include "net/endpoint.h"
+#include "net/session_registry.h"
 #include "stream/bitrate_controller.h"
 
 namespace voxl::audio {
@@ -41,6 +42,7 @@ struct SessionContext {
   input::Interaction* interaction = nullptr;  // input, cursor, clipboard; none: watch only
   AuthThrottle auth_throttle{};  // back-off for addresses sending wrong credentials
   std::function<AuthThrottle::Clock::time_point()> now = &AuthThrottle::Clock::now;  // tests set a fake
+  SessionRegistry* sessions = nullptr;  // the server's live sessions; set by the server, outlives them
 };
 
 }  // namespace voxl::net

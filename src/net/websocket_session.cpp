@@ -27,6 +27,9 @@ namespace websocket = beast::websocket;
 namespace {
 
 constexpr auto kStatsEvery = std::chrono::seconds(1);
+// After the server's stop(): how long a viewer has to answer the close
+// frame before its socket is closed anyway.
+constexpr auto kShutdownGrace = std::chrono::seconds(2);
 
 stream::ViewerServices services_of(SessionContext& ctx) {
   return {ctx.hub, ctx.log, ctx.stats_json, ctx.max_fps, ctx.bitrate, ctx.audio_hub, ctx.microphone, ctx.interaction};
@@ -34,13 +37,21 @@ stream::ViewerServices services_of(SessionContext& ctx) {
 
 template <class Stream>
 class ViewerSession final : public stream::ViewerTransport,
+                            public ClosableSession,
                             public std::enable_shared_from_this<ViewerSession<Stream>> {
  public:
-  ViewerSession(Stream&& s, Role role, SessionContext& ctx)
-      : ws_(std::move(s)), ctx_(ctx), view_only_(role == Role::kViewOnly), stats_timer_(ws_.get_executor()),
+  ViewerSession(Stream&& s, Role role, SessionContext& ctx, std::shared_ptr<void> owner)
+      : owner_(std::move(owner)), ws_(std::move(s)), ctx_(ctx), view_only_(role == Role::kViewOnly),
+        stats_timer_(ws_.get_executor()), shutdown_timer_(ws_.get_executor()),
         conn_(*this, services_of(ctx), view_only_) {}
 
+  ~ViewerSession() {
+    if (registered_) ctx_.sessions->remove(registered_);
+  }
+
   void start(Request req) {
+    registered_ = ctx_.sessions->add(std::weak_ptr<ClosableSession>(this->shared_from_this()));
+    if (ctx_.sessions->stopped()) return;  // shut down already
     ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
     ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& res) {
       res.set(beast::http::field::server, "voxl");
@@ -78,6 +89,29 @@ class ViewerSession final : public stream::ViewerTransport,
     if (!writing_) start_close();  // else after the write in flight
   }
 
+  // ClosableSession: the close frame (1001) after the write in flight, and
+  // the socket closed after kShutdownGrace whatever the viewer does.
+  void shut_down() noexcept override {
+    try {
+      if (accepted_) conn_.shut_down();
+      beast::error_code ignored;
+      auto& socket = beast::get_lowest_layer(ws_).socket();
+      if (!accepted_ || !socket.is_open()) {
+        socket.close(ignored);
+        return;
+      }
+      shutdown_timer_.expires_after(kShutdownGrace);
+      shutdown_timer_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
+        if (ec) return;
+        beast::error_code e;
+        beast::get_lowest_layer(self->ws_).socket().close(e);
+      });
+    } catch (...) {
+      beast::error_code ignored;
+      beast::get_lowest_layer(ws_).socket().close(ignored);
+    }
+  }
+
   void set_ticking(bool on) override {
     ticking_ = on;
     if (on && !timer_armed_) schedule_stats();
@@ -103,6 +137,8 @@ class ViewerSession final : public stream::ViewerTransport,
       ctx_.log->debug("WebSocket handshake failed: {}", ec.message());
       return;
     }
+    if (ctx_.sessions->stopped()) return;  // stopped during the handshake: the socket is closed
+    accepted_ = true;
     conn_.start(++ctx_.viewers_seen);
     read();
   }
@@ -136,7 +172,9 @@ class ViewerSession final : public stream::ViewerTransport,
   void start_close() {
     if (close_started_) return;
     close_started_ = true;
-    ws_.async_close(close_reason_, [self = this->shared_from_this()](beast::error_code) {});
+    ws_.async_close(close_reason_, [self = this->shared_from_this()](beast::error_code) {
+      self->shutdown_timer_.cancel();  // closed: nothing left to force
+    });
   }
 
   void fail(beast::error_code ec, const char* what) {
@@ -145,6 +183,7 @@ class ViewerSession final : public stream::ViewerTransport,
       ctx_.log->debug("viewer {} {}: {}", conn_.id(), what, ec.message());
     ticking_ = false;
     stats_timer_.cancel();
+    shutdown_timer_.cancel();
     conn_.on_transport_closed();
   }
 
@@ -161,11 +200,15 @@ class ViewerSession final : public stream::ViewerTransport,
     });
   }
 
+  std::shared_ptr<void> owner_;  // first: `ctx_` outlives everything below
   websocket::stream<Stream> ws_;
   SessionContext& ctx_;
+  uint64_t registered_ = 0;  // in ctx_.sessions
+  bool accepted_ = false;    // the WebSocket handshake is done
   bool view_only_;
   beast::flat_buffer in_;
   asio::steady_timer stats_timer_;
+  asio::steady_timer shutdown_timer_;  // armed by shut_down()
   bool writing_ = false;
   bool closing_ = false;
   bool close_started_ = false;
@@ -178,11 +221,12 @@ class ViewerSession final : public stream::ViewerTransport,
 }  // namespace
 
 template <class Stream>
-void start_viewer_session(Stream&& stream, Request request, Role role, SessionContext& ctx) {
-  std::make_shared<ViewerSession<Stream>>(std::move(stream), role, ctx)->start(std::move(request));
+void start_viewer_session(Stream&& stream, Request request, Role role, SessionContext& ctx,
+                          std::shared_ptr<void> owner) {
+  std::make_shared<ViewerSession<Stream>>(std::move(stream), role, ctx, std::move(owner))->start(std::move(request));
 }
 
-template void start_viewer_session<PlainStream>(PlainStream&&, Request, Role, SessionContext&);
-template void start_viewer_session<TlsStream>(TlsStream&&, Request, Role, SessionContext&);
+template void start_viewer_session<PlainStream>(PlainStream&&, Request, Role, SessionContext&, std::shared_ptr<void>);
+template void start_viewer_session<TlsStream>(TlsStream&&, Request, Role, SessionContext&, std::shared_ptr<void>);
 
 }  // namespace voxl::net

@@ -9,6 +9,7 @@
 #include <boost/beast/ssl/ssl_stream.hpp>
 #include <boost/beast/websocket/teardown.hpp>
 
+#include <memory>
 #include <utility>
 
 #include "net/access_policy.h"
@@ -43,7 +44,10 @@ using PlainStream = CountedTcpStream;
 using TlsStream = boost::beast::ssl_stream<CountedTcpStream>;
 using Request = boost::beast::http::request<boost::beast::http::string_body>;
 
+// `owner` keeps `ctx` (and its session registry) alive for as long as the
+// viewer session lives.
 template <class Stream>
-void start_viewer_session(Stream&& stream, Request request, Role role, SessionContext& ctx);
+void start_viewer_session(Stream&& stream, Request request, Role role, SessionContext& ctx,
+                          std::shared_ptr<void> owner);
 
 }  // namespace voxl::net

@@ -122,6 +122,11 @@ void ViewerConnection::fault(std::string_view where, std::string_view what) {
   close_with(CloseCode::kInternal, "internal error");
 }
 
+void ViewerConnection::shut_down() {
+  if (!closed_) services_.log->info("viewer {} closed: the server is stopping", id_);
+  close_with(CloseCode::kGoingAway, "server stopping");
+}
+
 void ViewerConnection::guarded(const char* where, const std::function<void()>& f) {
   try {
     f();

@@ -56,6 +56,7 @@ namespace voxl::stream {
 
 // WebSocket close codes (RFC 6455 7.4.1) a connection is closed with.
 enum class CloseCode : uint16_t {
+  kGoingAway = 1001,  // the server is stopping
   kPolicy = 1008,    // the viewer broke a limit (it stopped reading)
   kTooBig = 1009,
   kInternal = 1011,  // voxl failed handling this viewer
@@ -148,6 +149,8 @@ class ViewerConnection final : public VideoSink, public AudioSink, public input:
   void tick();
   // Something threw at the transport boundary: log it and close.
   void fault(std::string_view where, std::string_view what);
+  // The server is stopping: leave the hubs and close (kGoingAway).
+  void shut_down();
 
   // VideoSink
   bool ready() const override;

@@ -14,7 +14,7 @@
 #include <sstream>
 #include <thread>
 
-#include "base/fd_limits.h"
+#include "platform/fd_limits.h"
 #include "endpoint_fixture.h"
 #include "raw_connection.h"
 
@@ -96,7 +96,7 @@ TEST_F(LimitsTest, AViewerHoldsAConnectionPlaceUntilItLeaves) {
 
 TEST_F(LimitsTest, WaitersAreCapped) {
   // Enough descriptors on this side for 4097 connections.
-  const FdLimit fds = raise_fd_limit();
+  const platform::FdLimit fds = platform::raise_fd_limit();
   if (fds.soft < 4300) GTEST_SKIP() << "needs 4300 open files, may have " << fds.soft;
   start({"--max-connections=5000", "--max-connections-per-address=5000", "--log-level=debug"});
   constexpr size_t kCap = 4096;  // ChangeMonitor::kMaxWaiters

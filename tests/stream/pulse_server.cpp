@@ -55,7 +55,7 @@ PulseServer::PulseServer(std::string dir, std::chrono::milliseconds limit) : dir
     dir_ = make_private_dir();
     own_dir_ = true;
   }
-  ChildOptions o;
+  platform::ChildOptions o;
   o.argv = {"pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit",
             "--use-pid-file=no", "--disable-shm=yes",
             "-L", std::string("module-null-sink sink_name=") + kSink + " rate=48000 channels=2",
@@ -63,7 +63,7 @@ PulseServer::PulseServer(std::string dir, std::chrono::milliseconds limit) : dir
             // Last, so that a server that answers has every sink.
             "-L", "module-native-protocol-unix auth-anonymous=1"};
   o.env = env();
-  daemon_ = std::make_unique<ChildProcess>(o);
+  daemon_ = std::make_unique<platform::ChildProcess>(o);
   // The socket appears once the modules are loaded; a server that answers
   // "info" is ready. There is no event to wait on from outside the daemon.
   const auto deadline = std::chrono::steady_clock::now() + limit;

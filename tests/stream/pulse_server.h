@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include "base/child_process.h"
+#include "platform/child_process.h"
 
 namespace voxl::testing {
 
@@ -49,7 +49,7 @@ class PulseServer {
  private:
   std::string dir_;
   bool own_dir_ = false;
-  std::unique_ptr<ChildProcess> daemon_;
+  std::unique_ptr<platform::ChildProcess> daemon_;
 };
 
 // Plays silence into a sink until tone_on(), then a sine of `hz`, in 10 ms

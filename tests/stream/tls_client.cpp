@@ -10,17 +10,17 @@
 
 #include <stdexcept>
 
-#include "base/child_process.h"
+#include "platform/child_process.h"
 
 namespace voxl::testing {
 
 void make_self_signed_cert(const std::string& dir) {
-  ChildOptions o;
+  platform::ChildOptions o;
   o.argv = {"openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
             "-days", "1", "-subj", "/CN=localhost", "-keyout", dir + "/key.pem", "-out", dir + "/cert.pem"};
-  ChildProcess p(o);
+  platform::ChildProcess p(o);
   const pid_t pid = p.pid();
-  if (!wait_child_exit(pid, std::chrono::seconds(60))) throw std::runtime_error("openssl req did not finish");
+  if (!platform::wait_child_exit(pid, std::chrono::seconds(60))) throw std::runtime_error("openssl req did not finish");
   if (::access((dir + "/cert.pem").c_str(), R_OK) != 0 || ::access((dir + "/key.pem").c_str(), R_OK) != 0)
     throw std::runtime_error("openssl req wrote no certificate");
 }

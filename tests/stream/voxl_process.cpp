@@ -42,7 +42,7 @@ VoxlProcess::VoxlProcess(const std::string& display, const std::vector<std::stri
   if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe2: ") + std::strerror(errno));
   log_fd_ = fds[0];
   wake_fd_ = eventfd(0, EFD_CLOEXEC);
-  ChildOptions o;
+  platform::ChildOptions o;
   o.argv = {VOXL_BINARY, "--port=0"};
   if (!display.empty()) o.argv.insert(o.argv.begin() + 1, "--display=" + display);
   const bool own_addr = std::any_of(extra_args.begin(), extra_args.end(),
@@ -53,7 +53,7 @@ VoxlProcess::VoxlProcess(const std::string& display, const std::vector<std::stri
   o.env = env;
   o.quiet = false;
   try {
-    child_ = std::make_unique<ChildProcess>(o);
+    child_ = std::make_unique<platform::ChildProcess>(o);
   } catch (...) {
     close(fds[1]);
     close(log_fd_);

@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include "base/child_process.h"
+#include "platform/child_process.h"
 
 namespace voxl::testing {
 
@@ -64,7 +64,7 @@ class VoxlProcess {
   void read_log();
   void shut_down();
 
-  std::unique_ptr<ChildProcess> child_;
+  std::unique_ptr<platform::ChildProcess> child_;
   int log_fd_ = -1;   // read end of the child's stderr
   int wake_fd_ = -1;  // eventfd that ends the reader early
   std::thread reader_;

@@ -1,4 +1,4 @@
-#include "base/child_process.h"
+#include "platform/child_process.h"
 
 #include <fcntl.h>
 #include <sys/socket.h>
@@ -43,7 +43,7 @@ struct Fd {
 };
 
 TEST(ChildProcess, InheritsOnlyTheStandardAndTheListedDescriptors) {
-  const std::string sleep = find_on_path("sleep");
+  const std::string sleep = platform::find_on_path("sleep");
   ASSERT_FALSE(sleep.empty());
   // Open descriptors the child must not see: a pipe and a socket without
   // close-on-exec, a file with it.
@@ -57,22 +57,22 @@ TEST(ChildProcess, InheritsOnlyTheStandardAndTheListedDescriptors) {
   ASSERT_GE(high.fd, 200);
   Fd passed{open("/dev/null", O_RDONLY | O_CLOEXEC)};
 
-  ChildOptions o;
+  platform::ChildOptions o;
   o.argv = {fs::canonical(sleep).string(), "60"};
   o.fds = {{7, passed.fd}};
-  ChildProcess child(o);
+  platform::ChildProcess child(o);
   const std::set<int> want{0, 1, 2, 7};
   EXPECT_EQ(fds_after_exec(child.pid(), fs::canonical(sleep).string(), want), want);
 }
 
 TEST(ChildProcess, KeepsADescriptorPassedUnderItsOwnNumber) {
-  const std::string sleep = fs::canonical(find_on_path("sleep")).string();
+  const std::string sleep = fs::canonical(platform::find_on_path("sleep")).string();
   Fd passed{open("/dev/null", O_RDONLY | O_CLOEXEC)};
   Fd other{open("/dev/null", O_RDONLY)};
-  ChildOptions o;
+  platform::ChildOptions o;
   o.argv = {sleep, "60"};
   o.fds = {{passed.fd, passed.fd}};
-  ChildProcess child(o);
+  platform::ChildProcess child(o);
   const std::set<int> want{0, 1, 2, passed.fd};
   EXPECT_EQ(fds_after_exec(child.pid(), sleep, want), want);
 }

@@ -21,7 +21,7 @@
 #include <mutex>
 #include <thread>
 
-#include "base/child_process.h"
+#include "platform/child_process.h"
 #include "platform/x11/virtual_display.h"
 #include "platform/x11/selection_clipboard.h"
 #include "x11_test_support.h"
@@ -40,12 +40,12 @@ struct Output {
 Output run_xclip(const std::string& display, std::vector<std::string> args, const std::string& in = {}) {
   int in_pipe[2], out_pipe[2];
   if (pipe2(in_pipe, O_CLOEXEC) || pipe2(out_pipe, O_CLOEXEC)) throw std::runtime_error("pipe");
-  ChildOptions o;
+  platform::ChildOptions o;
   o.argv = {"xclip", "-selection", "clipboard"};
   o.argv.insert(o.argv.end(), args.begin(), args.end());
   o.env = {"DISPLAY=" + display};
   o.fds = {{0, in_pipe[0]}, {1, out_pipe[1]}};
-  ChildProcess child(o);
+  platform::ChildProcess child(o);
   close(in_pipe[0]);
   close(out_pipe[1]);
   std::thread writer([fd = in_pipe[1], in] {
@@ -66,21 +66,21 @@ Output run_xclip(const std::string& display, std::vector<std::string> args, cons
   }
   close(out_pipe[0]);
   writer.join();
-  r.exited = wait_child_exit(child.pid(), std::chrono::seconds(30));
+  r.exited = platform::wait_child_exit(child.pid(), std::chrono::seconds(30));
   return r;
 }
 
 // `xclip -i` owning the clipboard with `text`, in the foreground until stopped.
-std::unique_ptr<ChildProcess> xclip_owner(const std::string& display, const std::string& data,
+std::unique_ptr<platform::ChildProcess> xclip_owner(const std::string& display, const std::string& data,
                                           const std::string& target = {}) {
   int in_pipe[2];
   if (pipe2(in_pipe, O_CLOEXEC)) throw std::runtime_error("pipe");
-  ChildOptions o;
+  platform::ChildOptions o;
   o.argv = {"xclip", "-quiet", "-selection", "clipboard", "-i"};
   if (!target.empty()) o.argv.insert(o.argv.end(), {"-t", target});
   o.env = {"DISPLAY=" + display};
   o.fds = {{0, in_pipe[0]}};
-  auto child = std::make_unique<ChildProcess>(o);
+  auto child = std::make_unique<platform::ChildProcess>(o);
   close(in_pipe[0]);
   size_t off = 0;
   while (off < data.size()) {

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "base/private_dir.h"
+#include "platform/private_dir.h"
 
 namespace voxl::platform::pulse {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "audio/audio_format.h"
-#include "base/child_process.h"
+#include "platform/child_process.h"
 
 namespace voxl::platform::pulse {
 

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "base/child_process.h"
+#include "platform/child_process.h"
 #include "base/geometry.h"
 #include "platform/x11/x_authority.h"
 

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "base/private_dir.h"
+#include "platform/private_dir.h"
 
 namespace voxl::platform::x11 {
 

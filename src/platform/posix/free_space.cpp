@@ -1,8 +1,8 @@
-#include "base/free_space.h"
+#include "platform/free_space.h"
 
 #include <sys/statvfs.h>
 
-namespace voxl {
+namespace voxl::platform {
 
 std::optional<uint64_t> free_bytes(const std::string& dir) {
   struct statvfs s {};
@@ -10,4 +10,4 @@ std::optional<uint64_t> free_bytes(const std::string& dir) {
   return uint64_t(s.f_bavail) * uint64_t(s.f_frsize);
 }
 
-}  // namespace voxl
+}  // namespace voxl::platform

@@ -1,4 +1,4 @@
-#include "base/fd_limits.h"
+#include "platform/fd_limits.h"
 
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace voxl {
+namespace voxl::platform {
 
 FdLimit raise_fd_limit() {
   FdLimit out;
@@ -28,11 +28,12 @@ FdLimit raise_fd_limit() {
   return out;
 }
 
-bool set_close_on_exec(int fd) {
+bool set_close_on_exec(NativeSocket socket) {
+  const int fd = static_cast<int>(socket);
   const int flags = ::fcntl(fd, F_GETFD);
   if (flags < 0) return false;
   if (flags & FD_CLOEXEC) return true;
   return ::fcntl(fd, F_SETFD, flags | FD_CLOEXEC) == 0;
 }
 
-}  // namespace voxl
+}  // namespace voxl::platform

@@ -1,4 +1,4 @@
-#include "base/private_dir.h"
+#include "platform/private_dir.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace voxl {
+namespace voxl::platform {
 
 std::string private_dir_problem(const std::string& path) {
   struct stat st{};
@@ -61,4 +61,4 @@ std::string make_private_temp_dir(const std::string& prefix) {
   return buf.data();  // mkdtemp makes it 0700
 }
 
-}  // namespace voxl
+}  // namespace voxl::platform

@@ -1,4 +1,4 @@
-#include "base/child_process.h"
+#include "platform/child_process.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -14,10 +14,13 @@
 #include <cstring>
 #include <set>
 #include <stdexcept>
+#include <type_traits>
 
 extern char** environ;
 
-namespace voxl {
+static_assert(std::is_same_v<pid_t, voxl::platform::ProcessId>);
+
+namespace voxl::platform {
 
 std::string find_on_path(const std::string& program) {
   if (program.find('/') != std::string::npos) return access(program.c_str(), X_OK) == 0 ? program : "";
@@ -48,7 +51,7 @@ void close_fds(int from, int to, int limit) {
 
 }  // namespace
 
-bool wait_child_exit(pid_t pid, std::chrono::milliseconds limit) {
+bool wait_child_exit(ProcessId pid, std::chrono::milliseconds limit) {
   int status = 0;
   const int pidfd = int(syscall(SYS_pidfd_open, pid, 0));
   if (pidfd >= 0) {
@@ -153,4 +156,4 @@ bool ChildProcess::exited() {
   return false;
 }
 
-}  // namespace voxl
+}  // namespace voxl::platform
