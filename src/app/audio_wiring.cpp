@@ -5,8 +5,7 @@
 
 #include "audio/audio_capture.h"
 #include "audio/microphone.h"
-#include "platform/pulse/microphone_fifo.h"
-#include "platform/pulse/pulse_source.h"
+#include "platform/desktop_environment.h"
 
 namespace voxl::app {
 

@@ -13,8 +13,8 @@
 #include "app/input_wiring.h"
 #include "app/server_wiring.h"
 #include "app/video_wiring.h"
-#include "base/fd_limits.h"
 #include "platform/desktop_environment.h"
+#include "platform/fd_limits.h"
 
 namespace voxl::app {
 
@@ -36,8 +36,9 @@ void drain(asio::io_context& io) {
 int run_daemon(const Config& config, const Logger& log) {
   // Every viewer, request and recording holds a descriptor or more: take
   // what the system allows before anything is opened.
-  const FdLimit fds = raise_fd_limit();
-  if (!fds.error.empty()) log->warn("cannot raise the open-file limit ({}): it stays at {}", fds.error, fds.soft);
+  const platform::FdLimit fds = platform::raise_fd_limit();
+  if (!fds.applicable) log->debug("open-file limit: none on this system");
+  else if (!fds.error.empty()) log->warn("cannot raise the open-file limit ({}): it stays at {}", fds.error, fds.soft);
   else log->debug("open-file limit: {} (hard limit {})", fds.soft, fds.hard);
 
   // Made in the order each needs the ones before, destroyed in reverse: the

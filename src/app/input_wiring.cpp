@@ -3,9 +3,7 @@
 #include <exception>
 
 #include "input/interaction.h"
-#include "platform/x11/selection_clipboard.h"
-#include "platform/x11/xfixes_cursor_source.h"
-#include "platform/x11/xtest_injector.h"
+#include "platform/desktop_environment.h"
 
 namespace voxl::app {
 
@@ -35,13 +33,14 @@ auto optional_part(const Logger& log, const char* what, Make make) -> decltype(m
 
 }  // namespace
 
-InputWiring::InputWiring(const Config& config, boost::asio::io_context& io, const std::string& display,
+InputWiring::InputWiring(const Config& config, boost::asio::io_context& io, platform::DesktopEnvironment& desktop,
                          const Logger& log)
-    : injector_(optional_part<platform::x11::XTestInjector>(log, "input", display, log)),
-      cursor_(optional_part<platform::x11::XFixesCursorSource>(log, "cursor shapes", io, display, log)) {
+    : injector_(optional_part(log, "input", [&] { return desktop.make_input_injector(); })),
+      cursor_(optional_part(log, "cursor shapes", [&] { return desktop.make_cursor_source(io); })) {
   if (config.clipboard != ClipboardMode::kOff)
-    clipboard_ = optional_part<platform::x11::SelectionClipboard>(
-        log, "clipboard", io, display, log, input::kMaxClipboardBytes, config.clipboard != ClipboardMode::kIn);
+    clipboard_ = optional_part(log, "clipboard", [&] {
+      return desktop.make_clipboard(io, input::kMaxClipboardBytes, config.clipboard != ClipboardMode::kIn);
+    });
   interaction_ = std::make_unique<input::Interaction>(injector_.get(), clipboard_.get(), cursor_.get(),
                                                       interaction_settings(config), log);
 }

@@ -20,13 +20,14 @@ namespace boost::asio {
 class io_context;
 }
 namespace voxl::input {
+class Clipboard;
+class CursorSource;
+class InputInjector;
 class Interaction;
+}  // namespace voxl::input
+namespace voxl::platform {
+class DesktopEnvironment;
 }
-namespace voxl::platform::x11 {
-class SelectionClipboard;
-class XFixesCursorSource;
-class XTestInjector;
-}  // namespace voxl::platform::x11
 
 namespace voxl::app {
 
@@ -41,9 +42,9 @@ class InputWiring {
   input::Interaction* interaction() { return interaction_.get(); }
 
  private:
-  std::unique_ptr<platform::x11::XTestInjector> injector_;
-  std::unique_ptr<platform::x11::XFixesCursorSource> cursor_;
-  std::unique_ptr<platform::x11::SelectionClipboard> clipboard_;
+  std::unique_ptr<input::InputInjector> injector_;
+  std::unique_ptr<input::CursorSource> cursor_;
+  std::unique_ptr<input::Clipboard> clipboard_;
   std::unique_ptr<input::Interaction> interaction_;  // goes before the parts it routes to
 };
 

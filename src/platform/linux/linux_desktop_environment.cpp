@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "base/child_process.h"
+#include "platform/child_process.h"
 #include "platform/pulse/pulse_microphone_sink.h"
 #include "platform/pulse/pulse_source.h"
 #include "platform/x11/selection_clipboard.h"

@@ -16,10 +16,9 @@
 #include "base/logging.h"
 #include "platform/desktop_environment.h"
 
-namespace voxl {
+namespace voxl::platform {
 class ChildProcess;
 }
-
 namespace voxl::platform::x11 {
 class VirtualDisplay;
 }
