@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <limits>
 #include <mutex>
+#include <new>
 #include <stdexcept>
 #include <vector>
 
@@ -21,8 +22,12 @@ std::optional<size_t> buffer_bytes(int stride, int height) {
 
 namespace {
 
+// Buffers are aligned to cache lines through the aligned operator new, which
+// every platform has (std::aligned_alloc is missing from Windows' C runtime).
+constexpr std::align_val_t kBufferAlign{64};
+
 struct AlignedFree {
-  void operator()(uint8_t* p) const { std::free(p); }
+  void operator()(uint8_t* p) const { ::operator delete(p, kBufferAlign); }
 };
 
 struct Slot {
@@ -76,7 +81,7 @@ std::optional<FramePool::Lease> FramePool::acquire(Size size) {
       slot.in_use = false;
       return std::nullopt;
     }
-    slot.pixels.reset(static_cast<uint8_t*>(std::aligned_alloc(64, *bytes)));
+    slot.pixels.reset(static_cast<uint8_t*>(::operator new(*bytes, kBufferAlign, std::nothrow)));
     if (!slot.pixels) {
       std::lock_guard relock(s.mu);
       slot.in_use = false;
