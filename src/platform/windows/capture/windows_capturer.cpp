@@ -248,7 +248,7 @@ WindowsCapturer::Refresh WindowsCapturer::refresh_dxgi(std::chrono::steady_clock
                                                        std::string& error) {
   for (;;) {
     const auto now = std::chrono::steady_clock::now();
-    const bool ready = change_pending() && dxgi_->has_image();
+    const bool ready = ready_to_copy();
     const auto left = std::chrono::ceil<std::chrono::milliseconds>(
         std::max<std::chrono::steady_clock::duration>(deadline - now, std::chrono::steady_clock::duration::zero()));
     const auto slice = ready ? std::chrono::milliseconds(0) : std::min(left, kDxgiWakeSlice);
@@ -267,7 +267,7 @@ WindowsCapturer::Refresh WindowsCapturer::refresh_dxgi(std::chrono::steady_clock
       case DxgiDuplicator::Next::kError:
         return Refresh::kFailed;
     }
-    if (change_pending() && dxgi_->has_image()) return Refresh::kReady;
+    if (ready_to_copy()) return Refresh::kReady;
     if (std::chrono::steady_clock::now() >= deadline || woken(0)) return Refresh::kReady;
   }
 }
@@ -314,11 +314,13 @@ std::string WindowsCapturer::copy_out(std::span<const Rect> rects, capture::Fram
   return {};
 }
 
+bool WindowsCapturer::ready_to_copy() const { return change_pending() && (!dxgi_ || dxgi_->has_image()); }
+
 bool WindowsCapturer::wait_for_change(std::chrono::milliseconds timeout) {
-  if (change_pending()) return true;
+  if (ready_to_copy()) return true;
   std::string error;
   const Refresh r = refresh(std::chrono::steady_clock::now() + timeout, error);
-  return r != Refresh::kReady || change_pending();
+  return r != Refresh::kReady || ready_to_copy();
 }
 
 bool WindowsCapturer::take_damage(std::vector<Rect>& out) {
@@ -351,7 +353,8 @@ CaptureResult WindowsCapturer::capture(capture::FramePool& pool, std::chrono::mi
       if (!dxgi_ || !fall_back_to_gdi(error, error)) return {CaptureStatus::kTemporary, nullptr, error};
       break;
   }
-  if (!change_pending()) return {CaptureStatus::kNoChange, nullptr, {}};
+  // After the duplication was re-created, the damage waits for its first image.
+  if (!ready_to_copy()) return {CaptureStatus::kNoChange, nullptr, {}};
 
   const auto grab_start = std::chrono::steady_clock::now();
   auto lease = pool.acquire(size_);

@@ -99,6 +99,8 @@ class WindowsCapturer final : public capture::Capturer {
   void resize_to(Size s);
   void add_damage(const Rect& capture_rect);
   bool change_pending() const { return !pending_blocks_.empty(); }
+  // Damage is pending and there is a picture to copy it from.
+  bool ready_to_copy() const;
   Refresh duplication_lost(std::string& error);
   // Retries a failed DXGI grab with GDI; on success GDI is used from now on.
   bool fall_back_to_gdi(const std::string& dxgi_error, std::string& error);
