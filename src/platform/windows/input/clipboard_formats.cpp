@@ -16,7 +16,9 @@ namespace {
 // A DIB larger than this is not even converted (64 Mpx of 32 bits).
 constexpr size_t kMaxDibBytes = size_t(kMaxImagePixels) * 4 + 4096;
 
+// "8.0 MB", or bytes for small limits (tests, tight configurations).
 std::string megabytes(size_t bytes) {
+  if (bytes < 1024 * 1024) return std::to_string(bytes) + " bytes";
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%.1f MB", double(bytes) / (1024.0 * 1024.0));
   return buf;
