@@ -9,7 +9,7 @@
 set(VOXL_HOST_HEADERS "${CMAKE_BINARY_DIR}/host-headers")
 file(MAKE_DIRECTORY "${VOXL_HOST_HEADERS}")
 foreach(entry IN ITEMS boost nlohmann spdlog fmt CLI opus libyuv libyuv.h x264.h x264_config.h
-                       png.h pngconf.h pnglibconf.h openssl)
+                       png.h pngconf.h pnglibconf.h zlib.h zconf.h openssl)
   if(NOT EXISTS "/usr/include/${entry}")
     message(FATAL_ERROR "windows-cross needs the host's /usr/include/${entry}: run scripts/setup")
   endif()
