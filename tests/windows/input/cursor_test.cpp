@@ -135,28 +135,28 @@ TEST(CursorSource, ReportsTheShapeAtStartAndItsChanges) {
   ASSERT_TRUE(test::run_until(io, [&] { return source.current() != nullptr; })) << "no shape at start";
   const auto first = source.current();
 
+  // Each notification is checked on its own: a desktop may send some
+  // and not others (Wine 8 sends none for the cursor).
+  std::string missing;
   SetCursor(LoadCursorW(nullptr, IDC_IBEAM));
   const bool changed = test::run_until(
       io, [&] { return source.current() && source.current()->serial != first->serial; }, std::chrono::seconds(5));
-  if (!changed) GTEST_SKIP() << "this desktop reports no cursor change (no EVENT_OBJECT_NAMECHANGE for OBJID_CURSOR)";
-  const auto ibeam = source.current();
-  EXPECT_FALSE(ibeam->hidden());
-  EXPECT_FALSE(seen.empty());
-
-  // Back to the first shape: the same serial.
-  SetCursor(LoadCursorW(nullptr, IDC_ARROW));
-  const bool back = test::run_until(
-      io, [&] { return source.current() && source.current()->serial != ibeam->serial; }, std::chrono::seconds(5));
-  ASSERT_TRUE(back);
-  if (first->width == source.current()->width && first->rgba == source.current()->rgba) {
-    EXPECT_EQ(source.current()->serial, first->serial);
+  if (changed) {
+    const auto ibeam = source.current();
+    EXPECT_FALSE(ibeam->hidden());
+    EXPECT_FALSE(seen.empty());
+    // Back to the first shape: the same serial.
+    SetCursor(LoadCursorW(nullptr, IDC_ARROW));
+    EXPECT_TRUE(test::run_until(io, [&] { return source.current()->serial == first->serial; }, std::chrono::seconds(5)));
+  } else {
+    missing += " EVENT_OBJECT_NAMECHANGE";
   }
-
   ShowCursor(FALSE);
   const bool hidden = test::run_until(
       io, [&] { return source.current() && source.current()->hidden(); }, std::chrono::seconds(5));
   ShowCursor(TRUE);
-  if (!hidden) GTEST_SKIP() << "this desktop reports no EVENT_OBJECT_HIDE for the cursor";
+  if (!hidden) missing += " EVENT_OBJECT_HIDE";
+  if (!missing.empty()) GTEST_SKIP() << "this desktop does not report the cursor's" << missing;
 }
 
 }  // namespace

@@ -93,6 +93,25 @@ TEST_F(SendInputTest, NamedKeysCarryTheirScanCodeAndExtendedFlag) {
   EXPECT_TRUE(del->lparam & (1 << 24));
 }
 
+TEST_F(SendInputTest, KeysStillHeldAreReleasedAtTheEnd) {
+  {
+    SendInputInjector other(log_);
+    ASSERT_EQ(other.key(ks::kControlL, true), InputStatus::kOk);
+    ASSERT_TRUE(key_down_seen(VK_CONTROL));
+  }
+  EXPECT_NE(window_.wait_for(WM_KEYUP, [](const Recorded& r) { return r.wparam == VK_CONTROL; }), nullptr);
+}
+
+TEST_F(SendInputTest, ShortcutLettersUnderCtrlAreTheirKeys) {
+  ASSERT_EQ(injector_.key(ks::kControlL, true), InputStatus::kOk);
+  ASSERT_EQ(injector_.key('c', true), InputStatus::kOk);
+  ASSERT_EQ(injector_.key('c', false), InputStatus::kOk);
+  ASSERT_EQ(injector_.key(ks::kControlL, false), InputStatus::kOk);
+  EXPECT_TRUE(key_down_seen('C'));
+  EXPECT_EQ(window_.find(WM_KEYDOWN, [](const Recorded& r) { return r.wparam == VK_PACKET; }), nullptr);
+  EXPECT_EQ(wait_chars(1), L"\x03") << "Ctrl+C is the ETX control character";
+}
+
 TEST_F(SendInputTest, UnknownKeysymsAreRefused) {
   EXPECT_EQ(injector_.key(0xfe50, true), InputStatus::kUnknownKey);  // dead_grave
 }

@@ -6,7 +6,7 @@
 // where current() changes and the listener is called. A shape seen before
 // (same pixels and hotspot) keeps its serial; the last kCacheSize shapes
 // are remembered. No polling: a desktop that never reports the cursor's
-// changes (some Wine versions) shows the shape read at start.
+// changes (Wine 8 reports none) shows the shape read at start.
 //
 // Threads: construct, use and destroy on the loop thread; the listener is
 // called there. Destroy before the io_context; the destructor stops the
