@@ -12,7 +12,7 @@
 #include "platform/windows/input/wic_png.h"
 #include "platform/windows/input/windows_clipboard.h"
 #include "platform/windows/wide_string.h"
-#include "test_window.h"
+#include "input_window.h"
 
 namespace voxl::platform::windows {
 namespace {

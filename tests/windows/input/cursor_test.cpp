@@ -10,7 +10,7 @@
 #include "platform/windows/input/cursor_image_reader.h"
 #include "platform/windows/input/send_input_injector.h"
 #include "platform/windows/input/windows_cursor_source.h"
-#include "test_window.h"
+#include "input_window.h"
 
 namespace voxl::platform::windows {
 namespace {
@@ -95,7 +95,7 @@ TEST(CursorImage, SystemArrowIsReadable) {
 TEST(CursorSource, ReadsTheShapeShowingAtStart) {
   Logger log = make_stderr_logger("test");
   boost::asio::io_context io;
-  test::TestWindow window(200, 150, 200, 200);
+  test::InputWindow window(200, 150, 200, 200);
   SendInputInjector injector(log);
   POINT origin{0, 0};
   ClientToScreen(window.hwnd(), &origin);
@@ -121,7 +121,7 @@ TEST(CursorSource, ReadsTheShapeShowingAtStart) {
 TEST(CursorSource, ReportsTheShapeAtStartAndItsChanges) {
   Logger log = make_stderr_logger("test");
   boost::asio::io_context io;
-  test::TestWindow window(200, 150, 200, 200);
+  test::InputWindow window(200, 150, 200, 200);
   SendInputInjector injector(log);
   POINT origin{0, 0};
   ClientToScreen(window.hwnd(), &origin);

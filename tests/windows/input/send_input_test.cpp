@@ -6,20 +6,20 @@
 #include "base/logging.h"
 #include "input/keysyms.h"
 #include "platform/windows/input/send_input_injector.h"
-#include "test_window.h"
+#include "input_window.h"
 
 namespace voxl::platform::windows {
 namespace {
 
 using input::InputStatus;
 using test::Recorded;
-using test::TestWindow;
+using test::InputWindow;
 namespace ks = input::keysym;
 
 class SendInputTest : public ::testing::Test {
  protected:
   Logger log_ = make_stderr_logger("test");
-  TestWindow window_{120, 90, 320, 240};
+  InputWindow window_{120, 90, 320, 240};
   SendInputInjector injector_{log_};
 
   // Waits until `n` WM_CHARs have arrived.

@@ -1,4 +1,4 @@
-#include "test_window.h"
+#include "input_window.h"
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <stdexcept>
@@ -33,10 +33,10 @@ bool recorded(UINT msg) {
 
 }  // namespace
 
-TestWindow::TestWindow(int x, int y, int width, int height) {
+InputWindow::InputWindow(int x, int y, int width, int height) {
   WNDCLASSEXW wc{};
   wc.cbSize = sizeof(wc);
-  wc.lpfnWndProc = &TestWindow::proc;
+  wc.lpfnWndProc = &InputWindow::proc;
   wc.hInstance = GetModuleHandleW(nullptr);
   wc.hCursor = LoadCursorW(nullptr, IDC_ARROW);
   wc.lpszClassName = kClass;
@@ -55,32 +55,32 @@ TestWindow::TestWindow(int x, int y, int width, int height) {
   messages_.clear();
 }
 
-TestWindow::~TestWindow() {
+InputWindow::~InputWindow() {
   DestroyWindow(hwnd_);
   pump_until([] { return true; });
 }
 
-LRESULT CALLBACK TestWindow::proc(HWND hwnd, UINT msg, WPARAM wparam, LPARAM lparam) {
+LRESULT CALLBACK InputWindow::proc(HWND hwnd, UINT msg, WPARAM wparam, LPARAM lparam) {
   if (msg == WM_NCCREATE)
     SetWindowLongPtrW(hwnd, GWLP_USERDATA,
                       reinterpret_cast<LONG_PTR>(reinterpret_cast<CREATESTRUCTW*>(lparam)->lpCreateParams));
-  auto* self = reinterpret_cast<TestWindow*>(GetWindowLongPtrW(hwnd, GWLP_USERDATA));
+  auto* self = reinterpret_cast<InputWindow*>(GetWindowLongPtrW(hwnd, GWLP_USERDATA));
   if (self && recorded(msg)) self->messages_.push_back({msg, wparam, lparam});
   return DefWindowProcW(hwnd, msg, wparam, lparam);
 }
 
-const Recorded* TestWindow::find(UINT message, std::function<bool(const Recorded&)> match) const {
+const Recorded* InputWindow::find(UINT message, std::function<bool(const Recorded&)> match) const {
   for (const auto& m : messages_)
     if (m.message == message && (!match || match(m))) return &m;
   return nullptr;
 }
 
-const Recorded* TestWindow::wait_for(UINT message, std::function<bool(const Recorded&)> match) {
+const Recorded* InputWindow::wait_for(UINT message, std::function<bool(const Recorded&)> match) {
   pump_until([&] { return find(message, match) != nullptr; });
   return find(message, match);
 }
 
-std::wstring TestWindow::chars() const {
+std::wstring InputWindow::chars() const {
   std::wstring s;
   for (const auto& m : messages_)
     if (m.message == WM_CHAR) s.push_back(wchar_t(m.wparam));

@@ -23,14 +23,14 @@ struct Recorded {
   LPARAM lparam = 0;
 };
 
-class TestWindow {
+class InputWindow {
  public:
   // A window of `width` x `height` client pixels at screen (x, y), shown,
   // in front and with the keyboard focus.
-  TestWindow(int x, int y, int width, int height);
-  ~TestWindow();
-  TestWindow(const TestWindow&) = delete;
-  TestWindow& operator=(const TestWindow&) = delete;
+  InputWindow(int x, int y, int width, int height);
+  ~InputWindow();
+  InputWindow(const InputWindow&) = delete;
+  InputWindow& operator=(const InputWindow&) = delete;
 
   HWND hwnd() const { return hwnd_; }
   const std::vector<Recorded>& messages() const { return messages_; }
