@@ -65,8 +65,8 @@ int run_daemon(const Config& config, const Logger& log) {
   });
   // A generated token is shown in the address, the only place to learn
   // it; a token the user chose stays out of the log.
-  log->info("voxl is serving {} ({}): open it in a browser",
-            config.auth_token.empty() ? server->signed_url() : server->url(), desktop->describe());
+  log->info("voxl is serving {} (display {}): open it in a browser",
+            config.auth_token.empty() ? server->signed_url() : server->url(), desktop->display_name());
   // A handler that throws costs its own request, not the daemon.
   if (!run_guarded(io, log)) exit_code = 1;
 

@@ -14,12 +14,13 @@ namespace {
 constexpr uint32_t kBefore = 0x2040a0;
 constexpr uint32_t kAfter = 0xc03020;
 
-class DisplayRestartTest : public VoxlFixture {};
-
-bool centre_is(StreamClient& c, uint32_t rgb) {
-  const auto p = c.pixel(kScreen.width / 2, kScreen.height / 2);
-  return p && near_colour(*p, rgb);
-}
+class DisplayRestartTest : public VoxlFixture {
+ protected:
+  static bool centre_is(StreamClient& c, uint32_t rgb) {
+    const auto p = c.pixel(kScreen.width / 2, kScreen.height / 2);
+    return p && near_colour(*p, rgb);
+  }
+};
 
 TEST_F(DisplayRestartTest, CaptureComesBackWhenTheServerDoes) {
   start_display(kBefore);

@@ -95,7 +95,7 @@ std::unique_ptr<platform::ChildProcess> xclip_owner(const std::string& display, 
 class ClipboardTest : public ::testing::Test {
  protected:
   void start(size_t max_bytes = kMaxClipboardBytes,
-             std::chrono::milliseconds idle_limit = x11::SelectionClipboard::kIdleLimit) {
+             std::chrono::milliseconds idle_limit = platform::x11::SelectionClipboard::kIdleLimit) {
     platform::x11::VirtualDisplayOptions o;
     o.size = {320, 240};
     xvfb_ = std::make_unique<platform::x11::VirtualDisplay>(o);
@@ -103,7 +103,7 @@ class ClipboardTest : public ::testing::Test {
     loop_ = std::thread([this] { io_.run(); });
     on_loop([&] {
       clipboard_ =
-          std::make_unique<x11::SelectionClipboard>(io_, xvfb_->name(), log_.log, max_bytes, true, idle_limit);
+          std::make_unique<platform::x11::SelectionClipboard>(io_, xvfb_->name(), log_.log, max_bytes, true, idle_limit);
       clipboard_->set_listener({[this](const ClipboardContent& c) {
                                   std::lock_guard lock(mu_);
                                   copied_.push_back(c);
@@ -166,7 +166,7 @@ class ClipboardTest : public ::testing::Test {
   asio::io_context io_;
   asio::executor_work_guard<asio::io_context::executor_type> work_ = asio::make_work_guard(io_);
   std::thread loop_;
-  std::unique_ptr<x11::SelectionClipboard> clipboard_;
+  std::unique_ptr<platform::x11::SelectionClipboard> clipboard_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<ClipboardContent> copied_;

@@ -36,7 +36,7 @@ class InputTest : public ::testing::Test {
     xvfb_ = std::make_unique<platform::x11::VirtualDisplay>(o);
     recorder_ = std::make_unique<EventRecorder>(xvfb_->name(), kArea);
     log_ = testing::make_captured_log();
-    injector_ = std::make_unique<x11::XTestInjector>(xvfb_->name(), log_.log);
+    injector_ = std::make_unique<platform::x11::XTestInjector>(xvfb_->name(), log_.log);
   }
 
   size_t count(InputEvent::Kind kind) const {
@@ -53,7 +53,7 @@ class InputTest : public ::testing::Test {
   std::unique_ptr<platform::x11::VirtualDisplay> xvfb_;
   std::unique_ptr<EventRecorder> recorder_;
   testing::CapturedLog log_;
-  std::unique_ptr<x11::XTestInjector> injector_;
+  std::unique_ptr<platform::x11::XTestInjector> injector_;
 };
 
 TEST_F(InputTest, KeysArriveWithTheirKeysyms) {
@@ -207,7 +207,7 @@ xcb_cursor_t make_cursor(xcb_connection_t* c, xcb_window_t root) {
 
 TEST_F(InputTest, CursorChangesArriveWithTheirHotspot) {
   boost::asio::io_context io;
-  x11::XFixesCursorSource source(io, xvfb_->name(), log_.log);
+  platform::x11::XFixesCursorSource source(io, xvfb_->name(), log_.log);
   std::vector<CursorImagePtr> seen;
   source.set_listener([&](const CursorImagePtr& c) { seen.push_back(c); });
   ASSERT_TRUE(source.current());
@@ -256,7 +256,7 @@ TEST_F(InputTest, ThePointerIsNeverInThePicture) {
   painter.sync();
 
   boost::asio::io_context io;
-  x11::XFixesCursorSource source(io, xvfb_->name(), log_.log);
+  platform::x11::XFixesCursorSource source(io, xvfb_->name(), log_.log);
   injector_->move(250, 200);
   // The shape is known to voxl...
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
