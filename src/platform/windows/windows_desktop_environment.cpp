@@ -50,7 +50,8 @@ std::unique_ptr<capture::DamageWatcher> WindowsDesktopEnvironment::make_damage_w
 }
 
 std::unique_ptr<input::InputInjector> WindowsDesktopEnvironment::make_input_injector() {
-  return std::make_unique<SendInputInjector>(log_);
+  // The picture is one monitor: its top-left is the injector's 0,0.
+  return std::make_unique<SendInputInjector>(log_, monitor_.monitor.rect);
 }
 
 std::unique_ptr<input::CursorSource> WindowsDesktopEnvironment::make_cursor_source(boost::asio::io_context& io) {

@@ -3,6 +3,8 @@
 // an absolute move, wheel notches both ways.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "base/logging.h"
 #include "input/keysyms.h"
 #include "platform/windows/input/send_input_injector.h"
@@ -164,6 +166,26 @@ TEST_F(SendInputTest, OtherButtonsAndTheWheel) {
   const Recorded* h = window_.find(WM_MOUSEHWHEEL);
   ASSERT_NE(h, nullptr) << "no horizontal wheel";
   EXPECT_EQ(GET_WHEEL_DELTA_WPARAM(h->wparam), -WHEEL_DELTA);
+}
+
+// With an area (the streamed monitor), desktop pixels count from its corner
+// and stay inside it: here an area that is the window's client rectangle.
+TEST_F(SendInputTest, AnAreaMovesTheOriginAndClampsToIt) {
+  POINT origin{0, 0};
+  ClientToScreen(window_.hwnd(), &origin);
+  const Rect area{int(origin.x), int(origin.y), 320, 240};
+  SendInputInjector in_area(log_, area);
+  EXPECT_EQ(in_area.desktop_size(), (Size{320, 240}));
+  for (POINT target : {POINT{37, 54}, POINT{5000, 5000}}) {
+    window_.clear();
+    in_area.move(int(target.x), int(target.y));
+    in_area.button(input::kButtonLeft, true);
+    in_area.button(input::kButtonLeft, false);
+    const Recorded* down = window_.wait_for(WM_LBUTTONDOWN);
+    ASSERT_NE(down, nullptr) << "no click reached the window";
+    EXPECT_EQ(GET_X_LPARAM(down->lparam), std::min<int>(target.x, 319));
+    EXPECT_EQ(GET_Y_LPARAM(down->lparam), std::min<int>(target.y, 239));
+  }
 }
 
 TEST_F(SendInputTest, DesktopSizeIsTheVirtualScreen) {

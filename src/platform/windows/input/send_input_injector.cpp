@@ -70,9 +70,12 @@ LONG normalise(int p, int extent) {
 
 }  // namespace
 
-SendInputInjector::SendInputInjector(Logger log) : log_(std::move(log)) {
+SendInputInjector::SendInputInjector(Logger log, std::optional<Rect> area) : log_(std::move(log)), area_(area) {
   const auto d = virtual_desktop();
   log_->debug("input: SendInput over a {}x{} virtual desktop at {},{}", d.width, d.height, d.left, d.top);
+  if (area_)
+    log_->debug("input: desktop pixel 0,0 is {},{} on the virtual screen ({}x{})", area_->x, area_->y, area_->width,
+                area_->height);
 }
 
 SendInputInjector::~SendInputInjector() { release_all(); }
@@ -238,6 +241,10 @@ InputStatus SendInputInjector::type_text(std::string_view utf8) {
 
 void SendInputInjector::move(int x, int y) {
   const auto d = virtual_desktop();
+  if (area_) {
+    x = area_->x - d.left + std::clamp(x, 0, std::max(0, area_->width - 1));
+    y = area_->y - d.top + std::clamp(y, 0, std::max(0, area_->height - 1));
+  }
   x = std::clamp(x, 0, std::max(0, d.width - 1));
   y = std::clamp(y, 0, std::max(0, d.height - 1));
   std::vector<INPUT> inputs{mouse_input(MOUSEEVENTF_MOVE | MOUSEEVENTF_ABSOLUTE | MOUSEEVENTF_VIRTUALDESK,
@@ -288,6 +295,7 @@ void SendInputInjector::scroll_notches(int dx, int dy) {
 }
 
 Size SendInputInjector::desktop_size() const {
+  if (area_) return Size{area_->width, area_->height};
   const auto d = virtual_desktop();
   return Size{d.width, d.height};
 }

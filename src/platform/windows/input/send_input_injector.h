@@ -13,9 +13,10 @@
 // Windows does not repeat injected keys: a second press of a held key is
 // sent again, as a repeat.
 //
-// Pointer: absolute moves over the whole virtual desktop
-// (MOUSEEVENTF_ABSOLUTE | MOUSEEVENTF_VIRTUALDESK), desktop pixel (0,0)
-// being its top-left corner; buttons in X11 numbering (4-7 are wheel
+// Pointer: absolute moves over the virtual desktop
+// (MOUSEEVENTF_ABSOLUTE | MOUSEEVENTF_VIRTUALDESK). Desktop pixel (0,0) is
+// the top-left corner of `area` (the streamed monitor, in virtual-screen
+// coordinates) when one is given, else of the whole virtual desktop; buttons in X11 numbering (4-7 are wheel
 // notches, 8/9 the X buttons); WHEEL_DELTA per notch, MOUSEEVENTF_HWHEEL for
 // horizontal ones.
 //
@@ -28,6 +29,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -41,7 +43,9 @@ namespace voxl::platform::windows {
 
 class SendInputInjector final : public input::InputInjector {
  public:
-  explicit SendInputInjector(Logger log);
+  // `area`: the part of the virtual screen the picture shows (a monitor);
+  // nullopt: all of it.
+  explicit SendInputInjector(Logger log, std::optional<Rect> area = std::nullopt);
   ~SendInputInjector() override;
   SendInputInjector(const SendInputInjector&) = delete;
   SendInputInjector& operator=(const SendInputInjector&) = delete;
@@ -79,6 +83,7 @@ class SendInputInjector final : public input::InputInjector {
   void release_all();
 
   Logger log_;
+  std::optional<Rect> area_;  // virtual-screen coordinates
   std::vector<Held> held_keys_;  // oldest first
   std::vector<int> held_buttons_;
 };
