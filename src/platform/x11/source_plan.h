@@ -5,13 +5,11 @@
 #include <optional>
 #include <string>
 
+#include "base/env_flag.h"
 #include "platform/x11/shm_segment.h"
 #include "platform/x11/xcb_connection.h"
 
 namespace voxl::platform::x11 {
-
-// True for 1, true, yes and on (any case, surrounding blanks ignored).
-bool env_flag_enabled(const char* value);
 
 inline constexpr const char* kDisableShmEnv = "VOXL_X11_DISABLE_SHM";
 

@@ -6,10 +6,9 @@
 
 #include <string>
 
-namespace voxl::platform::windows {
+#include "base/env_flag.h"
 
-// True for 1, true, yes and on (any case, surrounding blanks ignored).
-bool env_flag_enabled(const char* value);
+namespace voxl::platform::windows {
 
 inline constexpr const char* kDisableDxgiEnv = "VOXL_WINDOWS_DISABLE_DXGI";
 

@@ -28,6 +28,20 @@ ComPtr<IWICImagingFactory> make_factory(std::string& error) {
   return f;
 }
 
+// Runs `work` with a WIC factory in a COM apartment of this thread; nullopt
+// with `error` set when COM or WIC is not there.
+template <class Work>
+auto with_wic(std::string& error, Work work) -> decltype(work(static_cast<IWICImagingFactory*>(nullptr))) {
+  ComApartment com;
+  if (!com.usable()) {
+    error = describe_hresult("COM", com.result());
+    return std::nullopt;
+  }
+  const auto f = make_factory(error);
+  if (!f) return std::nullopt;
+  return work(f.Get());
+}
+
 std::optional<BgraImage> decode(IWICImagingFactory* f, const void* data, size_t size, std::string& error) {
   if (size > MAXDWORD) {
     error = "the picture is too large";
@@ -120,25 +134,11 @@ std::optional<std::string> encode_png(const BgraImage& image, std::string& error
     error = "not a picture";
     return std::nullopt;
   }
-  ComApartment com;
-  if (!com.usable()) {
-    error = describe_hresult("COM", com.result());
-    return std::nullopt;
-  }
-  const auto f = make_factory(error);
-  if (!f) return std::nullopt;
-  return encode(f.Get(), image, error);
+  return with_wic(error, [&](IWICImagingFactory* f) { return encode(f, image, error); });
 }
 
 std::optional<BgraImage> decode_png(std::string_view png, std::string& error) {
-  ComApartment com;
-  if (!com.usable()) {
-    error = describe_hresult("COM", com.result());
-    return std::nullopt;
-  }
-  const auto f = make_factory(error);
-  if (!f) return std::nullopt;
-  return decode(f.Get(), png.data(), png.size(), error);
+  return with_wic(error, [&](IWICImagingFactory* f) { return decode(f, png.data(), png.size(), error); });
 }
 
 std::optional<std::string> dib_to_png(std::span<const uint8_t> dib, std::string& error) {
@@ -170,16 +170,11 @@ std::optional<std::string> dib_to_png(std::span<const uint8_t> dib, std::string&
   std::memcpy(bmp.data(), &file, sizeof(file));
   std::memcpy(bmp.data() + sizeof(file), dib.data(), dib.size());
 
-  ComApartment com;
-  if (!com.usable()) {
-    error = describe_hresult("COM", com.result());
-    return std::nullopt;
-  }
-  const auto f = make_factory(error);
-  if (!f) return std::nullopt;
-  const auto img = decode(f.Get(), bmp.data(), bmp.size(), error);
-  if (!img) return std::nullopt;
-  return encode(f.Get(), *img, error);
+  return with_wic(error, [&](IWICImagingFactory* f) -> std::optional<std::string> {
+    const auto img = decode(f, bmp.data(), bmp.size(), error);
+    if (!img) return std::nullopt;
+    return encode(f, *img, error);
+  });
 }
 
 }  // namespace voxl::platform::windows
