@@ -7,6 +7,8 @@ pkgs.mkShell {
     gcc12 cmake ninja ccache pkg-config git
     nodejs_20
     clang_14 llvmPackages_14.compiler-rt  # the fuzz preset (libFuzzer, ASan, UBSan)
+    pkgsCross.mingwW64.buildPackages.gcc  # the windows-cross preset
+    wine64                                # runs its tests
   ];
   buildInputs = with pkgs; [
     xorg.libxcb
