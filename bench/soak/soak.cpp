@@ -239,8 +239,10 @@ int main(int argc, char** argv) {
     if (elapsed > 0)
       std::printf("frames: viewer A %.1f/s, viewer B %.1f/s; churn %llu done, %llu failed; viewer reconnects after "
                   "failures %llu\n",
-                  double(frames_a) / elapsed, double(frames_b) / elapsed, (unsigned long long)churn_done.load(),
-                  (unsigned long long)churn_failed.load(), (unsigned long long)viewer_failures.load());
+                  double(frames_a) / elapsed, double(frames_b) / elapsed,
+                  static_cast<unsigned long long>(churn_done.load()),
+                  static_cast<unsigned long long>(churn_failed.load()),
+                  static_cast<unsigned long long>(viewer_failures.load()));
     std::printf("voxl %s during the run, exit status %d after SIGTERM%s\n", alive ? "ran" : "ENDED", status,
                 crashes.empty() ? "" : "; its log reports a crash:");
     if (!crashes.empty()) std::printf("%s", crashes.c_str());

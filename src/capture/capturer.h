@@ -4,6 +4,9 @@
 // changed into a frame from the caller's pool, so an idle desktop costs
 // nothing.
 //
+// A new capturer has its whole area pending: its first capture is a full
+// frame.
+//
 // Threads: one thread (the video thread) owns a capturer and calls everything
 // but wake(), which any thread may call. Construction may block on the
 // display server; capture() blocks at most `timeout` plus one grab.

@@ -96,7 +96,6 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
   // dropped; an answer being written is cut off.
   void shut_down() noexcept override {
     if (handed_over_) return;  // the viewer session is registered itself
-    pending_ = false;
     if (auto cancel = std::exchange(cancel_, nullptr)) {
       try {
         cancel();

@@ -194,8 +194,9 @@ void VideoPipeline::produce() {
 
     if (r.status == capture::CaptureStatus::kReinit) {
       if (!rebuild_capturer(r.error)) return;
-      keyframe_ = true;  // the viewers' picture starts again from the new capturer's
-      capturer_->invalidate_all();
+      // The new capturer's first frame is its whole area; the viewers'
+      // decoders start again from it.
+      keyframe_ = true;
       continue;
     }
     if (r.status == capture::CaptureStatus::kPermanent) {

@@ -11,7 +11,7 @@
 
 #include "audio/audio_format.h"
 #include "platform/windows/audio/mm_devices.h"
-#include "platform/windows/input/com_apartment.h"
+#include "platform/windows/com_apartment.h"
 #include "platform/windows/win_error.h"
 
 namespace voxl::platform::windows {

@@ -6,7 +6,7 @@
 
 #include <cstring>
 
-#include "platform/windows/input/com_apartment.h"
+#include "platform/windows/com_apartment.h"
 #include "platform/windows/win_error.h"
 
 namespace voxl::platform::windows {
