@@ -1,9 +1,7 @@
 #include "capture/frame_pool.h"
 
-#include <cstdlib>
 #include <limits>
 #include <mutex>
-#include <new>
 #include <stdexcept>
 #include <vector>
 
@@ -22,22 +20,18 @@ std::optional<size_t> buffer_bytes(int stride, int height) {
 
 namespace {
 
-// 64-byte aligned pixels through the aligned operator new (the Windows C
-// runtime has no std::aligned_alloc).
-constexpr std::align_val_t kPixelAlignment{64};
-
-struct AlignedFree {
-  void operator()(uint8_t* p) const { ::operator delete(p, kPixelAlignment); }
-};
-
 struct Slot {
-  std::unique_ptr<uint8_t, AlignedFree> pixels;
-  Size size;
-  int stride = 0;
+  std::unique_ptr<FrameBuffer> buffer;
+  // Who made `buffer` (null: the heap); held so that its address cannot be
+  // reused by another allocator while compared against.
+  std::shared_ptr<FrameBufferAllocator> made_by;
   bool in_use = false;
-  bool filled = false;  // holds a complete picture of `size`
+  bool filled = false;  // holds a complete picture of its size
   uint64_t published = 0;  // publish counter when it last became the newest; 0 = never
   BlockMap stale;
+
+  const uint8_t* pixels() const { return buffer ? buffer->data() : nullptr; }
+  Size size() const { return buffer ? buffer->size() : Size{}; }
 };
 
 }  // namespace
@@ -56,7 +50,8 @@ FramePool::FramePool(size_t capacity) : state_(std::make_shared<State>()) {
 
 FramePool::~FramePool() = default;
 
-std::optional<FramePool::Lease> FramePool::acquire(Size size) {
+std::optional<FramePool::Lease> FramePool::acquire(
+    Size size, const std::shared_ptr<FrameBufferAllocator>& allocator) {
   if (size.empty()) return std::nullopt;
   State& s = *state_;
   std::unique_lock lock(s.mu);
@@ -73,38 +68,34 @@ std::optional<FramePool::Lease> FramePool::acquire(Size size) {
   slot.in_use = true;
   lock.unlock();
 
-  if (slot.size != size || !slot.pixels) {
-    const int stride = aligned_stride(size.width);
-    const auto bytes = buffer_bytes(stride, size.height);
-    if (!bytes) {
-      std::lock_guard relock(s.mu);
-      slot.in_use = false;
-      return std::nullopt;
-    }
-    slot.pixels.reset(static_cast<uint8_t*>(::operator new(*bytes, kPixelAlignment, std::nothrow)));
-    if (!slot.pixels) {
-      std::lock_guard relock(s.mu);
-      slot.in_use = false;
-      return std::nullopt;
-    }
-    slot.size = size;
-    slot.stride = stride;
+  if (!slot.buffer || slot.size() != size || slot.made_by != allocator) {
+    // The old buffer goes first: never hold two of one slot.
+    slot.buffer.reset();
+    slot.made_by.reset();
     slot.filled = false;
+    slot.buffer = allocator ? allocator->allocate(size) : make_heap_frame_buffer(size);
+    if (!slot.buffer || slot.buffer->size() != size) {
+      slot.buffer.reset();
+      std::lock_guard relock(s.mu);
+      slot.in_use = false;
+      return std::nullopt;
+    }
+    slot.made_by = allocator;
     slot.stale = BlockMap(size);
   }
 
   Lease lease;
   auto state = state_;
   Slot* raw = &slot;  // slots never move: the vector is sized once
-  lease.frame = FrameRef(new Frame(slot.pixels.get(), size, slot.stride), [state, raw](Frame* f) {
+  lease.frame = FrameRef(new Frame(*slot.buffer), [state, raw](Frame* f) {
     delete f;
     std::lock_guard release(state->mu);
     raw->in_use = false;
   });
   const Slot* newest = s.newest >= 0 ? &s.slots[size_t(s.newest)] : nullptr;
-  if (newest && newest->filled && newest->size == size) {
-    lease.source = newest->pixels.get();
-    lease.source_stride = newest->stride;
+  if (newest && newest->filled && newest->size() == size) {
+    lease.source = newest->pixels();
+    lease.source_stride = newest->buffer->stride();
     if (slot.filled) {
       lease.stale = slot.stale;
     } else {
@@ -122,12 +113,12 @@ void FramePool::publish(const Frame& frame, const BlockMap& changed) {
   State& s = *state_;
   for (int i = 0; i < int(s.slots.size()); ++i) {
     Slot& slot = s.slots[size_t(i)];
-    if (slot.pixels.get() == frame.data()) {
+    if (slot.pixels() == frame.data()) {
       slot.filled = true;
       slot.stale.clear();
       slot.published = ++s.publish_count;
       s.newest = i;
-    } else if (slot.size == frame.size() && slot.filled) {
+    } else if (slot.size() == frame.size() && slot.filled) {
       slot.stale.unite(changed);
     }
   }
@@ -137,7 +128,7 @@ void FramePool::discard(const Frame& frame) {
   State& s = *state_;
   for (int i = 0; i < int(s.slots.size()); ++i) {
     Slot& slot = s.slots[size_t(i)];
-    if (slot.pixels.get() != frame.data()) continue;
+    if (slot.pixels() != frame.data()) continue;
     slot.filled = false;
     if (s.newest == i) s.newest = -1;
   }

@@ -7,9 +7,15 @@
 // date by copying those blocks from the newest frame in memory, and grab
 // only what the server says changed.
 //
+// Buffers come from the FrameBufferAllocator the capturer passes to
+// acquire(), heap memory when it passes none; a free buffer made by another
+// allocator (or of another size) is replaced, so a rebuilt capturer gets
+// buffers of its own.
+//
 // Threads: acquire() and publish() on the capturing thread; FrameRefs may be
 // released on any thread. The buffers live as long as the pool or the last
-// FrameRef, whichever is later.
+// FrameRef, whichever is later, and are destroyed on the thread that drops
+// the last of them (or in acquire(), when replaced).
 #pragma once
 
 #include <cstddef>
@@ -19,6 +25,7 @@
 
 #include "base/block_map.h"
 #include "capture/frame.h"
+#include "capture/frame_buffer.h"
 
 namespace voxl::capture {
 
@@ -39,9 +46,11 @@ class FramePool {
     BlockMap stale;
   };
 
-  // A free buffer of `size` (reallocated if it had another size), or nullopt
-  // when all `capacity` buffers are held.
-  std::optional<Lease> acquire(Size size);
+  // A free buffer of `size` from `allocator` (heap memory when null),
+  // reallocated if it had another size or came from another allocator; or
+  // nullopt when all `capacity` buffers are held or allocation failed.
+  std::optional<Lease> acquire(Size size,
+                               const std::shared_ptr<FrameBufferAllocator>& allocator = nullptr);
 
   // `frame` (from this pool) is now the newest picture; `changed` are the
   // blocks written into it from the server. Every other buffer of that size

@@ -5,15 +5,21 @@
 // Threads: owned and used by the capturer's thread.
 #pragma once
 
+#include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <xcb/xcb.h>
 
 #include "base/geometry.h"
 #include "capture/frame.h"
+#include "capture/frame_buffer.h"
 
 namespace voxl::platform::x11 {
+
+// "1920x1080", for messages.
+inline std::string size_text(Size s) { return std::to_string(s.width) + "x" + std::to_string(s.height); }
 
 enum class SourceKind { kFramebuffer, kShm, kGetImage };
 const char* to_string(SourceKind k);
@@ -28,6 +34,17 @@ class PixelSource {
   // Gets ready to grab areas up to `capture` in size (reallocates buffers
   // when the size changed). Empty string on success, else the reason.
   virtual std::string prepare(Size capture) = 0;
+
+  // Where frames for this source should live (null: anywhere, the pool's
+  // heap buffers). The capturer passes it to FramePool::acquire().
+  virtual std::shared_ptr<capture::FrameBufferAllocator> allocator() const { return nullptr; }
+
+  // The area grab() will write for `rects` in a `frame`-sized frame: at
+  // least `rects`, possibly more (ShmGetImage writes full-width bands).
+  virtual std::vector<Rect> coverage(std::span<const Rect> rects, Size frame) const {
+    (void)frame;
+    return {rects.begin(), rects.end()};
+  }
 
   // Copies each of `rects` (frame coordinates, inside the frame) from
   // `drawable` into `frame`; frame pixel (x, y) is drawable pixel

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <optional>
 #include <cstring>
 #include <stdexcept>
 
@@ -263,23 +264,36 @@ bool X11Capturer::wait_for_events(std::chrono::steady_clock::time_point deadline
   }
 }
 
+std::string X11Capturer::prepare_active() {
+  std::string err = active_->prepare(size_);
+  if (!err.empty() && active_ != get_image_.get()) {
+    const std::string was = active_->describe();
+    const bool was_framebuffer = active_->kind() == SourceKind::kFramebuffer;
+    std::string why;
+    active_ = nullptr;
+    primary_.reset();
+    if (was_framebuffer) primary_ = open_shm(why);
+    active_ = primary_ ? primary_.get() : get_image_.get();
+    log_->warn("{} cannot serve {}x{} ({}); using {}", was, size_.width, size_.height, err,
+               active_->describe());
+    reason_ = "fell back after a resize: " + err;
+    ++fallbacks_;
+    err.clear();
+  }
+  if (err.empty()) prepared_ = size_;
+  return err;
+}
+
+void X11Capturer::fall_back(const std::string& why) {
+  active_ = get_image_.get();
+  primary_.reset();  // detaches its segments: frames in them stay readable
+  reason_ = "fell back at run time: " + why;
+  ++fallbacks_;
+}
+
 std::string X11Capturer::grab(std::span<const Rect> rects, capture::Frame& frame) {
   if (prepared_ != size_) {
-    if (std::string err = active_->prepare(size_); !err.empty()) {
-      if (active_ == get_image_.get()) return err;
-      const std::string was = active_->describe();
-      const bool was_framebuffer = active_->kind() == SourceKind::kFramebuffer;
-      std::string why;
-      active_ = nullptr;
-      primary_.reset();
-      if (was_framebuffer) primary_ = open_shm(why);
-      active_ = primary_ ? primary_.get() : get_image_.get();
-      log_->warn("{} cannot serve {}x{} ({}); using {}", was, size_.width, size_.height, err,
-                 active_->describe());
-      reason_ = "fell back after a resize: " + err;
-      ++fallbacks_;
-    }
-    prepared_ = size_;
+    if (std::string err = prepare_active(); !err.empty()) return err;
   }
   std::string err = active_->grab(drawable_, origin_, rects, frame);
   if (err.empty() || active_ == get_image_.get()) return err;
@@ -289,11 +303,25 @@ std::string X11Capturer::grab(std::span<const Rect> rects, capture::Frame& frame
   std::string retry = get_image_->grab(drawable_, origin_, rects, frame);
   if (!retry.empty()) return err + "; GetImage retry: " + retry;
   log_->warn("{} failed ({}); GetImage worked, using it from now on", active_->describe(), err);
-  primary_.reset();
-  active_ = get_image_.get();
-  reason_ = "fell back at run time: " + err;
-  ++fallbacks_;
+  fall_back(err);
   return {};
+}
+
+std::optional<capture::FramePool::Lease> X11Capturer::acquire(capture::FramePool& pool) {
+  if (prepared_ != size_) {
+    // A source that cannot serve the new size is replaced before buffers
+    // are made for it.
+    if (std::string err = prepare_active(); !err.empty()) return pool.acquire(size_);
+  }
+  const auto allocator = active_->allocator();
+  auto lease = pool.acquire(size_, allocator);
+  if (lease || !allocator || pool.in_use() == pool.capacity()) return lease;
+  // The pool had a free buffer but no segment could be made for it (shared
+  // memory limits, say): GetImage into heap buffers from now on.
+  const std::string why = "no shared-memory frame buffer for " + size_text(size_);
+  log_->warn("{} ({}); using {}", active_->describe(), why, get_image_->describe());
+  fall_back(why);
+  return pool.acquire(size_);
 }
 
 bool X11Capturer::change_pending() const {
@@ -332,16 +360,22 @@ capture::CaptureResult X11Capturer::capture(capture::FramePool& pool, std::chron
   if (pending_blocks_.empty()) return {capture::CaptureStatus::kNoChange, nullptr, {}};
 
   const auto grab_start = std::chrono::steady_clock::now();
-  auto lease = pool.acquire(size_);
+  auto lease = acquire(pool);
   if (!lease) return {capture::CaptureStatus::kTemporary, nullptr, "no free frame buffer"};
   capture::Frame& frame = *lease->frame;
 
   BlockMap to_grab = pending_blocks_;
+  if (!lease->source) to_grab.add_all();
+  // What the source writes: at least what is pending (ShmGetImage may widen
+  // it to full-width bands that land in place).
+  const std::vector<Rect> rects = active_->coverage(to_grab.to_rects(), size_);
+  BlockMap written(size_);
+  for (const Rect& r : rects) written.add(r);
   if (lease->source) {
     // Bring the reused buffer up to date from the newest frame where it is
-    // stale and the server has nothing newer.
+    // stale and the grab does not write.
     BlockMap copy = lease->stale;
-    copy.subtract(to_grab);
+    copy.subtract(written);
     for (const Rect& r : copy.to_rects()) {
       const size_t row_bytes = size_t(r.width) * capture::kBytesPerPixel;
       for (int y = r.y; y < r.bottom(); ++y)
@@ -349,11 +383,8 @@ capture::CaptureResult X11Capturer::capture(capture::FramePool& pool, std::chron
                     lease->source + ptrdiff_t(y) * lease->source_stride + ptrdiff_t(r.x) * capture::kBytesPerPixel,
                     row_bytes);
     }
-  } else {
-    to_grab.add_all();
   }
 
-  const std::vector<Rect> rects = to_grab.to_rects();
   if (std::string err = grab(rects, frame); !err.empty()) {
     pool.discard(frame);
     return {capture::CaptureStatus::kTemporary, nullptr, err};
@@ -368,7 +399,7 @@ capture::CaptureResult X11Capturer::capture(capture::FramePool& pool, std::chron
   frame.captured_at = std::chrono::steady_clock::now();
   frame.grab_us = uint32_t(
       std::chrono::duration_cast<std::chrono::microseconds>(frame.captured_at - grab_start).count());
-  pool.publish(frame, to_grab);
+  pool.publish(frame, written);
   pending_blocks_.clear();
   pending_rects_.clear();
   return {capture::CaptureStatus::kOk, std::move(lease->frame), {}};

@@ -9,6 +9,10 @@
 //   targets), else ShmGetImage (memfd on MIT-SHM 1.2 over a local socket,
 //   SysV otherwise). The choice and its reason are logged.
 //
+// With ShmGetImage the frames themselves are the shared segments (the pool
+// gets them from the source's allocator): the server writes damaged rows in
+// place, one copy; see shm_source.h.
+//
 // At run time a failed grab is retried with GetImage for that frame; only if
 // the retry succeeds does the capturer switch to GetImage for good (one
 // warning). If both fail, the error is returned and SHM stays.
@@ -79,6 +83,14 @@ class X11Capturer final : public capture::Capturer {
   bool change_pending() const;
   void resize_to(Size s);
   void add_damage(const Rect& capture_rect);
+  // Prepares the active source for the current size, replacing a primary
+  // source that cannot serve it; empty or why GetImage cannot either.
+  std::string prepare_active();
+  // GetImage for good, the primary source (and its segments) gone.
+  void fall_back(const std::string& why);
+  // A frame for the active source: in its own buffers (shared memory) when
+  // it has an allocator, else the pool's heap buffers.
+  std::optional<capture::FramePool::Lease> acquire(capture::FramePool& pool);
   std::string grab(std::span<const Rect> rects, capture::Frame& frame);
 
   X11CaptureOptions opt_;
