@@ -389,3 +389,104 @@ TEST(FramePool, DiscardedBufferMustBeRefilledCompletely) {
 
 }  // namespace
 }  // namespace voxl::capture
+
+namespace voxl::capture {
+namespace {
+
+// Buffers over a vector, counting what it made and what is still alive.
+class CountingAllocator final : public FrameBufferAllocator {
+ public:
+  struct Counts {
+    int made = 0;
+    int alive = 0;
+  };
+  class Buffer final : public FrameBuffer {
+   public:
+    Buffer(std::vector<uint8_t> px, Size s, std::shared_ptr<Counts> c)
+        : FrameBuffer(px.data(), s, s.width * kBytesPerPixel), px_(std::move(px)), counts_(std::move(c)) {}
+    ~Buffer() override { --counts_->alive; }
+
+   private:
+    std::vector<uint8_t> px_;
+    std::shared_ptr<Counts> counts_;
+  };
+  std::unique_ptr<FrameBuffer> allocate(Size s) override {
+    ++counts->made;
+    ++counts->alive;
+    return std::make_unique<Buffer>(std::vector<uint8_t>(size_t(s.area()) * kBytesPerPixel), s, counts);
+  }
+  std::shared_ptr<Counts> counts = std::make_shared<Counts>();
+};
+
+TEST(FramePoolAllocator, BuffersComeFromTheGivenAllocatorWithItsStride) {
+  FramePool pool(2);
+  auto alloc = std::make_shared<CountingAllocator>();
+  auto lease = pool.acquire({100, 50}, alloc);
+  ASSERT_TRUE(lease);
+  EXPECT_EQ(lease->frame->stride(), 400);
+  ASSERT_NE(lease->frame->buffer(), nullptr);
+  EXPECT_NE(dynamic_cast<const CountingAllocator::Buffer*>(lease->frame->buffer()), nullptr);
+  EXPECT_EQ(alloc->counts->made, 1);
+}
+
+TEST(FramePoolAllocator, HeapBuffersByDefault) {
+  FramePool pool(1);
+  auto lease = pool.acquire({100, 50});
+  ASSERT_TRUE(lease);
+  EXPECT_EQ(lease->frame->stride(), aligned_stride(100));
+  EXPECT_NE(lease->frame->buffer(), nullptr);
+}
+
+TEST(FramePoolAllocator, AnotherAllocatorReplacesTheBufferAndItsPicture) {
+  FramePool pool(1);
+  auto a = std::make_shared<CountingAllocator>();
+  auto b = std::make_shared<CountingAllocator>();
+  {
+    auto lease = pool.acquire({100, 50}, a);
+    ASSERT_TRUE(lease);
+    pool.publish(*lease->frame, BlockMap({100, 50}));
+  }
+  {
+    auto lease = pool.acquire({100, 50}, a);  // same allocator: reused
+    ASSERT_TRUE(lease);
+    EXPECT_EQ(a->counts->made, 1);
+    pool.publish(*lease->frame, BlockMap({100, 50}));
+  }
+  auto lease = pool.acquire({100, 50}, b);
+  ASSERT_TRUE(lease);
+  EXPECT_EQ(a->counts->alive, 0) << "the old buffer went before the new one came";
+  EXPECT_EQ(b->counts->made, 1);
+  EXPECT_EQ(lease->source, nullptr) << "a new buffer holds no picture";
+  lease.reset();
+  auto heap = pool.acquire({100, 50});
+  ASSERT_TRUE(heap);
+  EXPECT_EQ(b->counts->alive, 0);
+}
+
+TEST(FramePoolAllocator, FailedAllocationLeavesTheBufferFree) {
+  class Failing final : public FrameBufferAllocator {
+   public:
+    std::unique_ptr<FrameBuffer> allocate(Size) override { return nullptr; }
+  };
+  FramePool pool(1);
+  EXPECT_FALSE(pool.acquire({100, 50}, std::make_shared<Failing>()));
+  EXPECT_EQ(pool.in_use(), 0u);
+  EXPECT_TRUE(pool.acquire({100, 50}));
+}
+
+TEST(FramePoolAllocator, BuffersOfAnAllocatorOutliveItsOwner) {
+  std::shared_ptr<CountingAllocator::Counts> counts;
+  FrameRef held;
+  {
+    FramePool pool(1);
+    auto alloc = std::make_shared<CountingAllocator>();
+    counts = alloc->counts;
+    held = pool.acquire({100, 50}, alloc)->frame;
+  }
+  EXPECT_EQ(counts->alive, 1);
+  std::thread([f = std::move(held)]() mutable { f.reset(); }).join();
+  EXPECT_EQ(counts->alive, 0);
+}
+
+}  // namespace
+}  // namespace voxl::capture
