@@ -41,6 +41,7 @@ struct FramePool::State {
   std::vector<Slot> slots;
   uint64_t publish_count = 0;
   int newest = -1;
+  bool allocation_failed = false;  // capturing thread only
 };
 
 FramePool::FramePool(size_t capacity) : state_(std::make_shared<State>()) {
@@ -52,8 +53,9 @@ FramePool::~FramePool() = default;
 
 std::optional<FramePool::Lease> FramePool::acquire(
     Size size, const std::shared_ptr<FrameBufferAllocator>& allocator) {
-  if (size.empty()) return std::nullopt;
   State& s = *state_;
+  s.allocation_failed = false;
+  if (size.empty()) return std::nullopt;
   std::unique_lock lock(s.mu);
   // Prefer the least recently published free buffer, so the newest picture
   // stays readable as the copy source.
@@ -76,6 +78,7 @@ std::optional<FramePool::Lease> FramePool::acquire(
     slot.buffer = allocator ? allocator->allocate(size) : make_heap_frame_buffer(size);
     if (!slot.buffer || slot.buffer->size() != size) {
       slot.buffer.reset();
+      s.allocation_failed = true;
       std::lock_guard relock(s.mu);
       slot.in_use = false;
       return std::nullopt;
@@ -133,6 +136,8 @@ void FramePool::discard(const Frame& frame) {
     if (s.newest == i) s.newest = -1;
   }
 }
+
+bool FramePool::allocation_failed() const { return state_->allocation_failed; }
 
 size_t FramePool::capacity() const { return state_->slots.size(); }
 

@@ -61,6 +61,11 @@ class FramePool {
   // usable picture until it is filled completely again.
   void discard(const Frame& frame);
 
+  // Whether the last acquire() failed because no buffer could be made (the
+  // allocator or the heap said no), not because all were held. Capturing
+  // thread.
+  bool allocation_failed() const;
+
   size_t capacity() const;
   size_t in_use() const;
 

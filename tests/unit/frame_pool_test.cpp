@@ -470,8 +470,13 @@ TEST(FramePoolAllocator, FailedAllocationLeavesTheBufferFree) {
   };
   FramePool pool(1);
   EXPECT_FALSE(pool.acquire({100, 50}, std::make_shared<Failing>()));
+  EXPECT_TRUE(pool.allocation_failed());
   EXPECT_EQ(pool.in_use(), 0u);
-  EXPECT_TRUE(pool.acquire({100, 50}));
+  auto lease = pool.acquire({100, 50});
+  EXPECT_TRUE(lease);
+  EXPECT_FALSE(pool.allocation_failed());
+  EXPECT_FALSE(pool.acquire({100, 50})) << "all held";
+  EXPECT_FALSE(pool.allocation_failed());
 }
 
 TEST(FramePoolAllocator, BuffersOfAnAllocatorOutliveItsOwner) {

@@ -315,7 +315,7 @@ std::optional<capture::FramePool::Lease> X11Capturer::acquire(capture::FramePool
   }
   const auto allocator = active_->allocator();
   auto lease = pool.acquire(size_, allocator);
-  if (lease || !allocator || pool.in_use() == pool.capacity()) return lease;
+  if (lease || !allocator || !pool.allocation_failed()) return lease;
   // The pool had a free buffer but no segment could be made for it (shared
   // memory limits, say): GetImage into heap buffers from now on.
   const std::string why = "no shared-memory frame buffer for " + size_text(size_);
