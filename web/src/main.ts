@@ -7,6 +7,10 @@ import { StatusOverlay } from "./status_overlay";
 import { checkSupport } from "./support";
 import { installTestHook, type VoxlStats } from "./test_hook";
 import { View } from "./view";
+import { markerCellFromQuery } from "./frame_marker";
+import { MainThreadVideo } from "./main_thread_video";
+import { EventRelay, type VideoOutput } from "./video_output";
+import { WorkerVideo } from "./worker_video";
 
 const STATS_INTERVAL_MS = 250;
 
@@ -16,7 +20,17 @@ function byId<T extends HTMLElement>(id: string, type: new () => T): T {
   return el;
 }
 
-function main(): void {
+// The worker path unless the address says ?worker=0 or the browser cannot.
+async function videoOutput(canvas: HTMLCanvasElement, markerCell: number, relay: EventRelay): Promise<VideoOutput> {
+  if (new URLSearchParams(window.location.search).get("worker") !== "0") {
+    const { output, why } = await WorkerVideo.start(canvas, markerCell, relay);
+    if (output) return output;
+    console.info(`voxl: decoding on the page's thread: ${why}`);
+  }
+  return new MainThreadVideo(canvas, markerCell, relay);
+}
+
+async function main(): Promise<void> {
   const stage = byId("stage", HTMLDivElement);
   const status = new StatusOverlay(byId("status", HTMLDivElement));
 
@@ -30,12 +44,16 @@ function main(): void {
   const canvas = byId("screen", HTMLCanvasElement);
   const view = new View(stage, canvas);
   const wantStats = new URLSearchParams(window.location.search).has("stats");
-  const client = new Client(view, status, wantStats, canvas);
+  const relay = new EventRelay();
+  const output = await videoOutput(canvas, markerCellFromQuery(window.location.search), relay);
+  const client = new Client(view, status, wantStats, canvas, output);
+  relay.target = client.videoEvents;
   installTestHook(
     () => client.testStats(),
     () => client.latencies(),
     () => client.audioStats(),
     () => client.interaction.state(),
+    () => client.markerReport(),
   );
   if (wantStats) {
     const overlay = new StatsOverlay(document.body);
@@ -50,6 +68,9 @@ function idleStats(reason: string): VoxlStats {
     connected: false,
     connections: 0,
     framesDecoded: 0,
+    framesDrawn: 0,
+    framesSkipped: 0,
+    drawer: null,
     lastFrameId: 0,
     width: 0,
     height: 0,
@@ -67,4 +88,4 @@ function idleStats(reason: string): VoxlStats {
   };
 }
 
-main();
+main().catch((e) => console.error(`voxl: ${String(e)}`));
