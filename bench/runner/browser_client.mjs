@@ -7,6 +7,9 @@
 // asked for it; for an older page, a wrapper around the main thread's
 // drawImage reads the marker back off the canvas.
 //
+// VOXL_BENCH_PAGE_QUERY adds to the page's address (e.g. "worker=0" for the
+// page's main-thread path, "draw=bitmap"), for comparing the page's ways.
+//
 // The page's own cost: CPU time of Chromium's renderer, GPU and browser
 // processes (and the other helpers) over the window, per decoded frame.
 
@@ -72,6 +75,7 @@ export async function runBrowserClient({ url, logPath, cell, warmupS, seconds, o
     await page.addInitScript(installMarkerReader, cell);
     const address = new URL(url);
     address.searchParams.set("marker", String(cell));
+    for (const [k, v] of new URLSearchParams(process.env.VOXL_BENCH_PAGE_QUERY ?? "")) address.searchParams.set(k, v);
     await page.goto(address.href);
     await page.waitForFunction(() => window.voxl?.stats().framesDecoded > 0, null, { timeout: 60000 });
     await page.waitForTimeout(warmupS * 1000);

@@ -1,6 +1,7 @@
 // One viewer: routes the connection's messages to the decoder, the clock, the
 // picture and the figures, and answers the server as the protocol asks.
 
+import type { ScreenElement } from "./screen_element";
 import { AudioControls } from "./audio/audio_controls";
 import { AudioPlayer } from "./audio/audio_player";
 import { MicrophoneSender } from "./audio/microphone_sender";
@@ -42,7 +43,7 @@ export class Client {
     private readonly view: View,
     private readonly status: StatusOverlay,
     private readonly wantStats: boolean,
-    canvas: HTMLCanvasElement,
+    canvas: ScreenElement,
     private readonly decoder: VideoOutput,
   ) {
     this.interaction = new Interaction(canvas, (m) => this.send(m));

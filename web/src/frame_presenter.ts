@@ -1,14 +1,18 @@
 // Shows decoded frames at the display's pace: keeps only the newest frame
 // not yet drawn (closing the one it replaces), draws it at the next
-// animation frame, then hands it to `after` (which closes it, at once or once
-// it is done reading it). A decoder that outputs two frames within one
-// display refresh costs one draw, not two.
+// animation frame, then, once the drawer is done with it, hands it to
+// `after` (which closes it, at once or once it is done reading it). A
+// decoder that outputs two frames within one display refresh costs one
+// draw, not two.
 //
 // Owned by one thread (the page's or a worker's); every frame given to it is
 // its to close.
 
 export interface PresenterHooks<T> {
-  draw(frame: VideoFrame, info: T): void;
+  // Draws, and calls `done` once the frame is no longer needed for it; false
+  // when the drawer cannot take a frame now (then `done` is not called, and
+  // the frame is offered again at the next animation frame).
+  draw(frame: VideoFrame, info: T, done: () => void): boolean;
   // Called with every drawn frame; must close it (now or later).
   after(frame: VideoFrame, info: T): void;
   // A frame replaced by a newer one before it was drawn (already closed).
@@ -49,7 +53,11 @@ export class FramePresenter<T> {
       this.drawPending();
       return;
     }
-    if (this.scheduled) return;
+    this.scheduleDraw();
+  }
+
+  private scheduleDraw(): void {
+    if (!this.schedule || this.scheduled) return;
     this.scheduled = true;
     const gen = this.generation;
     this.schedule(() => {
@@ -71,13 +79,21 @@ export class FramePresenter<T> {
     const p = this.pending;
     this.pending = null;
     if (!p) return;
+    const gen = this.generation;
+    let taken: boolean;
     try {
-      this.hooks.draw(p.frame, p.info);
+      taken = this.hooks.draw(p.frame, p.info, () => {
+        if (gen === this.generation) this.hooks.after(p.frame, p.info);
+        else p.frame.close();
+      });
     } catch (e) {
       p.frame.close();
       this.hooks.failed(e);
       return;
     }
-    this.hooks.after(p.frame, p.info);
+    if (!taken) {
+      this.pending = p;
+      this.scheduleDraw();
+    }
   }
 }

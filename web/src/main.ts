@@ -7,10 +7,13 @@ import { StatusOverlay } from "./status_overlay";
 import { checkSupport } from "./support";
 import { installTestHook, type VoxlStats } from "./test_hook";
 import { View } from "./view";
+import type { DrawMode } from "./canvas_drawer";
 import { markerCellFromQuery } from "./frame_marker";
 import { MainThreadVideo } from "./main_thread_video";
 import { EventRelay, type VideoOutput } from "./video_output";
 import { WorkerVideo } from "./worker_video";
+import { VideoElementOutput } from "./video_element_output";
+import type { ScreenElement } from "./screen_element";
 
 const STATS_INTERVAL_MS = 250;
 
@@ -20,14 +23,36 @@ function byId<T extends HTMLElement>(id: string, type: new () => T): T {
   return el;
 }
 
-// The worker path unless the address says ?worker=0 or the browser cannot.
-async function videoOutput(canvas: HTMLCanvasElement, markerCell: number, relay: EventRelay): Promise<VideoOutput> {
-  if (new URLSearchParams(window.location.search).get("worker") !== "0") {
-    const { output, why } = await WorkerVideo.start(canvas, markerCell, relay);
-    if (output) return output;
-    console.info(`voxl: decoding on the page's thread: ${why}`);
+// The first way this browser can do, unless the address rules some out:
+// ?video=0 skips the video element, ?worker=0 the worker altogether;
+// ?draw=2d or ?draw=bitmap picks how frames reach a canvas. A video element
+// takes the canvas's place as #screen.
+async function videoOutput(
+  canvas: HTMLCanvasElement,
+  markerCell: number,
+  relay: EventRelay,
+): Promise<{ output: VideoOutput; screen: ScreenElement }> {
+  const q = new URLSearchParams(window.location.search);
+  const mode: DrawMode = q.get("draw") === "bitmap" ? "bitmap" : "2d";
+  const why: string[] = [];
+  if (q.get("worker") !== "0") {
+    if (q.get("video") !== "0") {
+      const video = document.createElement("video");
+      const started = await VideoElementOutput.start(video, markerCell, relay);
+      if (started.output) {
+        video.id = canvas.id;
+        video.hidden = canvas.hidden;
+        canvas.replaceWith(video);
+        return { output: started.output, screen: video };
+      }
+      why.push(started.why);
+    }
+    const started = await WorkerVideo.start(canvas, mode, markerCell, relay);
+    if (started.output) return { output: started.output, screen: canvas };
+    why.push(started.why);
+    console.info(`voxl: decoding on the page's thread: ${why.join("; ")}`);
   }
-  return new MainThreadVideo(canvas, markerCell, relay);
+  return { output: new MainThreadVideo(canvas, mode, markerCell, relay), screen: canvas };
 }
 
 async function main(): Promise<void> {
@@ -41,12 +66,15 @@ async function main(): Promise<void> {
     return;
   }
 
-  const canvas = byId("screen", HTMLCanvasElement);
-  const view = new View(stage, canvas);
-  const wantStats = new URLSearchParams(window.location.search).has("stats");
   const relay = new EventRelay();
-  const output = await videoOutput(canvas, markerCellFromQuery(window.location.search), relay);
-  const client = new Client(view, status, wantStats, canvas, output);
+  const { output, screen } = await videoOutput(
+    byId("screen", HTMLCanvasElement),
+    markerCellFromQuery(window.location.search),
+    relay,
+  );
+  const view = new View(stage, screen);
+  const wantStats = new URLSearchParams(window.location.search).has("stats");
+  const client = new Client(view, status, wantStats, screen, output);
   relay.target = client.videoEvents;
   installTestHook(
     () => client.testStats(),

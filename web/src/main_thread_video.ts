@@ -3,6 +3,8 @@
 //
 // Main thread.
 
+import { CanvasDrawer, type DrawMode } from "./canvas_drawer";
+import { animationFrameClock } from "./frame_presenter";
 import type { VideoHeader } from "./protocol";
 import type { VideoOutput } from "./video_output";
 import { VideoRenderer, type RendererEvents } from "./video_renderer";
@@ -11,8 +13,8 @@ export class MainThreadVideo implements VideoOutput {
   readonly drawer = "main thread";
   private readonly renderer: VideoRenderer;
 
-  constructor(canvas: HTMLCanvasElement, markerCell: number, events: RendererEvents) {
-    this.renderer = new VideoRenderer(canvas, window, markerCell, events);
+  constructor(canvas: HTMLCanvasElement, mode: DrawMode, markerCell: number, events: RendererEvents) {
+    this.renderer = new VideoRenderer(new CanvasDrawer(canvas, mode), animationFrameClock(window), markerCell, events);
   }
 
   get codec(): string | null {

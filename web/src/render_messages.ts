@@ -4,6 +4,7 @@
 //
 // Pure types and constants; any thread.
 
+import type { DrawMode } from "./canvas_drawer";
 import type { MarkerReport } from "./frame_marker";
 import type { DecodedInfo, DrawnInfo } from "./video_renderer";
 
@@ -12,7 +13,8 @@ export const RENDER_WORKER_URL = "/render-worker.js";
 export type ToWorker =
   // Answered by "caps": whether the worker can decode and draw at all.
   | { t: "probe" }
-  | { t: "init"; canvas: OffscreenCanvas; markerCell: number }
+  // Draw onto `canvas`, or with none send every decoded frame back ("frame").
+  | { t: "init"; canvas: OffscreenCanvas | null; mode: DrawMode; markerCell: number }
   | { t: "configure"; codec: string; width: number; height: number }
   | { t: "reset" }
   // `data` is the whole message, transferred; the payload starts at `offset`.
@@ -21,6 +23,8 @@ export type ToWorker =
 export type FromWorker =
   | { t: "caps"; ok: boolean; why: string }
   | { t: "decoded"; d: DecodedInfo }
+  // Transferred: the page's to close.
+  | { t: "frame"; frame: VideoFrame; frameId: number }
   | { t: "drawn"; d: DrawnInfo }
   | { t: "skipped" }
   | { t: "dropped" }

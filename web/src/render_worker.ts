@@ -6,18 +6,31 @@
 // Runs on the worker's thread; owns the renderer and every frame in it.
 
 import type { FromWorker, ToWorker } from "./render_messages";
-import { VideoRenderer } from "./video_renderer";
+import { CanvasDrawer } from "./canvas_drawer";
+import { animationFrameClock } from "./frame_presenter";
+import { VideoRenderer, type FrameSink } from "./video_renderer";
 
 interface WorkerScope {
   onmessage: ((e: MessageEvent<ToWorker>) => void) | null;
-  postMessage(m: FromWorker): void;
+  postMessage(m: FromWorker, transfer?: Transferable[]): void;
 }
 
 const scope = globalThis as unknown as WorkerScope;
 let renderer: VideoRenderer | null = null;
 
-function post(m: FromWorker): void {
-  scope.postMessage(m);
+function post(m: FromWorker, transfer: Transferable[] = []): void {
+  scope.postMessage(m, transfer);
+}
+
+// Hands every decoded frame to the page (which feeds its video element), at
+// once: the page's compositor shows the newest and the page closes them.
+class FramePoster implements FrameSink {
+  frameId = 0;
+  draw(frame: VideoFrame, done: () => void): boolean {
+    post({ t: "frame", frame, frameId: this.frameId }, [frame]);
+    done();
+    return true;
+  }
 }
 
 function capabilities(): FromWorker {
@@ -39,9 +52,18 @@ function handle(m: ToWorker): void {
       break;
     case "init":
       renderer?.reset();
-      renderer = new VideoRenderer(m.canvas, globalThis, m.markerCell, {
-        decoded: (d) => post({ t: "decoded", d }),
-        drawn: (d) => post({ t: "drawn", d }),
+      const poster = m.canvas ? null : new FramePoster();
+      const sink: FrameSink = m.canvas ? new CanvasDrawer(m.canvas, m.mode) : poster!;
+      const schedule = m.canvas ? animationFrameClock(globalThis) : null;
+      renderer = new VideoRenderer(sink, schedule, m.canvas ? m.markerCell : 0, {
+        decoded: (d) => {
+          if (poster) poster.frameId = d.frameId;
+          post({ t: "decoded", d });
+        },
+        // The page learns of a posted frame from the frame itself.
+        drawn: (d) => {
+          if (!poster) post({ t: "drawn", d });
+        },
         skipped: () => post({ t: "skipped" }),
         dropped: () => post({ t: "dropped" }),
         needKeyFrame: (reason) => post({ t: "keyframe", reason }),

@@ -11,7 +11,7 @@ export interface VoxlStats {
   framesDecoded: number; // since the page loaded, across reconnects
   framesDrawn: number; // of those, drawn (the rest were replaced by a newer frame first)
   framesSkipped: number;
-  drawer: "worker" | "main thread" | null; // where decoding and drawing run
+  drawer: "worker, video element" | "worker, canvas" | "main thread" | null; // where decoding and drawing run
   lastFrameId: number;
   width: number; // size of the last drawn frame
   height: number;

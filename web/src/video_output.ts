@@ -1,14 +1,15 @@
-// Where the page sends the stream's video to be decoded and drawn: a render
-// worker with the canvas transferred to it (worker_video.ts) where the
-// browser has Worker WebCodecs and OffscreenCanvas, else the page's own
-// thread (main_thread_video.ts). Both report through RendererEvents.
+// Where the page sends the stream's video to be decoded and shown, the
+// first of these the browser can do: decoded in the render worker and shown
+// by a video element (video_element_output.ts), decoded and drawn in the
+// worker on the transferred canvas (worker_video.ts), or both on the page's
+// own thread (main_thread_video.ts). All report through RendererEvents.
 //
 // Main thread.
 
 import type { VideoHeader } from "./protocol";
 import type { RendererEvents } from "./video_renderer";
 
-export type Drawer = "worker" | "main thread";
+export type Drawer = "worker, video element" | "worker, canvas" | "main thread";
 
 export interface VideoOutput {
   readonly drawer: Drawer;

@@ -1,15 +1,16 @@
-// Decodes the stream and draws it: StreamDecoder -> FramePresenter (the
-// newest frame per animation frame) -> CanvasDrawer, every frame closed once
-// drawn or replaced. Runs wherever its canvas lives: in the render worker on
-// an OffscreenCanvas (render_worker.ts), or on the page's own canvas where
-// the browser cannot do that (main_thread_video.ts). What the page needs to
-// know (acks, figures, sizes) leaves through RendererEvents.
+// Decodes the stream and shows it: StreamDecoder -> FramePresenter (the
+// newest frame per animation frame, or every frame at once where the sink
+// paces itself) -> a FrameSink, every frame closed once drawn or replaced.
+// Runs in the render worker (render_worker.ts: the frames go to the page's
+// video element, or onto the transferred OffscreenCanvas), or on the page's
+// own thread where the browser can do neither (main_thread_video.ts). What
+// the page needs to know (acks, figures, sizes) leaves through
+// RendererEvents.
 //
 // Owned by one thread, the one that made it.
 
-import { CanvasDrawer, type DrawTarget } from "./canvas_drawer";
 import { MarkerReader, type MarkerReport } from "./frame_marker";
-import { FramePresenter, animationFrameClock } from "./frame_presenter";
+import { FramePresenter } from "./frame_presenter";
 import { StreamDecoder, type ChunkInfo, type DecodedFrame } from "./video_decoder";
 
 export interface DecodedInfo {
@@ -38,23 +39,34 @@ export interface RendererEvents {
   marker(r: MarkerReport): void;
 }
 
+// Where decoded frames go: draws `frame` and calls `done` once it no longer
+// needs it; false when it cannot take one now (see FramePresenter).
+export interface FrameSink {
+  draw(frame: VideoFrame, done: () => void): boolean;
+}
+
 export class VideoRenderer {
   private readonly decoder: StreamDecoder;
   private readonly presenter: FramePresenter<DecodedFrame>;
-  private readonly drawer: CanvasDrawer;
   private readonly marker: MarkerReader | null;
 
-  constructor(canvas: DrawTarget, scope: typeof globalThis, markerCell: number, private readonly events: RendererEvents) {
-    this.drawer = new CanvasDrawer(canvas);
+  // `schedule`: the animation-frame clock to draw on, or null to hand every
+  // frame to the sink as soon as it is decoded.
+  constructor(
+    sink: FrameSink,
+    schedule: ((cb: () => void) => void) | null,
+    markerCell: number,
+    private readonly events: RendererEvents,
+  ) {
     this.marker = markerCell > 0 ? new MarkerReader(markerCell) : null;
     this.presenter = new FramePresenter<DecodedFrame>(
       {
-        draw: (frame) => this.drawer.draw(frame),
+        draw: (frame, _info, done) => sink.draw(frame, done),
         after: (frame, f) => this.drawn(frame, f),
         skipped: () => events.skipped(),
         failed: (e) => events.error(`cannot draw a frame: ${String(e)}`, false),
       },
-      animationFrameClock(scope),
+      schedule,
     );
     this.decoder = new StreamDecoder({
       frame: (f) => this.output(f),

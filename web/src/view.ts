@@ -5,6 +5,7 @@
 //
 // Main thread.
 
+import type { ScreenElement } from "./screen_element";
 import { fitStream } from "./fit";
 
 export class View {
@@ -18,7 +19,7 @@ export class View {
 
   constructor(
     private readonly stage: HTMLElement,
-    private readonly canvas: HTMLCanvasElement,
+    private readonly canvas: ScreenElement,
   ) {
     this.measure();
     this.watchSize();
