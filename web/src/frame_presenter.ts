@@ -9,10 +9,8 @@
 // its to close.
 
 export interface PresenterHooks<T> {
-  // Draws, and calls `done` once the frame is no longer needed for it; false
-  // when the drawer cannot take a frame now (then `done` is not called, and
-  // the frame is offered again at the next animation frame).
-  draw(frame: VideoFrame, info: T, done: () => void): boolean;
+  // Draws, and calls `done` once the frame is no longer needed for it.
+  draw(frame: VideoFrame, info: T, done: () => void): void;
   // Called with every drawn frame; must close it (now or later).
   after(frame: VideoFrame, info: T): void;
   // A frame replaced by a newer one before it was drawn (already closed).
@@ -80,20 +78,14 @@ export class FramePresenter<T> {
     this.pending = null;
     if (!p) return;
     const gen = this.generation;
-    let taken: boolean;
     try {
-      taken = this.hooks.draw(p.frame, p.info, () => {
+      this.hooks.draw(p.frame, p.info, () => {
         if (gen === this.generation) this.hooks.after(p.frame, p.info);
         else p.frame.close();
       });
     } catch (e) {
       p.frame.close();
       this.hooks.failed(e);
-      return;
-    }
-    if (!taken) {
-      this.pending = p;
-      this.scheduleDraw();
     }
   }
 }

@@ -7,7 +7,6 @@ import { StatusOverlay } from "./status_overlay";
 import { checkSupport } from "./support";
 import { installTestHook, type VoxlStats } from "./test_hook";
 import { View } from "./view";
-import type { DrawMode } from "./canvas_drawer";
 import { markerCellFromQuery } from "./frame_marker";
 import { MainThreadVideo } from "./main_thread_video";
 import { EventRelay, type VideoOutput } from "./video_output";
@@ -24,16 +23,14 @@ function byId<T extends HTMLElement>(id: string, type: new () => T): T {
 }
 
 // The first way this browser can do, unless the address rules some out:
-// ?video=0 skips the video element, ?worker=0 the worker altogether;
-// ?draw=2d or ?draw=bitmap picks how frames reach a canvas. A video element
-// takes the canvas's place as #screen.
+// ?video=0 skips the video element, ?worker=0 the worker altogether. A video
+// element takes the canvas's place as #screen.
 async function videoOutput(
   canvas: HTMLCanvasElement,
   markerCell: number,
   relay: EventRelay,
 ): Promise<{ output: VideoOutput; screen: ScreenElement }> {
   const q = new URLSearchParams(window.location.search);
-  const mode: DrawMode = q.get("draw") === "bitmap" ? "bitmap" : "2d";
   const why: string[] = [];
   if (q.get("worker") !== "0") {
     if (q.get("video") !== "0") {
@@ -47,12 +44,12 @@ async function videoOutput(
       }
       why.push(started.why);
     }
-    const started = await WorkerVideo.start(canvas, mode, markerCell, relay);
+    const started = await WorkerVideo.start(canvas, markerCell, relay);
     if (started.output) return { output: started.output, screen: canvas };
     why.push(started.why);
     console.info(`voxl: decoding on the page's thread: ${why.join("; ")}`);
   }
-  return { output: new MainThreadVideo(canvas, mode, markerCell, relay), screen: canvas };
+  return { output: new MainThreadVideo(canvas, markerCell, relay), screen: canvas };
 }
 
 async function main(): Promise<void> {

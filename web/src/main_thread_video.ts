@@ -3,7 +3,7 @@
 //
 // Main thread.
 
-import { CanvasDrawer, type DrawMode } from "./canvas_drawer";
+import { CanvasDrawer } from "./canvas_drawer";
 import { animationFrameClock } from "./frame_presenter";
 import type { VideoHeader } from "./protocol";
 import type { VideoOutput } from "./video_output";
@@ -13,8 +13,8 @@ export class MainThreadVideo implements VideoOutput {
   readonly drawer = "main thread";
   private readonly renderer: VideoRenderer;
 
-  constructor(canvas: HTMLCanvasElement, mode: DrawMode, markerCell: number, events: RendererEvents) {
-    this.renderer = new VideoRenderer(new CanvasDrawer(canvas, mode), animationFrameClock(window), markerCell, events);
+  constructor(canvas: HTMLCanvasElement, markerCell: number, events: RendererEvents) {
+    this.renderer = new VideoRenderer(new CanvasDrawer(canvas), animationFrameClock(window), markerCell, events);
   }
 
   get codec(): string | null {

@@ -4,7 +4,6 @@
 //
 // Pure types and constants; any thread.
 
-import type { DrawMode } from "./canvas_drawer";
 import type { MarkerReport } from "./frame_marker";
 import type { DecodedInfo, DrawnInfo } from "./video_renderer";
 
@@ -14,7 +13,7 @@ export type ToWorker =
   // Answered by "caps": whether the worker can decode and draw at all.
   | { t: "probe" }
   // Draw onto `canvas`, or with none send every decoded frame back ("frame").
-  | { t: "init"; canvas: OffscreenCanvas | null; mode: DrawMode; markerCell: number }
+  | { t: "init"; canvas: OffscreenCanvas | null; markerCell: number }
   | { t: "configure"; codec: string; width: number; height: number }
   | { t: "reset" }
   // `data` is the whole message, transferred; the payload starts at `offset`.

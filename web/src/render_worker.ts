@@ -26,10 +26,9 @@ function post(m: FromWorker, transfer: Transferable[] = []): void {
 // once: the page's compositor shows the newest and the page closes them.
 class FramePoster implements FrameSink {
   frameId = 0;
-  draw(frame: VideoFrame, done: () => void): boolean {
+  draw(frame: VideoFrame, done: () => void): void {
     post({ t: "frame", frame, frameId: this.frameId }, [frame]);
     done();
-    return true;
   }
 }
 
@@ -53,7 +52,7 @@ function handle(m: ToWorker): void {
     case "init":
       renderer?.reset();
       const poster = m.canvas ? null : new FramePoster();
-      const sink: FrameSink = m.canvas ? new CanvasDrawer(m.canvas, m.mode) : poster!;
+      const sink: FrameSink = m.canvas ? new CanvasDrawer(m.canvas) : poster!;
       const schedule = m.canvas ? animationFrameClock(globalThis) : null;
       renderer = new VideoRenderer(sink, schedule, m.canvas ? m.markerCell : 0, {
         decoded: (d) => {

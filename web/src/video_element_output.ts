@@ -63,7 +63,7 @@ export class VideoElementOutput implements VideoOutput {
     video.autoplay = true;
     video.playsInline = true;
     video.srcObject = new MediaStream([generator]);
-    started.worker.send({ t: "init", canvas: null, mode: "2d", markerCell: 0 });
+    started.worker.send({ t: "init", canvas: null, markerCell: 0 });
     return { output: out, why: "" };
   }
 

@@ -40,9 +40,9 @@ export interface RendererEvents {
 }
 
 // Where decoded frames go: draws `frame` and calls `done` once it no longer
-// needs it; false when it cannot take one now (see FramePresenter).
+// needs it.
 export interface FrameSink {
-  draw(frame: VideoFrame, done: () => void): boolean;
+  draw(frame: VideoFrame, done: () => void): void;
 }
 
 export class VideoRenderer {

@@ -4,7 +4,6 @@
 //
 // Main thread.
 
-import type { DrawMode } from "./canvas_drawer";
 import type { VideoHeader } from "./protocol";
 import { RenderWorker } from "./render_worker_client";
 import type { VideoOutput } from "./video_output";
@@ -19,7 +18,6 @@ export class WorkerVideo implements VideoOutput {
   // canvas is transferred only once the worker said it can decode.
   static async start(
     canvas: HTMLCanvasElement,
-    mode: DrawMode,
     markerCell: number,
     events: RendererEvents,
   ): Promise<{ output: WorkerVideo | null; why: string }> {
@@ -29,7 +27,7 @@ export class WorkerVideo implements VideoOutput {
     worker = started.worker;
     if (!worker) return { output: null, why: started.why };
     const offscreen = canvas.transferControlToOffscreen();
-    worker.send({ t: "init", canvas: offscreen, mode, markerCell }, [offscreen]);
+    worker.send({ t: "init", canvas: offscreen, markerCell }, [offscreen]);
     return { output: new WorkerVideo(worker), why: "" };
   }
 
