@@ -11,8 +11,10 @@ find_program(VOXL_GZIP gzip REQUIRED)
 file(GLOB_RECURSE VOXL_WEB_SOURCES CONFIGURE_DEPENDS "${VOXL_WEB_DIR}/src/*.ts")
 set(out "${CMAKE_BINARY_DIR}/web")
 set(bundle "${out}/app.js")
-# The audio worklet runs in its own global scope: a bundle of its own.
+# The audio worklet and the render worker run in their own global scopes:
+# a bundle of their own each.
 set(worklet "${out}/audio-worklet.js")
+set(render_worker "${out}/render-worker.js")
 
 add_custom_command(
   OUTPUT "${bundle}"
@@ -30,10 +32,18 @@ add_custom_command(
   COMMENT "Bundling the audio worklet"
   VERBATIM)
 
+add_custom_command(
+  OUTPUT "${render_worker}"
+  COMMAND "${VOXL_ESBUILD}" "${VOXL_WEB_DIR}/src/render_worker.ts" --bundle --minify --format=esm
+          --target=chrome100,firefox130,safari17 --log-level=warning "--outfile=${render_worker}"
+  DEPENDS ${VOXL_WEB_SOURCES} "${VOXL_WEB_DIR}/package-lock.json"
+  COMMENT "Bundling the render worker"
+  VERBATIM)
+
 set(assets "")
 set(gz_outputs "")
 foreach(item IN ITEMS "/|html|${VOXL_WEB_DIR}/index.html" "/app.js|js|${bundle}"
-                     "/audio-worklet.js|js|${worklet}")
+                     "/audio-worklet.js|js|${worklet}" "/render-worker.js|js|${render_worker}")
   string(REPLACE "|" ";" parts "${item}")
   list(GET parts 0 url)
   list(GET parts 2 file)
@@ -56,7 +66,7 @@ add_custom_command(
   OUTPUT "${generated}"
   COMMAND "${CMAKE_COMMAND}" "-DOUTPUT=${generated}" "-DASSETS=${assets}"
           -P "${PROJECT_SOURCE_DIR}/cmake/EmbedAssets.cmake"
-  DEPENDS ${gz_outputs} "${bundle}" "${worklet}" "${VOXL_WEB_DIR}/index.html" "${PROJECT_SOURCE_DIR}/cmake/EmbedAssets.cmake"
+  DEPENDS ${gz_outputs} "${bundle}" "${worklet}" "${render_worker}" "${VOXL_WEB_DIR}/index.html" "${PROJECT_SOURCE_DIR}/cmake/EmbedAssets.cmake"
   COMMENT "Embedding the web client"
   VERBATIM)
 

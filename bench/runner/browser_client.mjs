@@ -1,13 +1,23 @@
 // The browser viewer: voxl's own web client in headless Chromium, measured
 // the same way as the native client. Every time the client draws a decoded
-// frame onto its canvas, a wrapper around drawImage reads the frame marker
-// back off the canvas and notes the time, so "decoded" means "decoded and
-// drawn", a frame the page actually shows.
+// frame, the frame marker is read and the time noted, so "decoded" means
+// "decoded and drawn", a frame the page actually shows. A page whose test
+// hook reads the marker itself (window.voxl.marker, with ?marker=CELL in the
+// address: it reads the drawn frame wherever it draws, e.g. in a worker) is
+// asked for it; for an older page, a wrapper around the main thread's
+// drawImage reads the marker back off the canvas.
+//
+// VOXL_BENCH_PAGE_QUERY adds to the page's address (e.g. "worker=0" for the
+// page's main-thread path, "draw=bitmap"), for comparing the page's ways.
+//
+// The page's own cost: CPU time of Chromium's renderer, GPU and browser
+// processes (and the other helpers) over the window, per decoded frame.
 
 import fs from "node:fs";
 import path from "node:path";
 import { summarise, readDrawLog } from "./results.mjs";
 import { launchHeadlessChromium } from "../browser/headless_chromium.mjs";
+import { chromiumProcesses, sampleGroups, groupMsBetween } from "./cpu.mjs";
 
 // Runs in the page before its scripts.
 function installMarkerReader(cell) {
@@ -25,7 +35,7 @@ function installMarkerReader(cell) {
   const original = CanvasRenderingContext2D.prototype.drawImage;
   CanvasRenderingContext2D.prototype.drawImage = function (...args) {
     const r = original.apply(this, args);
-    if (this.canvas.id !== "screen" || this.canvas.width < cell * columns) return r;
+    if (window.voxl?.marker || this.canvas.id !== "screen" || this.canvas.width < cell * columns) return r;
     const t = performance.timeOrigin + performance.now();
     const px = this.getImageData(0, 0, cell * columns, cell * rows).data;
     ++pictures;
@@ -63,14 +73,22 @@ export async function runBrowserClient({ url, logPath, cell, warmupS, seconds, o
   try {
     const page = await ctx.newPage();
     await page.addInitScript(installMarkerReader, cell);
-    await page.goto(url);
+    const address = new URL(url);
+    address.searchParams.set("marker", String(cell));
+    for (const [k, v] of new URLSearchParams(process.env.VOXL_BENCH_PAGE_QUERY ?? "")) address.searchParams.set(k, v);
+    await page.goto(address.href);
     await page.waitForFunction(() => window.voxl?.stats().framesDecoded > 0, null, { timeout: 60000 });
     await page.waitForTimeout(warmupS * 1000);
-    const before = await page.evaluate(() => ({ m: window.__benchMarker(), s: window.voxl.stats(), t: Date.now() }));
+    const read = () => page.evaluate(() => ({ m: (window.voxl.marker ?? window.__benchMarker)(), s: window.voxl.stats(),
+                                              t: Date.now() }));
+    const groups = chromiumProcesses(path.join(home, "profile"));
+    const before = await read();
+    const cpu0 = sampleGroups(groups);
     const startUs = before.t * 1000;
     onWindow?.();
     await page.waitForTimeout(seconds * 1000);
-    const after = await page.evaluate(() => ({ m: window.__benchMarker(), s: window.voxl.stats(), t: Date.now() }));
+    const cpu1 = sampleGroups(groups);
+    const after = await read();
     const endUs = after.t * 1000;
     await new Promise((r) => setTimeout(r, 500));
     const seen = after.m.seen.filter(([, t]) => t >= startUs && t < endUs);
@@ -80,6 +98,16 @@ export async function runBrowserClient({ url, logPath, cell, warmupS, seconds, o
     });
     result.decode_p50_ms = after.s.decodeMs;
     result.decode_errors = after.s.errors;
+    result.drawer = after.s.drawer ?? "main thread";
+    const decoded = after.s.framesDecoded - before.s.framesDecoded;
+    const ms = groupMsBetween(cpu0, cpu1);
+    const total = Object.values(ms).reduce((a, b) => a + b, 0);
+    const perFrame = (v) => (decoded > 0 ? Math.round((v / decoded) * 100) / 100 : null);
+    result.page_frames_decoded = decoded;
+    result.page_cpu_cores = Math.round((total / ((cpu1.at - cpu0.at) || 1)) * 100) / 100;
+    result.page_cpu_ms_per_frame = perFrame(total);
+    result.page_cpu_ms_per_frame_by_process = Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, perFrame(v)]));
+    result.page_processes = Object.fromEntries(Object.entries(groups).map(([k, v]) => [k, v.length]));
     result.ok = true;
     return result;
   } finally {

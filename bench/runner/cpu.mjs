@@ -30,3 +30,66 @@ export function coresBetween(a, b) {
   for (let i = 0; i < a.cpu.length; ++i) sum += b.cpu[i] - a.cpu[i];
   return wall > 0 ? sum / wall : NaN;
 }
+
+function readProc(pid, file) {
+  try {
+    return fs.readFileSync(`/proc/${pid}/${file}`, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+function parentOf(pid) {
+  const stat = readProc(pid, "stat");
+  return stat ? Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) : NaN;
+}
+
+// The processes of one Chromium, found from /proc: the browser process is the
+// one whose command line names `profileDir` and has no --type; the rest are
+// its descendants, sorted by their --type (renderer, gpu-process, utility,
+// zygote, ...). Returns { browser: [pids], renderer: [...], gpu: [...], other: [...] }.
+export function chromiumProcesses(profileDir) {
+  const all = fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number);
+  // A child may rewrite its command line as one string with spaces.
+  const cmd = new Map(all.map((pid) => [pid, (readProc(pid, "cmdline") ?? "").split(/[\0 ]/)]));
+  const roots = all.filter((pid) => cmd.get(pid).includes(`--user-data-dir=${profileDir}`) &&
+                                    !cmd.get(pid).some((a) => a.startsWith("--type=")));
+  const groups = { browser: [...roots], renderer: [], gpu: [], other: [] };
+  const inTree = new Set(roots);
+  // Parents come before children in pid order only usually: iterate to a fixed point.
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const pid of all) {
+      if (inTree.has(pid) || !inTree.has(parentOf(pid))) continue;
+      inTree.add(pid);
+      grew = true;
+      const type = cmd.get(pid).find((a) => a.startsWith("--type="))?.slice(7);
+      if (type === "renderer") groups.renderer.push(pid);
+      else if (type === "gpu-process") groups.gpu.push(pid);
+      else if (type) groups.other.push(pid);
+      else groups.browser.push(pid);
+    }
+  }
+  return groups;
+}
+
+// CPU seconds of each process in `groups` (as chromiumProcesses returns), now.
+export function sampleGroups(groups) {
+  const cpu = {};
+  for (const [name, pids] of Object.entries(groups)) cpu[name] = pids.map(cpuSeconds);
+  return { at: performance.now(), cpu };
+}
+
+// CPU milliseconds each group used between two samples of the same groups; a
+// process that started or ended in between counts for nothing.
+export function groupMsBetween(a, b) {
+  const ms = {};
+  for (const name of Object.keys(a.cpu)) {
+    ms[name] = 0;
+    a.cpu[name].forEach((v, i) => {
+      const d = b.cpu[name][i] - v;
+      if (Number.isFinite(d) && d >= 0) ms[name] += d * 1000;
+    });
+  }
+  return ms;
+}

@@ -93,6 +93,18 @@ export function markdown({ cells, present, workloads, links, systems, labels, wo
   out.push(`\nServer CPU, X server + streamer (cores), LAN:\n`);
   out.push(table(["System", ...cpuColumns.map((w) => (w === "idle" ? "idle" : workloadLabel(w)))], cpuRows));
 
+  // The page's own cost in headless Chromium (bench/runner/browser_client.mjs).
+  const pageRows = moving.filter((w) => find(w, "lan", "voxl-browser")?.page_cpu_ms_per_frame != null).map((w) => {
+    const r = find(w, "lan", "voxl-browser"), by = r.page_cpu_ms_per_frame_by_process;
+    const f = (v) => (v == null ? "—" : v.toFixed(2));
+    return [workloadLabel(w), f(r.page_cpu_ms_per_frame), f(by.renderer), f(by.gpu), f(by.browser), f(by.other),
+            r.page_cpu_cores.toFixed(2), r.drawer];
+  });
+  if (pageRows.length) {
+    out.push(`\nPage CPU ms per frame (decoded), headless Chromium, LAN:\n`);
+    out.push(table(["Workload", "page CPU ms per frame", "renderer", "GPU", "browser", "other", "cores", "drawn by"], pageRows));
+  }
+
   // The app's own drawn -> on-screen delay, measured with no streamer.
   const presentRows = moving.filter((w) => present?.[w]).map((w) => {
     const p = present[w];

@@ -24,17 +24,19 @@ function timingProbe() {
   };
   document.addEventListener("DOMContentLoaded", () => {
     mark.domContentLoaded = performance.now();
-    const canvas = document.getElementById("screen");
-    if (!canvas) return;
+    // The page may put a video element in the canvas's place: watch
+    // whichever element is #screen.
     const check = () => {
-      if (mark.firstFrame === null && !canvas.hidden) mark.firstFrame = performance.now();
+      const screen = document.getElementById("screen");
+      if (mark.firstFrame === null && screen && !screen.hidden) mark.firstFrame = performance.now();
       return mark.firstFrame !== null;
     };
     if (check()) return;
     const mo = new MutationObserver(() => {
       if (check()) mo.disconnect();
     });
-    mo.observe(canvas, { attributes: true, attributeFilter: ["hidden"] });
+    mo.observe(document.getElementById("stage") ?? document.body,
+               { attributes: true, attributeFilter: ["hidden"], childList: true, subtree: true });
   });
 }
 

@@ -56,14 +56,18 @@ before(
 after(() => scope.close());
 
 test("the canvas is the stream's size and shows the rectangle in its place", { timeout: e2e.TEST_TIMEOUT_MS }, async () => {
+  // Chromium decodes in the render worker and shows frames in a video element.
+  await e2e.waitForColors(page, [...insidePoints(FIRST), ...outsidePoints(BACKGROUND)]);
   const s = await e2e.stats(page);
+  assert.equal(s.drawer, "worker, video element");
   assert.equal(s.width, e2e.DESKTOP.width);
   assert.equal(s.height, e2e.DESKTOP.height);
   // The window is larger than the stream: shown 1:1, centred.
   const box = await page.evaluate(() => {
     const c = document.getElementById("screen");
     const r = c.getBoundingClientRect();
-    return { width: c.width, height: c.height, left: r.left, top: r.top, cssWidth: r.width, cssHeight: r.height };
+    const video = c instanceof HTMLVideoElement;
+    return { width: video ? c.videoWidth : c.width, height: video ? c.videoHeight : c.height, left: r.left, top: r.top, cssWidth: r.width, cssHeight: r.height };
   });
   assert.deepEqual(box, {
     width: e2e.DESKTOP.width,
@@ -74,6 +78,25 @@ test("the canvas is the stream's size and shows the rectangle in its place", { t
     cssHeight: e2e.DESKTOP.height,
   });
   await e2e.waitForColors(page, [...insidePoints(FIRST), ...outsidePoints(BACKGROUND)]);
+});
+
+test("the fallbacks show the same picture: a canvas in the worker, and the page's own thread", { timeout: e2e.TEST_TIMEOUT_MS }, async () => {
+  for (const [query, drawer] of [["video=0", "worker, canvas"], ["worker=0", "main thread"]]) {
+    const p = await page.context().newPage();
+    try {
+      const url = new URL(voxl.url);
+      url.searchParams.set(query.split("=")[0], query.split("=")[1]);
+      await p.goto(url.href);
+      await e2e.waitStreaming(p);
+      await e2e.waitForColors(p, [...insidePoints(FIRST), ...outsidePoints(BACKGROUND)]);
+      const s = await e2e.stats(p);
+      assert.equal(s.drawer, drawer);
+      assert.equal(s.width, e2e.DESKTOP.width);
+      assert.ok(s.framesDrawn >= 1 && s.framesDrawn <= s.framesDecoded, JSON.stringify(s));
+    } finally {
+      await p.close();
+    }
+  }
 });
 
 test("a redraw on the display reaches the canvas", { timeout: e2e.TEST_TIMEOUT_MS }, async () => {

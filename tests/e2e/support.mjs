@@ -324,13 +324,18 @@ function pageHelpers() {
   // Mean colour of a 5x5 block around each point; points are in desktop
   // pixels and map onto the canvas by the ratio of the two sizes.
   function sample(points, desktop) {
-    const canvas = document.getElementById("screen");
-    if (!(canvas instanceof HTMLCanvasElement) || canvas.hidden || canvas.width === 0) return null;
-    const copy = new OffscreenCanvas(canvas.width, canvas.height);
+    // A canvas, or the video element the page shows frames with.
+    const screen = document.getElementById("screen");
+    const video = screen instanceof HTMLVideoElement;
+    if (!(screen instanceof HTMLCanvasElement) && !video) return null;
+    const width = video ? screen.videoWidth : screen.width;
+    const height = video ? screen.videoHeight : screen.height;
+    if (screen.hidden || width === 0) return null;
+    const copy = new OffscreenCanvas(width, height);
     const ctx = copy.getContext("2d", { willReadFrequently: true });
-    ctx.drawImage(canvas, 0, 0);
-    const sx = canvas.width / desktop.width;
-    const sy = canvas.height / desktop.height;
+    ctx.drawImage(screen, 0, 0, width, height);
+    const sx = width / desktop.width;
+    const sy = height / desktop.height;
     return points.map((p) => {
       const cx = Math.floor((p.x + 0.5) * sx);
       const cy = Math.floor((p.y + 0.5) * sy);

@@ -1,6 +1,7 @@
 // One viewer: routes the connection's messages to the decoder, the clock, the
 // picture and the figures, and answers the server as the protocol asks.
 
+import type { ScreenElement } from "./screen_element";
 import { AudioControls } from "./audio/audio_controls";
 import { AudioPlayer } from "./audio/audio_player";
 import { MicrophoneSender } from "./audio/microphone_sender";
@@ -16,10 +17,12 @@ import {
   type StatsMessage,
 } from "./protocol";
 import type { StatusOverlay } from "./status_overlay";
-import { StreamDecoder, type DecodedFrame } from "./video_decoder";
+import { MarkerLog, type MarkerReport } from "./frame_marker";
 import { StreamStats } from "./stream_stats";
 import type { ClientState, VoxlStats } from "./test_hook";
 import type { OverlayFigures } from "./stats_overlay";
+import type { VideoOutput } from "./video_output";
+import type { DecodedInfo, RendererEvents } from "./video_renderer";
 import type { View } from "./view";
 
 export class Client {
@@ -30,7 +33,7 @@ export class Client {
   private readonly stats = new StreamStats();
   private readonly clock = new ClockSync();
   private readonly conn: Connection;
-  private readonly decoder: StreamDecoder;
+  private readonly markers = new MarkerLog();
   private readonly audio = new AudioPlayer((captureUs) => this.clock.latencyMs(captureUs, performance.now()));
   private readonly microphone: MicrophoneSender;
   private readonly audioControls: AudioControls;
@@ -40,26 +43,10 @@ export class Client {
     private readonly view: View,
     private readonly status: StatusOverlay,
     private readonly wantStats: boolean,
-    canvas: HTMLCanvasElement,
+    canvas: ScreenElement,
+    private readonly decoder: VideoOutput,
   ) {
     this.interaction = new Interaction(canvas, (m) => this.send(m));
-    this.decoder = new StreamDecoder({
-      frame: (f) => this.showFrame(f),
-      dropped: () => this.stats.droppedFrames++,
-      needKeyFrame: (reason) => {
-        if (this.send({ type: "keyframe", reason })) this.stats.keyframeRequests++;
-      },
-      error: (message, fatal) => {
-        this.stats.decoderErrors++;
-        this.lastError = message;
-        console.warn(`voxl: ${message}`);
-        if (fatal) {
-          this.state = "error";
-          this.view.clear();
-          this.status.error("Cannot show the stream", message);
-        }
-      },
-    });
     this.microphone = new MicrophoneSender((m) => this.conn.sendBinary(m));
     this.audioControls = new AudioControls(document.body, this.audio, this.microphone);
     this.conn = new Connection(streamUrl(), {
@@ -69,6 +56,31 @@ export class Client {
       binary: (data) => this.binary(data),
     });
   }
+
+  // What the decoder and drawer report, wherever they run.
+  readonly videoEvents: RendererEvents = {
+    decoded: (d) => this.decoded(d),
+    drawn: (d) => {
+      this.stats.drawn(d.width, d.height);
+      this.view.shown(d.width, d.height);
+    },
+    skipped: () => this.stats.framesSkipped++,
+    dropped: () => this.stats.droppedFrames++,
+    needKeyFrame: (reason) => {
+      if (this.send({ type: "keyframe", reason })) this.stats.keyframeRequests++;
+    },
+    error: (message, fatal) => {
+      this.stats.decoderErrors++;
+      this.lastError = message;
+      console.warn(`voxl: ${message}`);
+      if (fatal) {
+        this.state = "error";
+        this.view.clear();
+        this.status.error("Cannot show the stream", message);
+      }
+    },
+    marker: (r) => this.markers.add(r),
+  };
 
   start(): void {
     this.status.connecting();
@@ -147,22 +159,19 @@ export class Client {
     }
     const h = readVideoHeader(buf);
     if (!h) return;
-    const payload = new Uint8Array(buf, h.payloadOffset);
-    this.stats.received(performance.now(), payload.byteLength);
-    this.decoder.decode(h, payload);
+    const now = performance.now();
+    this.stats.received(now, buf.byteLength - h.payloadOffset);
+    this.decoder.decode(h, buf, performance.timeOrigin + now);
   }
 
-  private showFrame(f: DecodedFrame): void {
+  // Acknowledged once decoded, drawn or not: the server's rate control wants
+  // to know what got through, and a frame replaced by a newer one before the
+  // display could show it got through all the same.
+  private decoded(f: DecodedInfo): void {
     const now = performance.now();
     const latency = this.clock.latencyMs(f.captureUs, now);
-    const { displayWidth: w, displayHeight: h } = f.frame;
-    try {
-      this.view.draw(f.frame);
-    } finally {
-      f.frame.close();
-    }
-    this.stats.decoded(now, f.frameId, w, h, f.decodeMs, latency);
-    const holdMs = performance.now() - now + f.decodeMs;
+    this.stats.decoded(now, f.frameId, f.decodeMs, latency);
+    const holdMs = Math.max(f.decodeMs, performance.timeOrigin + now - f.receivedAt);
     this.send({
       type: "ack",
       id: f.frameId,
@@ -193,6 +202,10 @@ export class Client {
     return this.stats.latencies();
   }
 
+  markerReport(): MarkerReport {
+    return this.markers.snapshot();
+  }
+
   testStats(): VoxlStats {
     const f = this.figures();
     return {
@@ -200,6 +213,9 @@ export class Client {
       connected: this.conn.isOpen,
       connections: this.connections,
       framesDecoded: f.framesDecoded,
+      framesDrawn: f.framesDrawn,
+      framesSkipped: f.framesSkipped,
+      drawer: this.decoder.drawer,
       lastFrameId: f.lastFrameId,
       width: f.width,
       height: f.height,

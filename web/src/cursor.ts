@@ -3,6 +3,7 @@
 // is never part of the video. Shapes are kept by serial: the server sends an
 // image once and then only its serial.
 
+import { pictureSize, type ScreenElement } from "./screen_element";
 import type { CursorMessage } from "./protocol";
 
 const MAX_SHAPES = 64;
@@ -34,7 +35,7 @@ export class RemoteCursor {
   private scale = 0;
   private css = "";
 
-  constructor(private readonly canvas: HTMLCanvasElement) {
+  constructor(private readonly canvas: ScreenElement) {
     new ResizeObserver(() => this.apply()).observe(canvas);
   }
 
@@ -85,7 +86,8 @@ export class RemoteCursor {
       return;
     }
     const r = this.canvas.getBoundingClientRect();
-    const scale = this.canvas.width > 0 && r.width > 0 ? r.width / this.canvas.width : 1;
+    const pw = pictureSize(this.canvas).width;
+    const scale = pw > 0 && r.width > 0 ? r.width / pw : 1;
     if (scale === this.scale && this.css) return;
     this.scale = scale;
     const fit = Math.min(scale, MAX_CURSOR_PX / Math.max(s.width, s.height));

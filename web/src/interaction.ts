@@ -2,6 +2,7 @@
 // cursor shape and the shared clipboard. Enabled by the server's
 // "interaction" message; a view-only viewer only gets the cursor.
 
+import type { ScreenElement } from "./screen_element";
 import { ClipboardBridge } from "./clipboard";
 import { RemoteCursor, type CursorState } from "./cursor";
 import { installFullscreenButton } from "./fullscreen";
@@ -26,7 +27,7 @@ export class Interaction {
   private viewOnly = false;
   private refused: string | null = null;
 
-  constructor(canvas: HTMLCanvasElement, send: (msg: ClientMessage) => boolean) {
+  constructor(canvas: ScreenElement, send: (msg: ClientMessage) => boolean) {
     // Keys (and input method text) go to a text area nobody sees, which
     // keeps the focus while the viewer works in the picture.
     const sink = document.createElement("textarea");

@@ -7,6 +7,12 @@ import { StatusOverlay } from "./status_overlay";
 import { checkSupport } from "./support";
 import { installTestHook, type VoxlStats } from "./test_hook";
 import { View } from "./view";
+import { markerCellFromQuery } from "./frame_marker";
+import { MainThreadVideo } from "./main_thread_video";
+import { EventRelay, type VideoOutput } from "./video_output";
+import { WorkerVideo } from "./worker_video";
+import { VideoElementOutput } from "./video_element_output";
+import type { ScreenElement } from "./screen_element";
 
 const STATS_INTERVAL_MS = 250;
 
@@ -16,7 +22,37 @@ function byId<T extends HTMLElement>(id: string, type: new () => T): T {
   return el;
 }
 
-function main(): void {
+// The first way this browser can do, unless the address rules some out:
+// ?video=0 skips the video element, ?worker=0 the worker altogether. A video
+// element takes the canvas's place as #screen.
+async function videoOutput(
+  canvas: HTMLCanvasElement,
+  markerCell: number,
+  relay: EventRelay,
+): Promise<{ output: VideoOutput; screen: ScreenElement }> {
+  const q = new URLSearchParams(window.location.search);
+  const why: string[] = [];
+  if (q.get("worker") !== "0") {
+    if (q.get("video") !== "0") {
+      const video = document.createElement("video");
+      const started = await VideoElementOutput.start(video, markerCell, relay);
+      if (started.output) {
+        video.id = canvas.id;
+        video.hidden = canvas.hidden;
+        canvas.replaceWith(video);
+        return { output: started.output, screen: video };
+      }
+      why.push(started.why);
+    }
+    const started = await WorkerVideo.start(canvas, markerCell, relay);
+    if (started.output) return { output: started.output, screen: canvas };
+    why.push(started.why);
+    console.info(`voxl: decoding on the page's thread: ${why.join("; ")}`);
+  }
+  return { output: new MainThreadVideo(canvas, markerCell, relay), screen: canvas };
+}
+
+async function main(): Promise<void> {
   const stage = byId("stage", HTMLDivElement);
   const status = new StatusOverlay(byId("status", HTMLDivElement));
 
@@ -27,15 +63,22 @@ function main(): void {
     return;
   }
 
-  const canvas = byId("screen", HTMLCanvasElement);
-  const view = new View(stage, canvas);
+  const relay = new EventRelay();
+  const { output, screen } = await videoOutput(
+    byId("screen", HTMLCanvasElement),
+    markerCellFromQuery(window.location.search),
+    relay,
+  );
+  const view = new View(stage, screen);
   const wantStats = new URLSearchParams(window.location.search).has("stats");
-  const client = new Client(view, status, wantStats, canvas);
+  const client = new Client(view, status, wantStats, screen, output);
+  relay.target = client.videoEvents;
   installTestHook(
     () => client.testStats(),
     () => client.latencies(),
     () => client.audioStats(),
     () => client.interaction.state(),
+    () => client.markerReport(),
   );
   if (wantStats) {
     const overlay = new StatsOverlay(document.body);
@@ -50,6 +93,9 @@ function idleStats(reason: string): VoxlStats {
     connected: false,
     connections: 0,
     framesDecoded: 0,
+    framesDrawn: 0,
+    framesSkipped: 0,
+    drawer: null,
     lastFrameId: 0,
     width: 0,
     height: 0,
@@ -67,4 +113,4 @@ function idleStats(reason: string): VoxlStats {
   };
 }
 
-main();
+main().catch((e) => console.error(`voxl: ${String(e)}`));

@@ -49,8 +49,10 @@ export interface StatsSnapshot {
   decodeMs: number | null; // last frame
   decodeP50Ms: number | null;
   framesDecoded: number;
+  framesDrawn: number; // decoded frames shown
+  framesSkipped: number; // decoded frames replaced by a newer one before the display could show them
   lastFrameId: number;
-  width: number;
+  width: number; // size of the last drawn frame
   height: number;
   droppedFrames: number; // not decoded: no decoder yet, or waiting for a key frame
   decoderErrors: number;
@@ -59,6 +61,8 @@ export interface StatsSnapshot {
 
 export class StreamStats {
   framesDecoded = 0;
+  framesDrawn = 0;
+  framesSkipped = 0;
   lastFrameId = 0;
   width = 0;
   height = 0;
@@ -79,11 +83,15 @@ export class StreamStats {
     this.bytes.push(now, payloadBytes);
   }
 
-  decoded(now: number, frameId: number, width: number, height: number, decodeMs: number, latencyMs: number | null): void {
-    this.framesDecoded++;
-    this.lastFrameId = frameId;
+  drawn(width: number, height: number): void {
+    this.framesDrawn++;
     this.width = width;
     this.height = height;
+  }
+
+  decoded(now: number, frameId: number, decodeMs: number, latencyMs: number | null): void {
+    this.framesDecoded++;
+    this.lastFrameId = frameId;
     this.lastDecode = decodeMs;
     this.frames.push(now, 1);
     this.decode.push(now, decodeMs);
@@ -117,6 +125,8 @@ export class StreamStats {
       decodeMs: this.lastDecode,
       decodeP50Ms: median(this.decode.recent(now)),
       framesDecoded: this.framesDecoded,
+      framesDrawn: this.framesDrawn,
+      framesSkipped: this.framesSkipped,
       lastFrameId: this.lastFrameId,
       width: this.width,
       height: this.height,

@@ -9,8 +9,11 @@ export interface VoxlStats {
   connected: boolean; // the WebSocket is open
   connections: number; // successful opens since the page loaded
   framesDecoded: number; // since the page loaded, across reconnects
+  framesDrawn: number; // of those, drawn (the rest were replaced by a newer frame first)
+  framesSkipped: number;
+  drawer: "worker, video element" | "worker, canvas" | "main thread" | null; // where decoding and drawing run
   lastFrameId: number;
-  width: number; // size of the last decoded frame
+  width: number; // size of the last drawn frame
   height: number;
   codec: string | null;
   fps: number;
@@ -25,6 +28,7 @@ export interface VoxlStats {
   lastError: string | null;
 }
 
+import type { MarkerReport } from "./frame_marker";
 import type { InteractionState } from "./interaction";
 
 export interface VoxlHook {
@@ -36,6 +40,9 @@ export interface VoxlHook {
   latencies(): number[];
   // Input, cursor and clipboard as the page sees them (null before start).
   interaction(): InteractionState | null;
+  // The benchmarks' frame marker read off every drawn frame, with
+  // ?marker=CELL in the address (frame_marker.ts); empty without it.
+  marker(): MarkerReport;
 }
 
 declare global {
@@ -49,7 +56,8 @@ export function installTestHook(
   latencies: () => number[] = () => [],
   audio: () => unknown = () => null,
   interaction: () => InteractionState | null = () => null,
+  marker: () => MarkerReport = () => ({ seen: [], pictures: 0, unreadable: 0 }),
 ): void {
-  const hook: VoxlHook = Object.freeze({ stats: () => ({ ...stats() }), latencies, audio, interaction });
+  const hook: VoxlHook = Object.freeze({ stats: () => ({ ...stats() }), latencies, audio, interaction, marker });
   Object.defineProperty(window, "voxl", { value: hook, enumerable: false, writable: false, configurable: false });
 }

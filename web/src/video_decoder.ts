@@ -4,12 +4,16 @@
 
 import type { VideoHeader } from "./protocol";
 
+// What the decoder needs of a video message's header.
+export type ChunkInfo = Pick<VideoHeader, "key" | "frameId" | "captureUs">;
+
 export interface DecodedFrame {
   frame: VideoFrame; // the receiver must close it
   frameId: number;
   captureUs: number;
   decodeMs: number; // decode() call to output
   queued: number; // frames still waiting in the decoder
+  receivedAt: number; // as given to decode()
 }
 
 export interface DecoderEvents {
@@ -27,6 +31,7 @@ interface Pending {
   frameId: number;
   captureUs: number;
   startedAt: number;
+  receivedAt: number;
 }
 
 // A frame that never comes out (the decoder may skip one) must not pin the
@@ -83,7 +88,9 @@ export class StreamDecoder {
   }
 
   // Returns false when the frame was not handed to the decoder.
-  decode(h: VideoHeader, data: Uint8Array): boolean {
+  // `receivedAt`: when the message arrived, in any clock the caller likes;
+  // handed back with the frame.
+  decode(h: ChunkInfo, data: Uint8Array, receivedAt = 0): boolean {
     if (!this.decoder || this.fatal || (this.waitingForKey && !h.key)) {
       this.drop();
       return false;
@@ -98,7 +105,7 @@ export class StreamDecoder {
       this.failed(e);
       return false;
     }
-    this.pending.push({ timestamp: h.captureUs, frameId: h.frameId, captureUs: h.captureUs, startedAt });
+    this.pending.push({ timestamp: h.captureUs, frameId: h.frameId, captureUs: h.captureUs, startedAt, receivedAt });
     if (this.pending.length > MAX_PENDING) this.pending.shift();
     return true;
   }
@@ -181,6 +188,7 @@ export class StreamDecoder {
       captureUs: p.captureUs,
       decodeMs: performance.now() - p.startedAt,
       queued: dec.decodeQueueSize,
+      receivedAt: p.receivedAt,
     });
   }
 }

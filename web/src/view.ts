@@ -1,10 +1,14 @@
-// The canvas that shows the stream: keeps its backing store at the stream's
-// own size and its on-screen box at the fit for the current window.
+// The canvas that shows the stream: keeps its on-screen box at the fit for
+// the current window. Whoever draws (the render worker on the transferred
+// canvas, or the page itself) keeps the backing store at the stream's own
+// size and says so through setStreamSize.
+//
+// Main thread.
 
+import type { ScreenElement } from "./screen_element";
 import { fitStream } from "./fit";
 
 export class View {
-  private readonly ctx: CanvasRenderingContext2D;
   private streamW = 0;
   private streamH = 0;
   // The window's size in device pixels, as last measured.
@@ -15,29 +19,20 @@ export class View {
 
   constructor(
     private readonly stage: HTMLElement,
-    private readonly canvas: HTMLCanvasElement,
+    private readonly canvas: ScreenElement,
   ) {
-    const ctx = canvas.getContext("2d", { alpha: false });
-    if (!ctx) throw new Error("no 2D canvas context");
-    this.ctx = ctx;
     this.measure();
     this.watchSize();
   }
 
-  // Draws at once, without waiting for an animation frame: the browser shows
-  // it at its next composite either way, and waiting could only add delay.
-  draw(frame: VideoFrame): void {
-    const w = frame.displayWidth;
-    const h = frame.displayHeight;
+  // A frame of this size was drawn: place it, and show the canvas.
+  shown(w: number, h: number): void {
     if (w !== this.streamW || h !== this.streamH) {
       this.streamW = w;
       this.streamH = h;
-      this.canvas.width = w;
-      this.canvas.height = h;
       this.layout();
     }
-    this.ctx.drawImage(frame, 0, 0, w, h);
-    this.canvas.hidden = false;
+    if (this.canvas.hidden) this.canvas.hidden = false;
   }
 
   // Hides the last picture, so a stale one is not mistaken for a live one.

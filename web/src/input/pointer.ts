@@ -4,6 +4,7 @@
 // pixels) from smooth wheels and touchpads, lines or pages as notches. The
 // server turns pixels into notches (--scroll-px-per-notch).
 
+import { pictureSize, type ScreenElement } from "../screen_element";
 import type { ClientMessage } from "../protocol";
 import { modifiers } from "./keyboard";
 
@@ -23,23 +24,24 @@ export class Pointer {
   private enabled = false;
 
   constructor(
-    private readonly canvas: HTMLCanvasElement,
+    private readonly canvas: ScreenElement,
     private readonly hooks: PointerHooks,
   ) {
-    canvas.addEventListener("pointermove", (e) => this.move(e));
-    canvas.addEventListener("pointerdown", (e) => this.button(e, true));
-    canvas.addEventListener("pointerup", (e) => this.button(e, false));
+    const el: HTMLElement = canvas;
+    el.addEventListener("pointermove", (e) => this.move(e));
+    el.addEventListener("pointerdown", (e) => this.button(e, true));
+    el.addEventListener("pointerup", (e) => this.button(e, false));
     // Back and forward would navigate away from the page.
-    canvas.addEventListener("mouseup", (e) => {
+    el.addEventListener("mouseup", (e) => {
       if (this.enabled && e.button >= 3) e.preventDefault();
     });
-    canvas.addEventListener("auxclick", (e) => {
+    el.addEventListener("auxclick", (e) => {
       if (this.enabled) e.preventDefault();
     });
-    canvas.addEventListener("contextmenu", (e) => {
+    el.addEventListener("contextmenu", (e) => {
       if (this.enabled) e.preventDefault();
     });
-    canvas.addEventListener("wheel", (e) => this.wheel(e), { passive: false });
+    el.addEventListener("wheel", (e) => this.wheel(e), { passive: false });
   }
 
   setEnabled(on: boolean): void {
@@ -49,8 +51,7 @@ export class Pointer {
   // The stream pixel under the event.
   position(e: MouseEvent): { x: number; y: number } {
     const r = this.canvas.getBoundingClientRect();
-    const w = this.canvas.width;
-    const h = this.canvas.height;
+    const { width: w, height: h } = pictureSize(this.canvas);
     if (r.width <= 0 || r.height <= 0 || w <= 0 || h <= 0) return { x: 0, y: 0 };
     const x = Math.floor(((e.clientX - r.left) * w) / r.width);
     const y = Math.floor(((e.clientY - r.top) * h) / r.height);
@@ -83,8 +84,9 @@ export class Pointer {
     const at = this.position(e);
     if (e.deltaMode === WheelEvent.DOM_DELTA_PIXEL) {
       const r = this.canvas.getBoundingClientRect();
-      const sx = r.width > 0 ? this.canvas.width / r.width : 1;
-      const sy = r.height > 0 ? this.canvas.height / r.height : 1;
+      const size = pictureSize(this.canvas);
+      const sx = r.width > 0 ? size.width / r.width : 1;
+      const sy = r.height > 0 ? size.height / r.height : 1;
       this.hooks.send({ type: "scroll", dx: e.deltaX * sx, dy: e.deltaY * sy, unit: "px", ...at });
     } else {
       const per = e.deltaMode === WheelEvent.DOM_DELTA_LINE ? 1 / LINES_PER_NOTCH : NOTCHES_PER_PAGE;

@@ -1,0 +1,32 @@
+// The messages between the page and its render worker (render_worker.ts,
+// bundled on its own and served as /render-worker.js). The page keeps the
+// WebSocket and the figures; the worker decodes and draws.
+//
+// Pure types and constants; any thread.
+
+import type { MarkerReport } from "./frame_marker";
+import type { DecodedInfo, DrawnInfo } from "./video_renderer";
+
+export const RENDER_WORKER_URL = "/render-worker.js";
+
+export type ToWorker =
+  // Answered by "caps": whether the worker can decode and draw at all.
+  | { t: "probe" }
+  // Draw onto `canvas`, or with none send every decoded frame back ("frame").
+  | { t: "init"; canvas: OffscreenCanvas | null; markerCell: number }
+  | { t: "configure"; codec: string; width: number; height: number }
+  | { t: "reset" }
+  // `data` is the whole message, transferred; the payload starts at `offset`.
+  | { t: "chunk"; key: boolean; frameId: number; captureUs: number; receivedAt: number; data: ArrayBuffer; offset: number };
+
+export type FromWorker =
+  | { t: "caps"; ok: boolean; why: string }
+  | { t: "decoded"; d: DecodedInfo }
+  // Transferred: the page's to close.
+  | { t: "frame"; frame: VideoFrame; frameId: number }
+  | { t: "drawn"; d: DrawnInfo }
+  | { t: "skipped" }
+  | { t: "dropped" }
+  | { t: "keyframe"; reason: string }
+  | { t: "error"; message: string; fatal: boolean }
+  | { t: "marker"; r: MarkerReport };

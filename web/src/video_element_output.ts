@@ -1,0 +1,115 @@
+// The VideoOutput that decodes in the render worker and shows the frames in
+// a video element: the worker sends each decoded frame back (transferred,
+// not copied), and it goes into a MediaStreamTrackGenerator that the video
+// element plays. The browser's compositor then turns the frame into pixels
+// once, as it shows it, where a canvas costs a conversion, a copy into the
+// canvas and another into the compositor's buffer. It also shows only the
+// newest frame at each display refresh by itself.
+//
+// Main thread.
+
+import { MarkerReader, type MarkerReport } from "./frame_marker";
+import type { VideoHeader } from "./protocol";
+import type { FromWorker } from "./render_messages";
+import type { VideoOutput } from "./video_output";
+import type { RendererEvents } from "./video_renderer";
+import { RenderWorker } from "./render_worker_client";
+
+interface TrackGenerator extends MediaStreamTrack {
+  readonly writable: WritableStream<VideoFrame>;
+}
+type TrackGeneratorConstructor = new (init: { kind: "video" }) => TrackGenerator;
+
+function trackGenerator(): TrackGeneratorConstructor | null {
+  const g = (window as unknown as { MediaStreamTrackGenerator?: TrackGeneratorConstructor }).MediaStreamTrackGenerator;
+  return typeof g === "function" ? g : null;
+}
+
+export class VideoElementOutput implements VideoOutput {
+  readonly drawer = "worker, video element";
+  private readonly writer: WritableStreamDefaultWriter<VideoFrame>;
+  private readonly marker: MarkerReader | null;
+
+  private constructor(
+    private readonly worker: RenderWorker,
+    generator: TrackGenerator,
+    markerCell: number,
+    private readonly events: RendererEvents,
+  ) {
+    this.writer = generator.writable.getWriter();
+    this.marker = markerCell > 0 ? new MarkerReader(markerCell) : null;
+  }
+
+  // The output, or null (and why) where the browser lacks a piece of it.
+  static async start(
+    video: HTMLVideoElement,
+    markerCell: number,
+    events: RendererEvents,
+  ): Promise<{ output: VideoElementOutput | null; why: string }> {
+    const Generator = trackGenerator();
+    if (!Generator) return { output: null, why: "no MediaStreamTrackGenerator" };
+    let out: VideoElementOutput | null = null;
+    const started = await RenderWorker.start((m) => out?.message(m));
+    if (!started.worker) return { output: null, why: started.why };
+    let generator: TrackGenerator;
+    try {
+      generator = new Generator({ kind: "video" });
+    } catch (e) {
+      started.worker.terminate();
+      return { output: null, why: `cannot make a video track: ${String(e)}` };
+    }
+    out = new VideoElementOutput(started.worker, generator, markerCell, events);
+    video.muted = true;
+    video.autoplay = true;
+    video.playsInline = true;
+    video.srcObject = new MediaStream([generator]);
+    started.worker.send({ t: "init", canvas: null, markerCell: 0 });
+    return { output: out, why: "" };
+  }
+
+  get codec(): string | null {
+    return this.worker.codec;
+  }
+
+  configure(codec: string, width: number, height: number): void {
+    this.worker.configure(codec, width, height);
+  }
+
+  reset(): void {
+    this.worker.reset();
+  }
+
+  decode(h: VideoHeader, buf: ArrayBuffer, receivedAt: number): void {
+    this.worker.decode(h, buf, receivedAt);
+  }
+
+  private message(m: FromWorker): void {
+    if (m.t !== "frame") {
+      this.worker.dispatch(m, this.events);
+      return;
+    }
+    const frame = m.frame;
+    // A track whose sink has not taken the last frame yet: this one would
+    // only wait behind it, and a newer one is on its way.
+    if (this.writer.desiredSize !== null && this.writer.desiredSize <= 0) {
+      frame.close();
+      this.events.skipped();
+      return;
+    }
+    const { displayWidth: width, displayHeight: height } = frame;
+    // The marker is read off a second handle on the same pixels (no copy),
+    // so the frame goes to the screen without waiting for it.
+    const probe = this.marker ? frame.clone() : null;
+    const drawnAtUs = (performance.timeOrigin + performance.now()) * 1000;
+    this.writer.write(frame).catch(() => frame.close());
+    this.events.drawn({ frameId: m.frameId, width, height });
+    if (probe && this.marker) {
+      const marker = this.marker;
+      marker
+        .read(probe, drawnAtUs)
+        .finally(() => probe.close())
+        .then(() => this.events.marker(marker.take() as MarkerReport))
+        .catch(() => undefined);
+    }
+  }
+}

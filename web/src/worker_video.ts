@@ -1,0 +1,49 @@
+// The VideoOutput that decodes and draws in the render worker, on the
+// page's canvas transferred to it as an OffscreenCanvas: for browsers
+// without MediaStreamTrackGenerator (video_element_output.ts).
+//
+// Main thread.
+
+import type { VideoHeader } from "./protocol";
+import { RenderWorker } from "./render_worker_client";
+import type { VideoOutput } from "./video_output";
+import type { RendererEvents } from "./video_renderer";
+
+export class WorkerVideo implements VideoOutput {
+  readonly drawer = "worker, canvas";
+
+  private constructor(private readonly worker: RenderWorker) {}
+
+  // The output, or null (and why) when this browser cannot run it; the
+  // canvas is transferred only once the worker said it can decode.
+  static async start(
+    canvas: HTMLCanvasElement,
+    markerCell: number,
+    events: RendererEvents,
+  ): Promise<{ output: WorkerVideo | null; why: string }> {
+    if (typeof canvas.transferControlToOffscreen !== "function") return { output: null, why: "no OffscreenCanvas" };
+    let worker: RenderWorker | null = null;
+    const started = await RenderWorker.start((m) => worker?.dispatch(m, events));
+    worker = started.worker;
+    if (!worker) return { output: null, why: started.why };
+    const offscreen = canvas.transferControlToOffscreen();
+    worker.send({ t: "init", canvas: offscreen, markerCell }, [offscreen]);
+    return { output: new WorkerVideo(worker), why: "" };
+  }
+
+  get codec(): string | null {
+    return this.worker.codec;
+  }
+
+  configure(codec: string, width: number, height: number): void {
+    this.worker.configure(codec, width, height);
+  }
+
+  reset(): void {
+    this.worker.reset();
+  }
+
+  decode(h: VideoHeader, buf: ArrayBuffer, receivedAt: number): void {
+    this.worker.decode(h, buf, receivedAt);
+  }
+}

@@ -1,0 +1,115 @@
+// Pure logic of the page's video path, without a browser: which frames the
+// presenter draws, skips and closes, and how the benchmarks' marker is read.
+// The TypeScript is bundled in memory with the repository's esbuild.
+//
+//   node --test web/test/frame_logic.test.mjs
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const esbuild = createRequire(path.join(web, "package.json"))("esbuild");
+
+async function load(entry) {
+  const out = esbuild.buildSync({ entryPoints: [path.join(web, entry)], bundle: true, format: "esm", write: false });
+  return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`);
+}
+
+const { FramePresenter } = await load("src/frame_presenter.ts");
+const { decodeMarkerWord, markerCrc8, markerCellFromQuery } = await load("src/frame_marker.ts");
+
+function fakeFrame(id) {
+  return { id, closed: 0, close() { this.closed++; } };
+}
+
+function presenter({ manual = true } = {}) {
+  const ticks = [];
+  const log = { drawn: [], skipped: [], after: [], failed: [] };
+  const p = new FramePresenter(
+    {
+      draw: (f, info, done) => { log.drawn.push(info); done(); },
+      after: (f, info) => { log.after.push(info); f.close(); },
+      skipped: (info) => log.skipped.push(info),
+      failed: (e) => log.failed.push(e),
+    },
+    manual ? (cb) => ticks.push(cb) : null,
+  );
+  const tick = () => ticks.splice(0).forEach((cb) => cb());
+  return { p, log, tick, ticks };
+}
+
+test("only the newest frame is drawn at an animation frame; every frame is closed once", () => {
+  const { p, log, tick, ticks } = presenter();
+  const frames = [1, 2, 3].map(fakeFrame);
+  frames.forEach((f) => p.offer(f, f.id));
+  assert.equal(ticks.length, 1, "one animation frame asked for");
+  assert.deepEqual(log.skipped, [1, 2]);
+  tick();
+  assert.deepEqual(log.drawn, [3]);
+  assert.deepEqual(log.after, [3]);
+  for (const f of frames) assert.equal(f.closed, 1, `frame ${f.id} closed once`);
+  const f4 = fakeFrame(4);
+  p.offer(f4, 4);
+  tick();
+  assert.deepEqual(log.drawn, [3, 4]);
+  assert.equal(f4.closed, 1);
+});
+
+test("reset closes the waiting frame and cancels its draw", () => {
+  const { p, log, tick } = presenter();
+  const f = fakeFrame(1);
+  p.offer(f, 1);
+  p.reset();
+  tick();
+  assert.deepEqual(log.drawn, []);
+  assert.equal(f.closed, 1);
+});
+
+test("without an animation-frame clock every frame is drawn at once", () => {
+  const { p, log } = presenter({ manual: false });
+  const frames = [1, 2].map(fakeFrame);
+  frames.forEach((f) => p.offer(f, f.id));
+  assert.deepEqual(log.drawn, [1, 2]);
+  assert.deepEqual(log.skipped, []);
+  for (const f of frames) assert.equal(f.closed, 1);
+});
+
+test("a draw that throws closes the frame and is reported", () => {
+  const failed = [];
+  const p = new FramePresenter(
+    { draw: () => { throw new Error("boom"); }, after: () => assert.fail("not drawn"), skipped: () => {}, failed: (e) => failed.push(e) },
+    null,
+  );
+  const f = fakeFrame(1);
+  p.offer(f, 1);
+  assert.equal(f.closed, 1);
+  assert.equal(failed.length, 1);
+});
+
+// A corner of cells drawn as the workloads draw the marker (bench/marker).
+function cornerFor(word, cell, { grey = -1 } = {}) {
+  return (x, y) => {
+    const i = Math.floor(y / cell) * 16 + Math.floor(x / cell);
+    if (i === grey) return 128;
+    return (word >>> i) & 1 ? 235 : 20;
+  };
+}
+
+test("the marker's word is read back, and a cell caught mid-change makes it unreadable", () => {
+  for (const counter of [0, 1, 0x123456, 0xffffff]) {
+    const word = ((markerCrc8(counter) << 24) | counter) >>> 0;
+    assert.equal(decodeMarkerWord(cornerFor(word, 16), 16), word);
+    assert.equal(decodeMarkerWord(cornerFor(word, 8), 8), word);
+  }
+  assert.equal(decodeMarkerWord(cornerFor(0x5a5a5a, 16, { grey: 7 }), 16), null);
+});
+
+test("the marker's cell size comes from ?marker=N, within bounds", () => {
+  assert.equal(markerCellFromQuery("?marker=16"), 16);
+  assert.equal(markerCellFromQuery("?stats&marker=8"), 8);
+  assert.equal(markerCellFromQuery(""), 0);
+  assert.equal(markerCellFromQuery("?marker=7"), 0);
+  assert.equal(markerCellFromQuery("?marker=1000"), 0);
+});
