@@ -27,6 +27,7 @@ import { systems } from "./systems.mjs";
 import { runBrowserClient } from "./browser_client.mjs";
 import { runPresentProbe, presentMaxSeconds } from "./present.mjs";
 import { markdown, median } from "./results.mjs";
+import { traceTable } from "./trace.mjs";
 
 const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 
@@ -237,6 +238,7 @@ async function main() {
               `${o.size}, ${o.seconds} s a cell after ${o.warmup} s warm-up, load average ${loadBefore.toFixed(1)} at start ` +
               `and ${os.loadavg()[0].toFixed(1)} at end\n`);
   console.log(tables);
+  console.log(traceTable({ cells, workloadLabel, linkLabel: (l) => allLinks[l].label }));
   if (o.json) fs.writeFileSync(o.json, JSON.stringify(report, null, 2));
   else console.log(`\n${JSON.stringify(report)}`);
 
