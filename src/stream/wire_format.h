@@ -43,7 +43,8 @@
 //   {"type":"hello","version":1,"server":"voxl 0.1.0","view_only":true|false,"microphone":true|false}
 //        "microphone": the server takes kind-3 packets from this viewer
 //   {"type":"video","codec":"avc1.42E028","width":1920,"height":1080}
-//        before the first frame and whenever the stream's size or codec changes
+//        before the first frame and whenever the stream's size or codec changes;
+//        width/height as in the video header (the picture's size, not the coded one)
 //   {"type":"pong","t":<client ms echoed>,"server_us":<wall clock µs>}
 //   {"type":"stats", ...}   server-side figures, once a second while asked for
 //   {"type":"audio","codec":"opus","rate":48000,"channels":2}
