@@ -58,6 +58,11 @@ void check_headers(std::span<const uint8_t> m) {
   size_t voff = 0;
   if (const auto v = stream::read_video_header(m, voff))
     FUZZ_CHECK(m[0] == stream::kKindVideo && voff >= stream::kVideoHeaderBytes && voff <= m.size());
+  // Stage stamps only behind a video header long enough to hold them.
+  if (stream::read_video_stamps(m)) {
+    size_t soff = 0;
+    FUZZ_CHECK(stream::read_video_header(m, soff) && soff >= stream::kVideoHeaderWithStampsBytes);
+  }
 }
 
 }  // namespace

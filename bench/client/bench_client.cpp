@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "frame_recorder.h"
+#include "frame_trace.h"
 #include "h264_pipe_viewer.h"
 #include "stream_client.h"
 #include "vnc_viewer.h"
@@ -39,7 +40,7 @@ void announce_window() {
 
 // Returns the number of decoder errors, or -1 when the stream failed.
 int run_voxl(int port, std::chrono::milliseconds warmup, std::chrono::milliseconds measure,
-             FrameRecorder& recorder, std::string& error) {
+             FrameRecorder& recorder, FrameTrace& trace, std::string& error) {
   voxl::testing::ClientOptions options;
   options.port = uint16_t(port);
   voxl::testing::StreamClient client(options);
@@ -64,9 +65,12 @@ int run_voxl(int port, std::chrono::milliseconds warmup, std::chrono::millisecon
     if (client.picture_frame_id() == last_picture) continue;
     last_picture = client.picture_frame_id();
     const auto& pic = *client.picture();
-    recorder.on_picture(
+    const auto counter = recorder.on_picture(
         [&pic](int x, int y) { return (pic.y[size_t(y) * size_t(pic.width) + size_t(x)] - 16) * 255 / 219; },
         client.last_decode_ms());
+    if (counter && recorder.in_window() && client.last_stamps() && !client.frames().empty())
+      trace.on_frame(*counter, client.frames().back(), *client.last_stamps(), client.last_received_wall_us(),
+                     uint64_t(realtime_us()));
   }
   recorder.on_bytes(client.video_bytes() - bytes_at_window);
   return client.decode_errors();
@@ -98,12 +102,13 @@ int main(int argc, char** argv) {
   const auto warmup = std::chrono::milliseconds(int64_t(warmup_s * 1000));
   const auto measure = std::chrono::milliseconds(int64_t(seconds * 1000));
   FrameRecorder recorder(cell);
+  FrameTrace trace;
   std::string error;
   int decode_errors = 0;
   bool ok = true;
   try {
     if (voxl_port) {
-      decode_errors = run_voxl(voxl_port, warmup, measure, recorder, error);
+      decode_errors = run_voxl(voxl_port, warmup, measure, recorder, trace, error);
       ok = decode_errors >= 0;
     } else if (!vnc.empty()) {
       const auto colon = vnc.rfind(':');
@@ -129,7 +134,9 @@ int main(int argc, char** argv) {
   // A page posts its draw log a few times a second: give the last lines time
   // to land before reading it.
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  json result = recorder.window_started() ? recorder.finish(read_draw_log(log_path)) : json::object();
+  const DrawLog draw_log = read_draw_log(log_path);
+  json result = recorder.window_started() ? recorder.finish(draw_log) : json::object();
+  if (voxl_port) result["trace"] = trace.finish(draw_log);
   result["ok"] = ok;
   result["decode_errors"] = std::max(decode_errors, 0);
   if (!error.empty()) result["error"] = error;

@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <thread>
 
 #include <CLI/CLI.hpp>
 
@@ -183,10 +182,6 @@ ParseOutcome refuse(std::string message) {
 }
 
 }  // namespace
-
-int default_encoder_threads(unsigned cpus) { return std::clamp(static_cast<int>(cpus / 4), 1, 4); }
-
-int default_encoder_threads() { return default_encoder_threads(std::thread::hardware_concurrency()); }
 
 std::string default_files_root() {
   const char* home = std::getenv("HOME");

@@ -30,10 +30,6 @@ struct WindowRounding {
   friend bool operator==(const WindowRounding&, const WindowRounding&) = default;
 };
 
-// min(4, cpus / 4), at least 1: x264 sliced threads cost latency per slice,
-// so a few are enough and the rest of the machine stays free for capture.
-int default_encoder_threads(unsigned cpus);
-int default_encoder_threads();  // for this machine
 // $HOME, or "/" when it is unset.
 std::string default_files_root();
 
@@ -69,7 +65,7 @@ struct Config {
   int framerate = 60;      // highest frames per second
   int framerate_min = 60;  // lowest the rate may drop to; equal to framerate when locked
   std::string preset = "ultrafast";
-  int encoder_threads = default_encoder_threads();
+  int encoder_threads = 0;  // 0: by picture size and frame rate (encode::auto_encoder_threads)
   int crf = 24;
   int max_kbps = 30000;  // adaptive bitrate ceiling
   int min_kbps = 2000;   // adaptive bitrate floor, <= max_kbps
@@ -79,7 +75,7 @@ struct Config {
   bool adaptive_threads = false;
   int stripes = 1;
   int convert_threads = 4;
-  int coalesce_us = 0;
+  int coalesce_us = 500;  // quiet time after damage before capturing (stream::PipelineSettings)
 
   // Input & clipboard
   ClipboardMode clipboard = ClipboardMode::kBoth;

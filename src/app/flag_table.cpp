@@ -136,9 +136,9 @@ void declare_video(FlagSet& f, Config& c) {
   const std::string presets = "ultrafast superfast veryfast faster fast medium slow slower veryslow placebo";
   f.value("--preset", "NAME", "x264 preset: " + presets, c.preset, "one of " + presets,
           storing_if(c.preset, is_x264_preset));
-  f.value("--encoder-threads", "N", "x264 sliced threads, 1-64",
-          "min(4, CPUs/4), here " + std::to_string(c.encoder_threads), "a whole number from 1 to 64",
-          storing(c.encoder_threads, [](const std::string& t) { return parse_int(t, 1, 64); }));
+  f.value("--encoder-threads", "N", "x264 sliced threads, 1-64; 0 picks by picture size and frame rate",
+          "0: one per 1920x1080 at 30 fps, at most min(4, CPUs)", "a whole number from 0 to 64",
+          storing(c.encoder_threads, [](const std::string& t) { return parse_int(t, 0, 64); }));
   const std::string crf_accepts =
       "a whole number from 0 to " + std::to_string(kMaxCrf) + " (or selkies' MIN-MAX, N,MIN-MAX)";
   auto crf = [&c](const std::string& text) { return apply_crf(text, c); };
@@ -164,7 +164,7 @@ void declare_video(FlagSet& f, Config& c) {
             c.stripes);
   f.integer("--convert-threads", "N", "threads converting pixels for the encoder", 1, 64,
             c.convert_threads);
-  f.integer("--coalesce-us", "US", "wait to merge screen changes into one frame", 0, 100000,
+  f.integer("--coalesce-us", "US", "capture once screen changes have stopped this long (0: at once)", 0, 100000,
             c.coalesce_us);
 }
 

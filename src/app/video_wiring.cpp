@@ -68,9 +68,10 @@ void VideoWiring::start(std::function<std::unique_ptr<capture::Capturer>()> make
   auto first = make_capturer();
   pipeline_ = std::make_unique<stream::VideoPipeline>(
       std::move(first), std::move(make_capturer), pipeline_settings(config_), log_,
-      [this](encode::EncodedFramePtr f) {
+      [this](std::shared_ptr<encode::EncodedFrame> f) {
         asio::post(io_, [this, f = std::move(f)] {
-          stats_.add(*f, std::chrono::steady_clock::now());
+          f->stamps.published = std::chrono::steady_clock::now();
+          stats_.add(*f, f->stamps.published);
           hub_.publish(f);
         });
       },

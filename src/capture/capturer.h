@@ -56,6 +56,15 @@ class Capturer {
   // changes into one capture.
   virtual bool wait_for_change(std::chrono::milliseconds timeout) = 0;
 
+  // After a change: keeps taking the platform's reports of further changes
+  // until none has come for `quiet` (or `longest` has passed, or wake()), so
+  // the next capture() grabs a drawing once it is finished, not halfway
+  // through (see QuietWait). Backends whose changes come whole (a
+  // compositor's frames) need not wait: the default returns at once.
+  virtual void wait_for_quiet(std::chrono::microseconds quiet, std::chrono::microseconds longest) {
+    (void)quiet;
+    (void)longest;
+  }
   // Makes a capture() that is waiting return kNoChange now. Any thread.
   virtual void wake() = 0;
 

@@ -19,6 +19,16 @@ struct StageTimes {
   uint32_t encode_us = 0;
 };
 
+// When each stage ended for this frame (steady clock), for the per-frame
+// trace viewers get in the video header. captured_at is the grab's end.
+struct StageStamps {
+  std::chrono::steady_clock::time_point ready;  // the video thread was free to capture
+  std::chrono::steady_clock::time_point grab_start;
+  std::chrono::steady_clock::time_point converted;
+  std::chrono::steady_clock::time_point encoded;
+  std::chrono::steady_clock::time_point published;  // on the loop thread, just before the hub
+};
+
 struct EncodedFrame {
   std::vector<uint8_t> data;  // one H.264 Annex B access unit
   bool key = false;           // IDR, with SPS and PPS in front
@@ -28,6 +38,7 @@ struct EncodedFrame {
   uint64_t capture_wall_us = 0;  // CLOCK_REALTIME at capture
   std::chrono::steady_clock::time_point captured_at;
   StageTimes times;
+  StageStamps stamps;
 };
 
 using EncodedFramePtr = std::shared_ptr<const EncodedFrame>;

@@ -1,9 +1,12 @@
 #include "encode/x264_encoder.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
 extern "C" {
 #include <x264.h>
@@ -31,6 +34,13 @@ int vbv_buffer_kbit(int max_kbps, int fps) { return std::max(1, max_kbps / std::
 
 }  // namespace
 
+int auto_encoder_threads(Size size, int fps, unsigned cpus) {
+  constexpr double kPixelRatePerThread = 1920.0 * 1080.0 * 30.0;
+  const double rate = double(std::max(0, size.width)) * double(std::max(0, size.height)) * double(std::max(1, fps));
+  const int wanted = int(std::ceil(rate / kPixelRatePerThread - 1e-9));
+  return std::clamp(wanted, 1, std::clamp(int(cpus), 1, 4));
+}
+
 X264Encoder::X264Encoder(Size size, const EncoderSettings& s, Logger log)
     : size_(size), fps_(s.fps), max_kbps_(s.max_kbps), crf_(s.crf), log_(std::move(log)) {
   x264_param_t p;
@@ -39,7 +49,7 @@ X264Encoder::X264Encoder(Size size, const EncoderSettings& s, Logger log)
   p.i_width = size.width;
   p.i_height = size.height;
   p.i_csp = X264_CSP_I420;
-  p.i_threads = std::max(1, s.threads);
+  p.i_threads = s.threads > 0 ? s.threads : auto_encoder_threads(size, s.fps, std::thread::hardware_concurrency());
   p.b_sliced_threads = 1;
   p.i_fps_num = uint32_t(std::max(1, s.fps));
   p.i_fps_den = 1;

@@ -21,10 +21,18 @@ namespace voxl::encode {
 struct EncoderSettings {
   std::string preset = "ultrafast";
   int crf = 24;
-  int threads = 1;       // sliced threads
+  int threads = 0;       // sliced threads; 0: auto_encoder_threads()
   int max_kbps = 30000;  // VBV ceiling
   int fps = 60;
 };
+
+// Sliced threads for `size` at `fps` on `cpus` CPUs: one per 1920x1080 at
+// 30 frames/s of pixel rate (what one x264 ultrafast thread encodes within
+// the frame interval with room to spare on heavy content: 1080p at about 47
+// on this project's 2-core build machine), at most min(cpus, 4). Each slice
+// costs a little compression and a thread hand-off, so streams the interval
+// does not demand it for keep one: 1080p60 gets two, 1080p30 and 720p60 one.
+int auto_encoder_threads(Size size, int fps, unsigned cpus);
 
 class X264Encoder {
  public:

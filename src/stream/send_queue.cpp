@@ -24,6 +24,13 @@ SendQueue::Push SendQueue::push(encode::EncodedFramePtr frame) {
   return Push::kQueued;
 }
 
+void SendQueue::drop_until_key() {
+  dropped_ += frames_.size();
+  frames_.clear();
+  bytes_ = 0;
+  waiting_for_key_ = true;
+}
+
 encode::EncodedFramePtr SendQueue::pop() {
   if (frames_.empty()) return nullptr;
   auto f = std::move(frames_.front());

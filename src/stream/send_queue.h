@@ -30,6 +30,9 @@ class SendQueue {
   size_t bytes() const { return bytes_; }
   bool waiting_for_key() const { return waiting_for_key_; }
   encode::EncodedFramePtr pop();
+  // The viewer's decoder was reset: every pending delta, and every delta
+  // until the next key frame, is useless to it.
+  void drop_until_key();
   const encode::EncodedFrame* peek() const { return frames_.empty() ? nullptr : frames_.front().get(); }
 
   // Frames dropped since the start.

@@ -147,6 +147,8 @@ void VideoPipeline::produce() {
   encode::I420Image image;
   std::unique_ptr<encode::X264Encoder> encoder;
   FramePacer pacer(settings_.max_fps);
+  const auto longest_settle = std::max(std::chrono::microseconds(settings_.coalesce_us),
+                                       std::chrono::duration_cast<std::chrono::microseconds>(pacer.interval() / 4));
   std::string codec;
   uint32_t frame_id = 0;
   bool have_picture = false;
@@ -172,17 +174,18 @@ void VideoPipeline::produce() {
     }
     // Wait for damage until a paintover is due, at most kIdleWait.
     auto timeout = kIdleWait;
+    const Clock::time_point ready = Clock::now();
     if (paintover_left > 0)
       timeout = std::clamp(std::chrono::ceil<std::chrono::milliseconds>(changed_at + paintover_delay - Clock::now()),
                            std::chrono::milliseconds(0), kIdleWait);
     capture::CaptureResult r;
     if (settings_.coalesce_us > 0) {
-      if (capturer_->wait_for_change(timeout)) {
-        // Let the rest of a burst of drawing land in this frame.
-        std::unique_lock lock(mu_);
-        cv_.wait_for(lock, std::chrono::microseconds(settings_.coalesce_us),
-                     [this] { return stop_ || !active_; });
-      }
+      // Let the rest of a drawing land in this frame: capture once the
+      // damage has stopped for coalesce_us, at most a quarter frame after
+      // it began, rather than half a frame now and the rest one capture
+      // (and, held by the pacer, up to a frame) later.
+      if (capturer_->wait_for_change(timeout))
+        capturer_->wait_for_quiet(std::chrono::microseconds(settings_.coalesce_us), longest_settle);
       r = capturer_->capture(pool, std::chrono::milliseconds(0));
     } else {
       r = capturer_->capture(pool, timeout);
@@ -221,12 +224,16 @@ void VideoPipeline::produce() {
     }
 
     auto out = std::make_shared<encode::EncodedFrame>();
-    out->capture_wall_us = wall_clock_us();
     out->captured_at = r.frame ? r.frame->captured_at : got;
+    // The wall clock at the grab's end, not now: the stamps count from it.
+    out->capture_wall_us = wall_clock_us() - micros_between(out->captured_at, Clock::now());
+    out->stamps.ready = std::min(ready, out->captured_at);
+    out->stamps.grab_start = out->captured_at;
     if (r.frame) {
       const capture::Frame& f = *r.frame;
       const Size want = encode::encodable_size(f.size());
       out->times.capture_us = f.grab_us;
+      out->stamps.grab_start = f.captured_at - std::chrono::microseconds(f.grab_us);
       const auto t0 = Clock::now();
       if (!encoder || encoder->size() != want) {
         if (want.empty()) continue;
@@ -249,7 +256,10 @@ void VideoPipeline::produce() {
       have_picture = true;
       if (paintover_on) paintover_left = settings_.paintover_burst;
       changed_at = got;
-      out->times.convert_us = micros_between(t0, Clock::now());
+      out->stamps.converted = Clock::now();
+      out->times.convert_us = micros_between(t0, out->stamps.converted);
+    } else {
+      out->stamps.converted = Clock::now();
     }
     r.frame.reset();  // the buffer goes back to the pool before encoding
 
@@ -265,7 +275,8 @@ void VideoPipeline::produce() {
       if (asked) keyframe_ = true;
       continue;
     }
-    out->times.encode_us = micros_between(t1, Clock::now());
+    out->stamps.encoded = Clock::now();
+    out->times.encode_us = micros_between(t1, out->stamps.encoded);
     out->key = is_key;
     out->id = ++frame_id;
     out->size = encoder->size();

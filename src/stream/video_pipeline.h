@@ -35,9 +35,11 @@ struct PipelineSettings {
   encode::EncoderSettings encoder;
   int max_fps = 60;
   int convert_threads = 4;
-  // After a change, wait this long for more damage before capturing, so a
-  // burst of drawing becomes one frame.
-  int coalesce_us = 0;
+  // After a change, capture once no more damage has come for this long (at
+  // most a quarter frame interval after the first, or coalesce_us if
+  // longer), so a drawing made of many requests becomes one frame; 0
+  // captures at the first report.
+  int coalesce_us = 500;
   // Once the screen has been still for paintover_delay_ms, the last picture
   // is sent again paintover_burst times at paintover_crf: x264 codes only
   // the difference, sharpening what motion left blurred. Skipped while no
@@ -49,7 +51,9 @@ struct PipelineSettings {
 
 class VideoPipeline {
  public:
-  using FrameCallback = std::function<void(encode::EncodedFramePtr)>;
+  // The frame is the callee's to finish (StageStamps::published) before it
+  // is shared read-only.
+  using FrameCallback = std::function<void(std::shared_ptr<encode::EncodedFrame>)>;
   using StopCallback = std::function<void(const std::string& why)>;
   // Makes a capturer; throws std::runtime_error when the desktop cannot be
   // opened (yet).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <cstdint>
 
 #include <nlohmann/json.hpp>
 
@@ -225,6 +226,9 @@ void ViewerConnection::on_keyframe_request(JsonFields& f) {
   if (!f.ok()) return ignore("a bad field", "keyframe", f.bad_field());
   services_.log->debug("viewer {} asked for a key frame: {}", id_, reason.value_or("?"));
   link_.forget_in_flight();  // a reset decoder will not acknowledge what it had
+  // Nor decode any delta before the next key frame: sending them would only
+  // fill its link window with frames it never acks.
+  queue_.drop_until_key();
   ask_keyframe(now());
   services_.hub.refresh_pause();
 }
@@ -373,7 +377,7 @@ void ViewerConnection::pump() {
 void ViewerConnection::send_video(Time t) {
   sending_ = queue_.pop();
   if (!first_frame_at_) first_frame_at_ = t;
-  const size_t bytes = kVideoHeaderBytes + sending_->data.size();
+  const size_t bytes = header_.size() + sending_->data.size();
   if (held_back_) ++held_back_count_;
   link_.on_send(sending_->id, bytes, !held_back_, t);
   held_back_ = false;
@@ -391,7 +395,19 @@ void ViewerConnection::send_video(Time t) {
   h.height = uint16_t(sending_->size.height);
   h.server_us = uint32_t(std::max<int64_t>(
       0, std::chrono::duration_cast<std::chrono::microseconds>(t - sending_->captured_at).count()));
-  write_video_header(h, header_);
+  const auto from_capture = [this](Time at) {
+    if (at == Time{}) return int32_t(0);  // not stamped (a frame made elsewhere, e.g. in tests)
+    const auto us = std::chrono::duration_cast<std::chrono::microseconds>(at - sending_->captured_at).count();
+    return int32_t(std::clamp<int64_t>(us, INT32_MIN, INT32_MAX));
+  };
+  const encode::StageStamps& st = sending_->stamps;
+  VideoStamps stamps;
+  stamps.ready_us = from_capture(st.ready);
+  stamps.grab_us = from_capture(st.grab_start);
+  stamps.converted_us = from_capture(st.converted);
+  stamps.encoded_us = from_capture(st.encoded);
+  stamps.published_us = from_capture(st.published);
+  write_video_header(h, stamps, header_);
   queue_ms_ = double(h.server_us) / 1000.0;
   write_start_ = t;
   in_flight_ = InFlight::kVideo;

@@ -212,7 +212,7 @@ class ViewerConnection final : public VideoSink, public AudioSink, public input:
   encode::EncodedFramePtr sending_;
   audio::AudioPacketPtr sending_audio_;
   std::array<uint8_t, kAudioHeaderBytes> audio_header_{};
-  std::array<uint8_t, kVideoHeaderBytes> header_{};
+  std::array<uint8_t, kVideoHeaderWithStampsBytes> header_{};
   Time write_start_{};
   bool audio_announced_ = false;
   std::string sent_codec_;

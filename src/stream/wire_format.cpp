@@ -30,6 +30,31 @@ void write_video_header(const VideoHeader& h, std::span<uint8_t, kVideoHeaderByt
   put<uint32_t>(p + 20, h.server_us);
 }
 
+void write_video_header(const VideoHeader& h, const VideoStamps& s,
+                        std::span<uint8_t, kVideoHeaderWithStampsBytes> out) {
+  write_video_header(h, out.first<kVideoHeaderBytes>());
+  uint8_t* p = out.data();
+  put<uint16_t>(p + 2, uint16_t(kVideoHeaderWithStampsBytes));
+  put<int32_t>(p + 24, s.ready_us);
+  put<int32_t>(p + 28, s.grab_us);
+  put<int32_t>(p + 32, s.converted_us);
+  put<int32_t>(p + 36, s.encoded_us);
+  put<int32_t>(p + 40, s.published_us);
+}
+
+std::optional<VideoStamps> read_video_stamps(std::span<const uint8_t> m) {
+  size_t offset = 0;
+  if (!read_video_header(m, offset) || offset < kVideoHeaderWithStampsBytes) return std::nullopt;
+  const uint8_t* p = m.data();
+  VideoStamps s;
+  s.ready_us = int32_t(get<uint32_t>(p + 24));
+  s.grab_us = int32_t(get<uint32_t>(p + 28));
+  s.converted_us = int32_t(get<uint32_t>(p + 32));
+  s.encoded_us = int32_t(get<uint32_t>(p + 36));
+  s.published_us = int32_t(get<uint32_t>(p + 40));
+  return s;
+}
+
 std::optional<VideoHeader> read_video_header(std::span<const uint8_t> m, size_t& payload_offset) {
   if (m.size() < kVideoHeaderBytes || m[0] != kKindVideo) return std::nullopt;
   const uint8_t* p = m.data();

@@ -9,9 +9,23 @@
 //        2    2 header_bytes  24 in version 1; readers skip what they do not know
 //        4    4 frame_id      counts encoded frames from 1 (wraps at 2^32)
 //        8    8 capture_us    server wall clock (CLOCK_REALTIME) at capture, in µs
-//       16    2 width         coded picture size in pixels
-//       18    2 height
+//       16    2 width         the picture's size in pixels: what the decoder
+//       18    2 height          shows after the SPS's cropping (1920x1080), not
+//                             the coded, macroblock-aligned size (1920x1088);
+//                             the captured area with an odd last column or
+//                             row left out
 //       20    4 server_us     capture -> handed to the socket, in µs
+//   Stage stamps (header_bytes 44; voxl always sends them): signed 32-bit
+//   µs from capture_us, which is the end of the grab. A viewer can split its
+//   latency by stage with them; it needs none of them to play the stream.
+//       24    4 ready_us      the video thread was free to capture and began
+//                             waiting for damage (<= 0; far below zero when the
+//                             screen was still)
+//       28    4 grab_us       reading the changed pixels began (<= 0)
+//       32    4 converted_us  colour conversion done
+//       36    4 encoded_us    the encoder returned this access unit
+//       40    4 published_us  the frame reached the network thread (then it
+//                             waits for the viewer's link window, server_us)
 //
 // Audio, binary kind 2 server -> client (desktop sound) and kind 3
 // client -> server (the viewer's microphone): a 16-byte little-endian
@@ -26,10 +40,11 @@
 //
 // Text messages: JSON objects with a "type".
 //  server -> client
-//   {"type":"hello","version":1,"server":"voxl 0.1.0","microphone":true|false}
+//   {"type":"hello","version":1,"server":"voxl 0.1.0","view_only":true|false,"microphone":true|false}
 //        "microphone": the server takes kind-3 packets from this viewer
 //   {"type":"video","codec":"avc1.42E028","width":1920,"height":1080}
-//        before the first frame and whenever the stream's size or codec changes
+//        before the first frame and whenever the stream's size or codec changes;
+//        width/height as in the video header (the picture's size, not the coded one)
 //   {"type":"pong","t":<client ms echoed>,"server_us":<wall clock µs>}
 //   {"type":"stats", ...}   server-side figures, once a second while asked for
 //   {"type":"audio","codec":"opus","rate":48000,"channels":2}
@@ -47,9 +62,26 @@
 //   {"type":"clipboard_error","message":"..."}   e.g. over the size limit
 //   {"type":"refused","what":"input"|"clipboard","reason":"..."}
 //        the viewer's messages of that kind are dropped (view-only); sent once
+//   {"type":"stats", ...}: the stream's figures over the last second
+//        "fps", "kbps", "key_frames", "frames_total", "width", "height",
+//        "codec", "stage_ms": {"capture","convert","encode","to_loop"}
+//        (medians, ms; to_loop is capture -> on the network thread), and
+//        "viewer", this connection's own: "queued_frames"/"queued_bytes"
+//        (encoded, not yet handed to the socket), "dropped_frames" (deltas
+//        dropped to resync on a key frame), "acked_frames", "in_flight"/
+//        "in_flight_bytes" (sent, not yet acked), "rtt_ms" (smoothed) and
+//        "min_rtt_ms" (10 s minimum), both without the viewer's hold_ms,
+//        "delivery_kbps" (2 s maximum of the per-frame delivery rate),
+//        "target_kbps" (this viewer's rate controller), "encoder_kbps" (the
+//        shared encoder's cap: the slowest full viewer's target, not below
+//        --min-kbps), "held_back" (frames that waited for the link window),
+//        "queue_ms" (capture -> handed to the socket) and "send_ms" (the
+//        socket write) of the last frame, "decode_ms" (the last ack's),
+//        "queued_audio", "dropped_audio", "queued_text_bytes",
+//        "ignored_messages", "keyframes_put_off"
 //  client -> server
-//   {"type":"ack","id":<frame_id>,"decode_ms":<decode time>,"hold_ms":<received -> acked>,
-//    "queued":<frames waiting to decode>}   the server's RTT sample leaves hold_ms out
+//   {"type":"ack","id":<frame_id>,"decode_ms":D,"hold_ms":H,"queued":Q}
+//        See "Acknowledgements" below.
 //   {"type":"keyframe","reason":"decoder error"}
 //   {"type":"ping","t":<performance.now() ms>}
 //   {"type":"stats","enabled":true|false}
@@ -66,6 +98,49 @@
 //        make a notch, fractions carry over), "notch" may be fractional
 //   {"type":"release"}                    let go of every key and button held
 //   {"type":"clipboard",...}              as above, viewer -> desktop
+//
+// Acknowledgements: what the server's rate control (LinkEstimator,
+// BitrateController) reads from a viewer, and so what a viewer must send.
+// - Ack a frame once it is decoded (shown or ready to show), with its
+//   frame_id. Frames that failed to decode, and deltas dropped while waiting
+//   for a key frame, are not acked: ask for a key frame instead ("keyframe"),
+//   after which the server counts nothing it sent before as in flight and
+//   sends this viewer no more deltas until the next key frame.
+// - Acks are cumulative: acking frame N also acknowledges every earlier
+//   frame still in flight (ids compared modulo 2^32), so a viewer may ack
+//   only the newest of several frames decoded together. Only the exact id
+//   acked gives an RTT and delivery-rate sample; an id not in flight (a
+//   duplicate, or one from before a "keyframe") is ignored.
+// - A frame neither acked nor covered by a later ack within 1 s counts as
+//   lost and leaves the window. A viewer that acks nothing within 3 s of its
+//   first frame is paced by TCP alone and has no say in the bitrate.
+// - hold_ms: the time from the message's arrival (the WebSocket message
+//   received, before any decoding) to sending this ack. The server takes it
+//   out of the round trip, so RTT = ack arrival - send - hold_ms measures the
+//   network and queues only. Missing, decode_ms is used in its place.
+// - decode_ms: from handing the frame to the decoder to having the picture
+//   (a synchronous decoder: the decode call). Reported in "stats" only.
+// - queued: frames handed to the decoder and not yet output after this one
+//   (WebCodecs' decodeQueueSize); a synchronous decoder sends 0. Optional and
+//   informational: the server does not read it, because a frame waiting in
+//   the viewer's decoder is not acked yet and so already counts in flight.
+// - How many frames may be in flight: about one round trip's worth at the
+//   frame rate plus 2, and in bytes the delivery rate times the minimum RTT
+//   plus two average frames; 3 frames before the first ack. A viewer that
+//   acks late (after drawing, or on a timer) shrinks its own frame rate.
+//
+// The upgrade: GET /ws with a WebSocket handshake, on the same port as the
+// page. It needs the same credential as the page (HTTP Basic with the full
+// or the view-only password, or the access token as "Authorization: Bearer
+// <token>", the voxl_token cookie or ?token=<token>; 401 without it) and a
+// Host header the server answers to (an IP literal, localhost, the
+// machine's names or --allowed-hosts; 403 otherwise, 400 without one). A browser's Origin
+// header must name the page's own origin, "http://" (or "https://" with
+// TLS) followed by the Host header exactly, compared without case and a
+// trailing slash, or an origin listed in --allowed-origins ("*" allows any);
+// otherwise 403. A request without an Origin header (a native viewer) passes
+// this check. The view-only password gives a view-only viewer (its hello says
+// so; its input and clipboard are refused).
 //
 // Limits on what a client sends (stream::ClientLimits; a message past one is
 // ignored, the connection stays):
@@ -115,8 +190,27 @@ struct VideoHeader {
   uint32_t server_us = 0;
 };
 
+// The stage stamps after the base header (offsets 24-43): when each stage
+// of the server's pipeline ended, in µs from capture_us (the grab's end).
+inline constexpr size_t kVideoStampBytes = 20;
+inline constexpr size_t kVideoHeaderWithStampsBytes = kVideoHeaderBytes + kVideoStampBytes;
+
+struct VideoStamps {
+  int32_t ready_us = 0;      // the pipeline was free to capture (waits for damage from then on)
+  int32_t grab_us = 0;       // the grab of the damaged pixels started
+  int32_t converted_us = 0;  // colour conversion done
+  int32_t encoded_us = 0;    // the encoder returned the access unit
+  int32_t published_us = 0;  // the frame reached the network thread
+};
+
 // Writes the header into the first kVideoHeaderBytes of `out`.
 void write_video_header(const VideoHeader& h, std::span<uint8_t, kVideoHeaderBytes> out);
+// The header with stage stamps (header_bytes 44).
+void write_video_header(const VideoHeader& h, const VideoStamps& s,
+                        std::span<uint8_t, kVideoHeaderWithStampsBytes> out);
+// The stamps of a video message parsed by read_video_header; nullopt when
+// its header is shorter than kVideoHeaderWithStampsBytes.
+std::optional<VideoStamps> read_video_stamps(std::span<const uint8_t> message);
 
 // Parses a binary message's header; nullopt when it is not a version-1-or-
 // later video message (too short, other kind, header_bytes < 24 or past the end).

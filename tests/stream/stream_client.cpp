@@ -119,6 +119,10 @@ void StreamClient::on_message(bool text, std::string bytes) {
     return;
   }
   frames_.push_back(*header);
+  last_stamps_ = stream::read_video_stamps(message);
+  last_received_wall_us_ = uint64_t(
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count());
   video_bytes_ += bytes.size();
   const auto t0 = Clock::now();
   bool got_picture = false;

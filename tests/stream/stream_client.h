@@ -74,6 +74,10 @@ class StreamClient {
   // Headers of every video message received, in order.
   const std::vector<stream::VideoHeader>& frames() const { return frames_; }
   int decode_errors() const { return decode_errors_; }
+  // The stage stamps of the newest video message (if its header had them)
+  // and the wall clock (µs) when it was read, before decoding.
+  const std::optional<stream::VideoStamps>& last_stamps() const { return last_stamps_; }
+  uint64_t last_received_wall_us() const { return last_received_wall_us_; }
   // How long decoding the newest picture took, in ms.
   double last_decode_ms() const { return last_decode_ms_; }
   // Every desktop-audio message received, in order: header, Opus packet and
@@ -119,6 +123,8 @@ class StreamClient {
   uint64_t video_bytes_ = 0;
   int decode_errors_ = 0;
   double last_decode_ms_ = 0;
+  std::optional<stream::VideoStamps> last_stamps_;
+  uint64_t last_received_wall_us_ = 0;
   Got last_kind_ = Got::kTimeout;
   bool reading_ = false;
   bool writing_ = false;

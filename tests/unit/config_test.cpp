@@ -158,14 +158,6 @@ TEST(ConfigFlagValues, ContainedRelativePaths) {
     EXPECT_FALSE(is_contained_relative_path(bad)) << bad;
 }
 
-TEST(ConfigFlagValues, DefaultEncoderThreadsIsQuarterOfCpusWithinOneToFour) {
-  EXPECT_EQ(default_encoder_threads(0), 1);
-  EXPECT_EQ(default_encoder_threads(1), 1);
-  EXPECT_EQ(default_encoder_threads(7), 1);
-  EXPECT_EQ(default_encoder_threads(8), 2);
-  EXPECT_EQ(default_encoder_threads(16), 4);
-  EXPECT_EQ(default_encoder_threads(128), 4);
-}
 
 // ------------------------------------------------------------------ defaults
 
@@ -189,9 +181,7 @@ TEST(ConfigCommandLine, Defaults) {
   EXPECT_EQ(c.framerate, 60);
   EXPECT_EQ(c.framerate_min, 60);
   EXPECT_EQ(c.preset, "ultrafast");
-  EXPECT_EQ(c.encoder_threads, default_encoder_threads());
-  EXPECT_GE(c.encoder_threads, 1);
-  EXPECT_LE(c.encoder_threads, 4);
+  EXPECT_EQ(c.encoder_threads, 0);  // chosen per picture size and frame rate
   EXPECT_EQ(c.crf, 24);
   EXPECT_EQ(c.max_kbps, 30000);
   EXPECT_EQ(c.min_kbps, 2000);
@@ -201,7 +191,7 @@ TEST(ConfigCommandLine, Defaults) {
   EXPECT_FALSE(c.adaptive_threads);
   EXPECT_EQ(c.stripes, 1);
   EXPECT_EQ(c.convert_threads, 4);
-  EXPECT_EQ(c.coalesce_us, 0);
+  EXPECT_EQ(c.coalesce_us, 500);
   EXPECT_EQ(c.clipboard, ClipboardMode::kBoth);
   EXPECT_EQ(c.scroll_px_per_notch, 180);
   EXPECT_TRUE(c.audio);
@@ -248,7 +238,7 @@ TEST(ConfigCommandLine, EveryFlagWithANonDefaultValue) {
       "--framerate=20-50", "--preset=veryfast", "--encoder-threads=3", "--crf=30",
       "--max-kbps=20000", "--min-kbps=500", "--paintover-crf=10", "--paintover-burst=5",
       "--paintover-delay-ms=300", "--adaptive-threads", "--stripes=4", "--convert-threads=2",
-      "--coalesce-us=500", "--enable-clipboard=in", "--scroll-px-per-notch=120",
+      "--coalesce-us=700", "--enable-clipboard=in", "--scroll-px-per-notch=120",
       "--audio-enabled=false", "--audio-device-name=mic.monitor", "--audio-bitrate=64000",
       "--microphone-enabled=on", "--microphone-fifo=/run/mic.fifo", "--file-transfers=download",
       "--files-root=/srv/files", "--upload-dir=in/box", "--max-upload-mb=100", "--exec=xterm -e top",
@@ -279,7 +269,7 @@ TEST(ConfigCommandLine, EveryFlagWithANonDefaultValue) {
   EXPECT_TRUE(c.adaptive_threads);
   EXPECT_EQ(c.stripes, 4);
   EXPECT_EQ(c.convert_threads, 2);
-  EXPECT_EQ(c.coalesce_us, 500);
+  EXPECT_EQ(c.coalesce_us, 700);
   EXPECT_EQ(c.clipboard, ClipboardMode::kIn);
   EXPECT_EQ(c.scroll_px_per_notch, 120);
   EXPECT_FALSE(c.audio);
@@ -613,7 +603,7 @@ TEST(ConfigCommandLine, EachBadValueIsRefusedNamingTheFlag) {
   const Case cases[] = {
       {"--port=-1", "--port", "0 to 65535"},
       {"--port=65536", "--port", "0 to 65535"},
-      {"--encoder-threads=0", "--encoder-threads", "1 to 64"},
+      {"--encoder-threads=-1", "--encoder-threads", "0 to 64"},
       {"--max-kbps=99", "--max-kbps", "100 to 1000000"},
       {"--video-bitrate=fast", "--video-bitrate", "kbit/s"},
       {"--min-kbps=1000001", "--min-kbps", "100 to 1000000"},

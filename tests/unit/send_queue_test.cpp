@@ -165,5 +165,19 @@ TEST(SendQueue, SharesFramesWithoutCopying) {
   EXPECT_EQ(f.use_count(), 3);
 }
 
+TEST(SendQueue, AResetDecoderGetsNoDeltasUntilTheNextKeyFrame) {
+  SendQueue q(4, 1000);
+  q.push(key(1));
+  q.push(delta(2));
+  q.push(delta(3));
+  q.drop_until_key();
+  EXPECT_TRUE(q.empty());
+  EXPECT_EQ(q.dropped(), 3u);
+  EXPECT_EQ(q.push(delta(4)), Push::kDropped);
+  EXPECT_EQ(q.push(key(5)), Push::kQueued);
+  EXPECT_EQ(q.push(delta(6)), Push::kQueued);
+  EXPECT_EQ(q.peek()->id, 5u);
+}
+
 }  // namespace
 }  // namespace voxl::stream

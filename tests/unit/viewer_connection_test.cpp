@@ -378,5 +378,23 @@ TEST_F(ViewerConnectionTest, VideoIsSentAfterItsAnnouncement) {
   EXPECT_EQ(t.binaries, 1);
 }
 
+TEST_F(ViewerConnectionTest, AViewerThatAskedForAKeyFrameGetsNoDeltasBeforeIt) {
+  FakeTransport t;
+  ViewerConnection c(t, services(), false, clocks());
+  c.start(1);
+  flush(c, t);
+  hub.publish(frame(1, true));
+  flush(c, t);
+  c.receive_text(R"({"type":"ack","id":1,"decode_ms":1,"hold_ms":1})");
+  EXPECT_EQ(t.binaries, 1);
+  c.receive_text(R"({"type":"keyframe","reason":"decoder error"})");
+  hub.publish(frame(2, false));  // its decoder cannot use this
+  flush(c, t);
+  EXPECT_EQ(t.binaries, 1);
+  hub.publish(frame(3, true));
+  flush(c, t);
+  EXPECT_EQ(t.binaries, 2);
+}
+
 }  // namespace
 }  // namespace voxl::stream

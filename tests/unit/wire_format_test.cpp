@@ -54,6 +54,30 @@ TEST(WireFormat, RoundTripsEveryField) {
   EXPECT_EQ(offset, kVideoHeaderBytes);
 }
 
+TEST(WireFormat, StageStampsFollowTheBaseHeader) {
+  const VideoHeader h{false, 77, 1'700'000'000'000'000ull, 1920, 1080, 9000};
+  const VideoStamps st{-16000, -600, 450, 7300, 7400};
+  std::vector<uint8_t> m(kVideoHeaderWithStampsBytes + 3, 0xEE);
+  write_video_header(h, st, std::span<uint8_t, kVideoHeaderWithStampsBytes>(m.data(), kVideoHeaderWithStampsBytes));
+  EXPECT_EQ(little_endian(m, 2, 2), 44u);
+  EXPECT_EQ(little_endian(m, 24, 4), uint32_t(-16000));
+  EXPECT_EQ(little_endian(m, 40, 4), 7400u);
+  size_t offset = 0;
+  const auto back = read_video_header(m, offset);
+  ASSERT_TRUE(back);
+  expect_same(*back, h);
+  EXPECT_EQ(offset, kVideoHeaderWithStampsBytes);
+  const auto stamps = read_video_stamps(m);
+  ASSERT_TRUE(stamps);
+  EXPECT_EQ(stamps->ready_us, -16000);
+  EXPECT_EQ(stamps->grab_us, -600);
+  EXPECT_EQ(stamps->converted_us, 450);
+  EXPECT_EQ(stamps->encoded_us, 7300);
+  EXPECT_EQ(stamps->published_us, 7400);
+  // A base header alone has none.
+  EXPECT_FALSE(read_video_stamps(message_with(h, 30)));
+}
+
 TEST(WireFormat, RoundTripsExtremeValues) {
   const VideoHeader lows{false, 0, 0, 0, 0, 0};
   const VideoHeader highs{true, std::numeric_limits<uint32_t>::max(), std::numeric_limits<uint64_t>::max(),

@@ -276,5 +276,17 @@ TEST(X264Encoder, StreamDecodesToTheInputPicture) { GTEST_SKIP() << "built witho
 
 #endif
 
+TEST(AutoEncoderThreads, OnePerTenEightyPAtThirtyUpToTheCpusAndFour) {
+  EXPECT_EQ(auto_encoder_threads({1280, 720}, 60, 2), 1);
+  EXPECT_EQ(auto_encoder_threads({1920, 1080}, 30, 2), 1);
+  EXPECT_EQ(auto_encoder_threads({1920, 1080}, 60, 2), 2);
+  EXPECT_EQ(auto_encoder_threads({1920, 1080}, 60, 1), 1);
+  EXPECT_EQ(auto_encoder_threads({1920, 1080}, 60, 0), 1);  // unknown CPU count
+  EXPECT_EQ(auto_encoder_threads({1920, 1080}, 60, 8), 2);
+  EXPECT_EQ(auto_encoder_threads({2560, 1440}, 60, 8), 4);
+  EXPECT_EQ(auto_encoder_threads({3840, 2160}, 60, 16), 4);
+  EXPECT_EQ(auto_encoder_threads({0, 0}, 60, 4), 1);
+}
+
 }  // namespace
 }  // namespace voxl::encode

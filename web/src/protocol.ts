@@ -11,9 +11,11 @@ export interface VideoHeader {
   key: boolean;
   frameId: number;
   captureUs: number; // server wall clock at capture, µs
-  width: number;
+  width: number; // the picture's (display) size, not the coded, macroblock-aligned one
   height: number;
   serverUs: number; // capture -> handed to the socket, µs
+  // Bytes 24-43 (header_bytes 44) hold the server's stage stamps; this
+  // client does not read them.
   payloadOffset: number;
 }
 
@@ -115,12 +117,15 @@ export type ServerMessage =
   | AudioConfigMessage;
 
 // Client -> server control messages.
+// Acks: one per decoded frame (cumulative; a frame that failed to decode is
+// not acked, a "keyframe" request is sent instead); wire_format.h says
+// what the server's rate control makes of them.
 export interface AckMessage {
   type: "ack";
   id: number;
   decode_ms: number; // decode() call -> decoded
   hold_ms: number; // received -> this ack: the server takes it out of its RTT sample
-  queued: number;
+  queued: number; // decodeQueueSize after this frame; informational (0 for a synchronous decoder)
 }
 export interface KeyframeRequest { type: "keyframe"; reason: string }
 export interface PingMessage { type: "ping"; t: number }

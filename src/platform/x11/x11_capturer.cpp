@@ -9,6 +9,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "capture/quiet_wait.h"
 #include "platform/x11/damage_tracker.h"
 #include "platform/x11/framebuffer_source.h"
 #include "platform/x11/get_image_source.h"
@@ -324,6 +325,59 @@ std::optional<capture::FramePool::Lease> X11Capturer::acquire(capture::FramePool
   return pool.acquire(size_);
 }
 
+void X11Capturer::take_damage() {
+  if (!damage_->notified()) return;
+  scratch_.clear();
+  if (!damage_->take(scratch_)) {
+    add_damage(Rect::from_size(size_));
+  } else {
+    for (const Rect& r : scratch_) add_damage(r.translated(-origin_.x, -origin_.y));
+  }
+}
+
+bool X11Capturer::wait_for_events_precisely(std::chrono::steady_clock::time_point deadline) {
+  xcb_flush(conn_->get());
+  pollfd fds[2] = {{conn_->fd(), POLLIN, 0}, {wake_fd_, POLLIN, 0}};
+  for (;;) {
+    const auto left = std::max<int64_t>(
+        0, std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - std::chrono::steady_clock::now()).count());
+    const timespec ts{time_t(left / 1'000'000'000), long(left % 1'000'000'000)};
+    const int n = ppoll(fds, 2, &ts, nullptr);
+    if (n < 0 && errno == EINTR) continue;
+    if (fds[1].revents & POLLIN) {
+      uint64_t v;
+      [[maybe_unused]] ssize_t r = read(wake_fd_, &v, sizeof v);
+      return false;
+    }
+    return n > 0;
+  }
+}
+
+// Each take() re-arms the server's report, so a drawing still in progress
+// reports again; the wait ends once it has been quiet.
+void X11Capturer::wait_for_quiet(std::chrono::microseconds quiet, std::chrono::microseconds longest) {
+  using Clock = std::chrono::steady_clock;
+  if (conn_->failed() || gone_) return;
+  drain_events();
+  if (!damage_->notified()) return;  // nothing is being drawn (or it is already taken)
+  capture::QuietWait wait(Clock::now(), quiet, longest);
+  for (;;) {
+    take_damage();
+    if (conn_->failed()) return;
+    for (;;) {
+      if (wait.done(Clock::now())) return;
+      if (!wait_for_events_precisely(wait.deadline())) {
+        if (!wait.done(Clock::now())) return;  // woken
+        continue;
+      }
+      drain_events();
+      if (conn_->failed() || gone_) return;
+      if (damage_->notified()) break;
+    }
+    wait.on_change(Clock::now());
+  }
+}
+
 bool X11Capturer::change_pending() const {
   return damage_->notified() || !pending_blocks_.empty() || conn_->failed() || gone_;
 }
@@ -349,14 +403,7 @@ capture::CaptureResult X11Capturer::capture(capture::FramePool& pool, std::chron
             "capture region " + to_string(opt_.region) + " lies outside the " +
                 std::to_string(root_size_.width) + "x" + std::to_string(root_size_.height) + " screen"};
 
-  if (damage_->notified()) {
-    scratch_.clear();
-    if (!damage_->take(scratch_)) {
-      add_damage(Rect::from_size(size_));
-    } else {
-      for (const Rect& r : scratch_) add_damage(r.translated(-origin_.x, -origin_.y));
-    }
-  }
+  take_damage();
   if (pending_blocks_.empty()) return {capture::CaptureStatus::kNoChange, nullptr, {}};
 
   const auto grab_start = std::chrono::steady_clock::now();

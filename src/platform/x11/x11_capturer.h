@@ -61,6 +61,7 @@ class X11Capturer final : public capture::Capturer {
   capture::CaptureResult capture(capture::FramePool& pool, std::chrono::milliseconds timeout) override;
 
   bool wait_for_change(std::chrono::milliseconds timeout) override;
+  void wait_for_quiet(std::chrono::microseconds quiet, std::chrono::microseconds longest) override;
   void invalidate(const Rect& r) override;
   void wake() override;
   Size size() const override { return size_; }
@@ -80,6 +81,10 @@ class X11Capturer final : public capture::Capturer {
   std::unique_ptr<PixelSource> open_shm(std::string& why);
   void drain_events();
   bool wait_for_events(std::chrono::steady_clock::time_point deadline);
+  // The same to the microsecond (ppoll); false after the deadline or wake().
+  bool wait_for_events_precisely(std::chrono::steady_clock::time_point deadline);
+  // Moves the server's damage into pending_blocks_ (re-arming its report).
+  void take_damage();
   bool change_pending() const;
   void resize_to(Size s);
   void add_damage(const Rect& capture_rect);
