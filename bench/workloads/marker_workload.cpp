@@ -2,13 +2,20 @@
 // with the frame marker (bench/marker) drawn into the top-left corner every
 // time anything is drawn, and each counter's draw time appended to a log.
 //
-//   voxl-bench-workload --mode animation|fullscreen|idle --log FILE [--fps 60] [--cell 16]
+//   voxl-bench-workload --mode animation|fullscreen|texture|idle --log FILE [--fps 60] [--cell 16]
+//   voxl-bench-workload --mode texture --dump FRAMES --size WxH > frames.bgr0
 //
 // animation:  colour stripes sweeping through a gradient and bouncing
 //             squares, in a centred region two thirds of the screen wide and
 //             high (1280x720 on a 1920x1080 screen); the rest stays still.
 // fullscreen: the same over the whole screen: every pixel changes every frame.
+// texture:    a full-screen photo-like picture scrolling 3 px a frame under
+//             a changing film grain (texture_picture.h): heavy content, well
+//             over 10 Mbit/s for x264 at CRF 23 at 1080p. Each frame, marker
+//             included, is one MIT-SHM PutImage, so no capture sees it torn.
 // idle:       draws the marker once, then nothing moves.
+// --dump:     writes FRAMES texture frames (from counter 1, marker included)
+//             as raw BGR0 to stdout, without a display, to feed an encoder.
 // Draws on $DISPLAY until killed or the display goes away.
 #include <time.h>
 
@@ -18,6 +25,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,7 +33,9 @@
 
 #include "animation_helpers.h"
 #include "box_painter.h"
+#include "frame_putter.h"
 #include "marker/marker.h"
+#include "texture_picture.h"
 
 namespace {
 
@@ -75,15 +85,35 @@ class Scene {
 };
 
 int usage() {
-  std::fprintf(stderr, "usage: voxl-bench-workload --mode animation|fullscreen|idle --log FILE [--fps N] [--cell PX]\n");
+  std::fprintf(stderr,
+               "usage: voxl-bench-workload --mode animation|fullscreen|texture|idle --log FILE [--fps N] [--cell PX]\n"
+               "       voxl-bench-workload --mode texture --dump FRAMES --size WxH [--cell PX]\n");
   return 2;
+}
+
+// The marker for `counter` painted into a frame of 0x00RRGGBB pixels.
+void paint_marker(uint32_t* px, int stride, uint32_t counter, int cell) {
+  for (const auto& m : voxl::bench::marker_cells(counter, cell))
+    for (int y = m.y; y < m.y + m.size; ++y)
+      std::fill_n(px + size_t(y) * size_t(stride) + size_t(m.x), m.size, m.light ? 0xffffffu : 0u);
+}
+
+int dump_texture(int frames, int w, int h, int cell) {
+  voxl::bench::TexturePicture picture(w, h);
+  std::vector<uint32_t> px(size_t(w) * size_t(h));
+  for (int f = 1; f <= frames; ++f) {
+    picture.render(uint32_t(f), px.data(), w);
+    paint_marker(px.data(), w, uint32_t(f), cell);
+    if (std::fwrite(px.data(), 4, px.size(), stdout) != px.size()) return 1;
+  }
+  return std::fflush(stdout) == 0 ? 0 : 1;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string mode, log_path;
-  int fps = 60, cell = voxl::bench::kDefaultMarkerCell;
+  int fps = 60, cell = voxl::bench::kDefaultMarkerCell, dump = 0, dump_w = 0, dump_h = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (i + 1 >= argc) return usage();
@@ -91,13 +121,23 @@ int main(int argc, char** argv) {
     else if (a == "--log") log_path = argv[++i];
     else if (a == "--fps") fps = std::atoi(argv[++i]);
     else if (a == "--cell") cell = std::atoi(argv[++i]);
-    else return usage();
+    else if (a == "--dump") dump = std::atoi(argv[++i]);
+    else if (a == "--size") {
+      if (std::sscanf(argv[++i], "%dx%d", &dump_w, &dump_h) != 2) return usage();
+    } else return usage();
   }
-  if ((mode != "animation" && mode != "fullscreen" && mode != "idle") || log_path.empty()) return usage();
   if (fps < 1 || fps > 240 || cell < 4 || cell > 64) {
     std::fprintf(stderr, "voxl-bench-workload: --fps must be 1-240 and --cell 4-64\n");
     return 2;
   }
+  if (dump) {
+    if (mode != "texture" || dump < 0 || dump_w < voxl::bench::marker_width(cell) ||
+        dump_h < voxl::bench::marker_height(cell) || dump_w > 8192 || dump_h > 8192)
+      return usage();
+    return dump_texture(dump, dump_w, dump_h, cell);
+  }
+  if ((mode != "animation" && mode != "fullscreen" && mode != "texture" && mode != "idle") || log_path.empty())
+    return usage();
   FILE* log = std::fopen(log_path.c_str(), "a");
   if (!log) {
     std::fprintf(stderr, "voxl-bench-workload: cannot open %s: %s\n", log_path.c_str(), std::strerror(errno));
@@ -125,17 +165,29 @@ int main(int argc, char** argv) {
 
   const Box area = mode == "fullscreen" ? Box{0, 0, W, H} : Box{W / 6, H / 6, W - 2 * (W / 6), H - 2 * (H / 6)};
   Scene scene(p, area);
+  std::unique_ptr<voxl::bench::TexturePicture> texture;
+  std::unique_ptr<voxl::bench::FramePutter> putter;
+  if (mode == "texture") {
+    texture = std::make_unique<voxl::bench::TexturePicture>(W, H);
+    putter = std::make_unique<voxl::bench::FramePutter>(c, win, W, H, s->root_depth);
+  }
   timespec next;
   clock_gettime(CLOCK_MONOTONIC, &next);
   for (uint32_t frame = 1;; ++frame) {
     const int64_t drawn_us = voxl::bench::realtime_us();
-    if (mode != "idle") scene.draw(int(frame));
-    std::vector<Box> dark, light;
-    for (const auto& m : voxl::bench::marker_cells(frame, cell))
-      (m.light ? light : dark).push_back({m.x, m.y, m.size, m.size});
-    p.fill(dark, 0x000000);
-    p.fill(light, 0xffffff);
-    xcb_flush(c);
+    if (texture) {
+      texture->render(frame, putter->pixels(), W);
+      paint_marker(putter->pixels(), W, frame, cell);
+      putter->put();
+    } else {
+      if (mode != "idle") scene.draw(int(frame));
+      std::vector<Box> dark, light;
+      for (const auto& m : voxl::bench::marker_cells(frame, cell))
+        (m.light ? light : dark).push_back({m.x, m.y, m.size, m.size});
+      p.fill(dark, 0x000000);
+      p.fill(light, 0xffffff);
+      xcb_flush(c);
+    }
     std::fprintf(log, "%u %lld\n", frame, static_cast<long long>(drawn_us));
     std::fflush(log);
     if (mode == "idle") {
