@@ -35,22 +35,26 @@ export async function startXvfb(procs, width, height) {
 }
 
 // Starts the workload on `display`, appending draw times to `logPath`.
-// Resolves once the first marker has been drawn.
+// Resolves once the first marker has been drawn, to the X workload's
+// process (SIGUSR1 holds its picture still, SIGUSR2 moves it again), or null
+// for the scroll page.
 export async function startWorkload(procs, { name, display, logPath, cell, width, height, buildDir, tmp }) {
   const env = { ...process.env, DISPLAY: display };
+  let workload = null;
   if (name === "scroll") {
     await startScrollPage(procs, { env, logPath, cell, width, height, tmp });
   } else {
-    const mode = name === "animation" ? "animation" : name === "fullscreen" ? "fullscreen" : "idle";
-    const w = procs.start(`workload ${name}`, path.join(buildDir, "voxl-bench-workload"),
-                          ["--mode", mode, "--log", logPath, "--cell", String(cell)], { env });
-    procs.onCleanup(() => procs.stop(w));
+    const mode = ["animation", "fullscreen", "texture"].includes(name) ? name : "idle";
+    workload = procs.start(`workload ${name}`, path.join(buildDir, "voxl-bench-workload"),
+                           ["--mode", mode, "--log", logPath, "--cell", String(cell)], { env });
+    procs.onCleanup(() => procs.stop(workload));
   }
   const deadline = Date.now() + 60000;
   while (!(fs.existsSync(logPath) && fs.statSync(logPath).size > 0)) {
     if (Date.now() > deadline) throw new Error(`workload ${name} drew no marker in 60 s`);
     await new Promise((r) => setTimeout(r, 100));
   }
+  return workload;
 }
 
 // Chromium, not headless, full screen on the Xvfb, showing the scroll page

@@ -9,7 +9,7 @@
 // which the floor includes.
 //
 //   bench/run [--size 1920x1080] [--seconds 20] [--warmup 3] [--quick | --smoke]
-//             [--workloads idle,animation,fullscreen,scroll] [--links lan,10/40,5/60]
+//             [--workloads idle,animation,fullscreen,scroll,texture] [--links lan,10/40,5/60]
 //             [--systems voxl,x11vnc,x11vnc-noxdamage,x0vncserver,ffmpeg] [--no-browser]
 //             [--build-dir build/release] [--json FILE] [--verbose]
 //
@@ -39,7 +39,7 @@ const allLinks = {
 function parseArgs(argv) {
   const o = {
     size: "1920x1080", seconds: 20, warmup: 3, cell: 16, buildDir: path.join(repo, "build/release"),
-    workloads: ["idle", "animation", "fullscreen", "scroll"], links: ["lan", "10/40", "5/60"],
+    workloads: ["idle", "animation", "fullscreen", "scroll", "texture"], links: ["lan", "10/40", "5/60"],
     systems: ["voxl", "x11vnc", "x11vnc-noxdamage", "x0vncserver", "ffmpeg"], browser: ["animation", "fullscreen", "scroll"],
     json: null, verbose: false, check: false,
   };
@@ -53,7 +53,7 @@ function parseArgs(argv) {
     if (a === "--quick") Object.assign(o, { seconds: 4, warmup: 1.5, workloads: ["idle", "animation", "scroll"],
                                             links: ["lan", "5/60"], systems: ["voxl", "x11vnc", "ffmpeg"], browser: ["animation"] });
     else if (a === "--smoke") Object.assign(o, { size: "480x272", cell: 8, seconds: 2, warmup: 1.5, links: ["lan"],
-                                                 workloads: ["idle", "animation", "fullscreen", "scroll"],
+                                                 workloads: ["idle", "animation", "fullscreen", "scroll", "texture"],
                                                  systems: ["voxl", "x11vnc"], browser: ["animation"], check: true });
     else if (a === "--size") o.size = next();
     else if (a === "--seconds") o.seconds = Number(next());
@@ -71,7 +71,7 @@ function parseArgs(argv) {
   const m = o.size.match(/^(\d+)x(\d+)$/);
   if (!m) throw new Error(`--size wants WxH, got ${o.size}`);
   [o.width, o.height] = [Number(m[1]), Number(m[2])];
-  for (const w of o.workloads) if (!["idle", "animation", "fullscreen", "scroll"].includes(w)) throw new Error(`unknown workload ${w}`);
+  for (const w of o.workloads) if (!["idle", "animation", "fullscreen", "scroll", "texture"].includes(w)) throw new Error(`unknown workload ${w}`);
   for (const l of o.links) if (!allLinks[l]) throw new Error(`unknown link ${l} (lan, 10/40, 5/60)`);
   for (const s of o.systems) if (!systems[s]) throw new Error(`unknown system ${s}`);
   if (!(o.seconds > 0) || !(o.warmup >= 0)) throw new Error("--seconds must be > 0 and --warmup >= 0");
@@ -182,7 +182,8 @@ async function main() {
   if (o.browser.length && o.systems.includes("voxl")) columns.splice(1, 0, "voxl-browser");
   const labels = Object.fromEntries(Object.entries(systems).map(([k, s]) => [k, s.label]));
   labels["voxl-browser"] = "voxl, browser";
-  const workloadLabel = (w) => ({ idle: "Idle", animation: "Animation", fullscreen: "Full-screen animation", scroll: "Chromium scroll" })[w];
+  const workloadLabel = (w) => ({ idle: "Idle", animation: "Animation", fullscreen: "Full-screen animation", scroll: "Chromium scroll",
+                                  texture: "Full-screen texture" })[w];
   const started = new Date();
   const loadBefore = os.loadavg()[0];
   const cells = [];
@@ -194,9 +195,9 @@ async function main() {
       try {
         const x = await startXvfb(procs, o.width, o.height);
         const logPath = path.join(tmp, `${workload}.log`);
-        await startWorkload(procs, { name: workload, display: x.display, logPath, cell: o.cell, width: o.width,
+        const workloadProcess = await startWorkload(procs, { name: workload, display: x.display, logPath, cell: o.cell, width: o.width,
                                      height: o.height, buildDir: o.buildDir, tmp });
-        const display = { ...x, logPath, tmp };
+        const display = { ...x, logPath, tmp, workload: workloadProcess };
         if (workload !== "idle") {
           log(`${workload} / app present (no streamer)`);
           present[workload] = await runPresentProbe(o, display, live);

@@ -82,7 +82,7 @@ export function markdown({ cells, present, workloads, links, systems, labels, wo
   out.push(`FPS (worst second), latency p50/p99 from drawn to decoded, ${size}:\n`);
   out.push(table(["Test", "drawn FPS", ...systems.map((s) => labels[s])], rows));
 
-  const cpuColumns = ["idle", "animation", "scroll", "fullscreen"].filter((w) => workloads.includes(w));
+  const cpuColumns = ["idle", "animation", "scroll", "fullscreen", "texture"].filter((w) => workloads.includes(w));
   // The browser column shares voxl's server; its CPU adds nothing new.
   const cpuRows = systems.filter((s) => s !== "voxl-browser").map((s) => [labels[s], ...cpuColumns.map((w) => {
     const r = find(w, "lan", s);

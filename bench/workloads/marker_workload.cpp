@@ -14,6 +14,8 @@
 //             over 10 Mbit/s for x264 at CRF 23 at 1080p. Each frame, marker
 //             included, is one MIT-SHM PutImage, so no capture sees it torn.
 // idle:       draws the marker once, then nothing moves.
+// SIGUSR1 holds the picture still after the frame being drawn (bench/run's
+// still measurement); SIGUSR2 starts the motion again.
 // --dump:     writes FRAMES texture frames (from counter 1, marker included)
 //             as raw BGR0 to stdout, without a display, to feed an encoder.
 // Draws on $DISPLAY until killed or the display goes away.
@@ -34,6 +36,7 @@
 #include "animation_helpers.h"
 #include "box_painter.h"
 #include "frame_putter.h"
+#include "hold_signals.h"
 #include "marker/marker.h"
 #include "texture_picture.h"
 
@@ -138,6 +141,7 @@ int main(int argc, char** argv) {
   }
   if ((mode != "animation" && mode != "fullscreen" && mode != "texture" && mode != "idle") || log_path.empty())
     return usage();
+  voxl::bench::HoldSignals hold;  // before any thread: it blocks its signals
   FILE* log = std::fopen(log_path.c_str(), "a");
   if (!log) {
     std::fprintf(stderr, "voxl-bench-workload: cannot open %s: %s\n", log_path.c_str(), std::strerror(errno));
@@ -196,6 +200,11 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (xcb_connection_has_error(c)) return 0;
+    if (hold.hold_requested()) {
+      if (!hold.wait_for_move(c)) return 0;
+      clock_gettime(CLOCK_MONOTONIC, &next);
+      continue;
+    }
     add_ns(next, 1000000000L / fps);
     // Behind by more than a frame (a busy machine): drop the missed frames
     // rather than drawing a burst of them.
