@@ -11,7 +11,14 @@
 //   bench/run [--size 1920x1080] [--seconds 20] [--warmup 3] [--quick | --smoke]
 //             [--workloads idle,animation,fullscreen,scroll,texture] [--links lan,10/40,5/60]
 //             [--systems voxl,x11vnc,x11vnc-noxdamage,x0vncserver,ffmpeg] [--no-browser]
-//             [--build-dir build/release] [--json FILE] [--verbose]
+//             [--still 2] [--build-dir build/release] [--json FILE] [--verbose]
+//
+// Picture quality (native viewers, workloads drawn as a pure function of
+// their marker counter: animation, fullscreen, texture): luma PSNR against
+// the expected picture a few times a second, p50/p10; then --still seconds
+// with the workload held still (SIGUSR1; SIGUSR2 moves it again before the
+// next cell): the final PSNR in luma and RGB and the time from the last
+// frame drawn until both are within 1 dB of it.
 //
 // --quick: a short subset (4 s a cell). --smoke: a tiny desktop, seconds a
 // cell, LAN only, voxl and x11vnc; exits non-zero unless every column of
@@ -41,7 +48,7 @@ function parseArgs(argv) {
     size: "1920x1080", seconds: 20, warmup: 3, cell: 16, buildDir: path.join(repo, "build/release"),
     workloads: ["idle", "animation", "fullscreen", "scroll", "texture"], links: ["lan", "10/40", "5/60"],
     systems: ["voxl", "x11vnc", "x11vnc-noxdamage", "x0vncserver", "ffmpeg"], browser: ["animation", "fullscreen", "scroll"],
-    json: null, verbose: false, check: false,
+    json: null, verbose: false, check: false, still: 2,
   };
   const list = (v) => v.split(",").filter(Boolean);
   for (let i = 0; i < argv.length; ++i) {
@@ -52,12 +59,13 @@ function parseArgs(argv) {
     };
     if (a === "--quick") Object.assign(o, { seconds: 4, warmup: 1.5, workloads: ["idle", "animation", "scroll"],
                                             links: ["lan", "5/60"], systems: ["voxl", "x11vnc", "ffmpeg"], browser: ["animation"] });
-    else if (a === "--smoke") Object.assign(o, { size: "480x272", cell: 8, seconds: 2, warmup: 1.5, links: ["lan"],
+    else if (a === "--smoke") Object.assign(o, { size: "480x272", cell: 8, seconds: 2, warmup: 1.5, still: 1, links: ["lan"],
                                                  workloads: ["idle", "animation", "fullscreen", "scroll", "texture"],
                                                  systems: ["voxl", "x11vnc"], browser: ["animation"], check: true });
     else if (a === "--size") o.size = next();
     else if (a === "--seconds") o.seconds = Number(next());
     else if (a === "--warmup") o.warmup = Number(next());
+    else if (a === "--still") o.still = Number(next());
     else if (a === "--cell") o.cell = Number(next());
     else if (a === "--workloads") o.workloads = list(next());
     else if (a === "--links") o.links = list(next());
@@ -74,13 +82,15 @@ function parseArgs(argv) {
   for (const w of o.workloads) if (!["idle", "animation", "fullscreen", "scroll", "texture"].includes(w)) throw new Error(`unknown workload ${w}`);
   for (const l of o.links) if (!allLinks[l]) throw new Error(`unknown link ${l} (lan, 10/40, 5/60)`);
   for (const s of o.systems) if (!systems[s]) throw new Error(`unknown system ${s}`);
-  if (!(o.seconds > 0) || !(o.warmup >= 0)) throw new Error("--seconds must be > 0 and --warmup >= 0");
+  if (!(o.seconds > 0) || !(o.warmup >= 0) || !(o.still >= 0)) throw new Error("--seconds must be > 0, --warmup and --still >= 0");
   for (const exe of ["voxl", "voxl-bench-client", "voxl-bench-workload", "voxl-bench-present", "linkem"])
     if (!fs.existsSync(path.join(o.buildDir, exe))) throw new Error(`${path.join(o.buildDir, exe)} is missing: build it first`);
   return o;
 }
 
 const log = (msg) => console.error(`[bench] ${msg}`);
+// The workloads whose picture is a pure function of the marker counter.
+export const predictable = ["animation", "fullscreen", "texture"];
 const live = new Set();  // every Processes in use, for an interrupted run
 
 // Lines of a child's stdout, one at a time.
@@ -113,6 +123,7 @@ async function runCell(o, display, workload, systemName, link, browser) {
   const procs = new Processes({ verbose: o.verbose });
   live.add(procs);
   const system = systems[systemName];
+  let held = false;  // the workload holds still until this cell is over
   try {
     const srv = await system.start(procs, { display: display.display, buildDir: o.buildDir, width: o.width, height: o.height });
     let port = srv.port;
@@ -130,11 +141,14 @@ async function runCell(o, display, workload, systemName, link, browser) {
       if (system.kind === "voxl") statsPromise = pollVoxlStats(srv.port, stop);
     };
     let result;
+    let cpu1 = null;
     if (browser) {
       result = await runBrowserClient({ url: `http://127.0.0.1:${port}/`, logPath: display.logPath, cell: o.cell,
                                         warmupS: o.warmup, seconds: o.seconds, onWindow, tmp: display.tmp });
     } else {
       const args = ["--log", display.logPath, "--warmup-s", String(o.warmup), "--seconds", String(o.seconds), "--cell", String(o.cell)];
+      const still = predictable.includes(workload) && display.workload ? o.still : 0;
+      if (predictable.includes(workload)) args.push("--workload", workload, "--size", o.size, "--still-s", String(still));
       if (system.kind === "voxl") args.push("--voxl", String(port));
       else if (system.kind === "vnc") args.push("--vnc", `127.0.0.1:${port}`);
       else args.push("--h264-stdin");
@@ -142,16 +156,21 @@ async function runCell(o, display, workload, systemName, link, browser) {
                                  { stdio: [srv.stdout ?? "ignore", "pipe", "pipe"], keepStdout: true });
       const next = lines(client);
       for (;;) {
-        const line = await next((o.warmup + o.seconds + 90) * 1000);
+        const line = await next((o.warmup + o.seconds + o.still + 90) * 1000);
         if (line === null) throw new Error(`the client exited without a result: ${client.stderrText.slice(-1000)}`);
         if (line === "window") onWindow();
-        else if (line.startsWith("{")) {
+        else if (line === "still") {
+          // The measured window is over: its CPU and stage times end here.
+          cpu1 = sample(pids);
+          stop.done = true;
+          held = display.workload.kill("SIGUSR1");
+        } else if (line.startsWith("{")) {
           result = JSON.parse(line);
           break;
         }
       }
     }
-    const cpu1 = sample(pids);
+    cpu1 ??= sample(pids);
     stop.done = true;
     if (cpu0) result.cpu_cores = Math.round(coresBetween(cpu0, cpu1) * 100) / 100;
     if (statsPromise) result.stage_ms = await statsPromise;
@@ -159,6 +178,7 @@ async function runCell(o, display, workload, systemName, link, browser) {
   } catch (e) {
     return { ok: false, error: e.message };
   } finally {
+    if (held) display.workload.kill("SIGUSR2");
     await procs.stopAll();
     live.delete(procs);
   }
@@ -256,7 +276,12 @@ async function main() {
           if (w !== "idle" && s === "voxl" && l === "lan") need.push("stage_ms", "decode_p50_ms");
           if (w !== "idle" && s === "voxl" && l === "lan" && floor.find((f) => f.workload === w)?.floor_ms == null)
             missing.push(`${w}/lan/voxl: floor with app present`);
+          if (predictable.includes(w) && s !== "voxl-browser")
+            need.push("psnr_p50_db", "psnr_p10_db", "still_psnr_db", "still_rgb_psnr_db");
           for (const k of need) if (r?.[k] == null) missing.push(`${w}/${l}/${s}: ${k}${r?.error ? ` (${r.error})` : ""}`);
+          // Null when the viewer never showed the last frame; the field is there.
+          if (predictable.includes(w) && s !== "voxl-browser" && r && !("still_settle_ms" in r))
+            missing.push(`${w}/${l}/${s}: still_settle_ms`);
         }
       }
     if (missing.length) {
