@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
   bool h264_stdin = false;
   double warmup_s = 3, seconds = 20;
   int cell = kDefaultMarkerCell;
-  std::string workload, size;
+  std::string workload, size, save_still;
   double still_s = 0;
   auto* voxl_opt = app.add_option("--voxl", voxl_port, "voxl's port on 127.0.0.1");
   auto* vnc_opt = app.add_option("--vnc", vnc, "an RFB server, HOST:PORT");
@@ -120,6 +120,7 @@ int main(int argc, char** argv) {
   app.add_option("--cell", cell, "marker cell size in pixels")->check(CLI::Range(4, 64));
   app.add_option("--workload", workload, "what the screen shows (animation, fullscreen, texture: quality measured)");
   app.add_option("--size", size, "the screen's WxH, to build the expected picture before connecting");
+  app.add_option("--save-still", save_still, "write the last still picture and the expected one to PREFIX-*.ppm");
   app.add_option("--still-s", still_s, "seconds of still picture measured after the window")->check(CLI::Range(0.0, 60.0));
   CLI11_PARSE(app, argc, argv);
   if (!voxl_port && vnc.empty() && !h264_stdin) {
@@ -133,6 +134,7 @@ int main(int argc, char** argv) {
   PictureQuality quality(workload, cell);
   if (int w = 0, h = 0; std::sscanf(size.c_str(), "%dx%d", &w, &h) == 2 && w > 0 && h > 0 && w <= 16384 && h <= 16384)
     quality.prepare(w, h);
+  if (!save_still.empty()) quality.save_still_to(save_still);
   std::string error;
   int decode_errors = 0;
   bool ok = true;

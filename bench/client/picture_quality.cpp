@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <fstream>
+#include <functional>
 
 #include "frame_recorder.h"
 
@@ -86,6 +88,33 @@ void PictureQuality::prepare(int width, int height) {
   expected_counter_.reset();
 }
 
+uint32_t rgb_at(const PictureView& p, int x, int y) {
+  if (!p.y) {
+    const uint8_t* q = p.rgbx + (size_t(y) * size_t(p.width) + size_t(x)) * 4;
+    return uint32_t(q[0]) << 16 | uint32_t(q[1]) << 8 | q[2];
+  }
+  const int sx = p.chroma_width < p.width ? 1 : 0, sy = p.chroma_height < p.height ? 1 : 0;
+  const size_t c = size_t(y >> sy) * size_t(p.chroma_width) + size_t(x >> sx);
+  const double l = 1.164 * (p.y[size_t(y) * size_t(p.width) + size_t(x)] - 16), cb = p.u[c] - 128.0, cr = p.v[c] - 128.0;
+  const auto byte = [](double v) { return uint32_t(std::clamp(int(std::lround(v)), 0, 255)); };
+  return byte(l + 1.596 * cr) << 16 | byte(l - 0.392 * cb - 0.813 * cr) << 8 | byte(l + 2.017 * cb);
+}
+
+namespace {
+
+void write_ppm(const std::string& path, int w, int h, const std::function<uint32_t(int, int)>& rgb) {
+  std::ofstream out(path, std::ios::binary);
+  out << "P6\n" << w << " " << h << "\n255\n";
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const uint32_t p = rgb(x, y);
+      const char px[3] = {char(p >> 16), char(p >> 8), char(p)};
+      out.write(px, 3);
+    }
+}
+
+}  // namespace
+
 bool PictureQuality::sample(const PictureView& picture, uint32_t counter, int64_t arrived_us,
                             std::vector<PsnrSample>& into) {
   if (picture.width <= 0 || picture.height <= 0) return false;
@@ -121,6 +150,13 @@ void PictureQuality::start_still() {
 void PictureQuality::finish_still(const PictureView& last, std::optional<uint32_t> counter) {
   if (in_still() && !last_sampled_ && counter) sample(last, *counter, last_arrived_us_, still_);
   last_sampled_ = true;
+  if (!save_prefix_.empty() && counter && model_ && last.width == width_ && last.height == height_) {
+    model_->render(*counter, expected_.data());
+    expected_counter_ = counter;
+    write_ppm(save_prefix_ + "-decoded.ppm", width_, height_, [&](int x, int y) { return rgb_at(last, x, y); });
+    write_ppm(save_prefix_ + "-expected.ppm", width_, height_,
+              [&](int x, int y) { return expected_[size_t(y) * size_t(width_) + size_t(x)]; });
+  }
 }
 
 json PictureQuality::finish(const DrawLog& log) const {

@@ -54,6 +54,8 @@ struct PsnrSample {
 // The PSNR of `picture` against `expected` (width x height 0x00RRGGBB),
 // pixels in [0, skip_w) x [0, skip_h) left out.
 PsnrSample measure_psnr(const PictureView& picture, const uint32_t* expected, int skip_w, int skip_h);
+// 0x00RRGGBB of a picture's pixel, as a viewer shows it.
+uint32_t rgb_at(const PictureView& picture, int x, int y);
 
 class PictureQuality {
  public:
@@ -70,6 +72,9 @@ class PictureQuality {
   // The still phase starts now (the workload is told to stop moving).
   void start_still();
   bool in_still() const { return still_start_us_ != 0; }
+  // With a prefix, the still phase's last picture and the expected one are
+  // written as PREFIX-decoded.ppm and PREFIX-expected.ppm (to look at).
+  void save_still_to(std::string prefix) { save_prefix_ = std::move(prefix); }
   // The end of the still phase: `last` (the picture the viewer shows now,
   // with its counter) is sampled unless it already was.
   void finish_still(const PictureView& last, std::optional<uint32_t> counter);
@@ -95,6 +100,7 @@ class PictureQuality {
   bool last_sampled_ = false;  // the newest still-phase picture has been sampled
   int64_t last_arrived_us_ = 0;  // when the newest picture arrived
   std::vector<PsnrSample> moving_, still_;
+  std::string save_prefix_;
 };
 
 }  // namespace voxl::bench
