@@ -11,14 +11,18 @@
 //   bench/run [--size 1920x1080] [--seconds 20] [--warmup 3] [--quick | --smoke]
 //             [--workloads idle,animation,fullscreen,scroll,texture] [--links lan,10/40,5/60]
 //             [--systems voxl,x11vnc,x11vnc-noxdamage,x0vncserver,ffmpeg] [--no-browser]
-//             [--still 2] [--build-dir build/release] [--json FILE] [--verbose]
+//             [--still 2] [--save-still DIR] [--build-dir build/release] [--json FILE] [--verbose]
 //
 // Picture quality (native viewers, workloads drawn as a pure function of
 // their marker counter: animation, fullscreen, texture): luma PSNR against
 // the expected picture a few times a second, p50/p10; then --still seconds
 // with the workload held still (SIGUSR1; SIGUSR2 moves it again before the
 // next cell): the final PSNR in luma and RGB and the time from the last
-// frame drawn until both are within 1 dB of it.
+// frame drawn until both are within 1 dB of it. --save-still DIR keeps, for
+// every such cell, the viewer's last still picture and the expected one
+// (WORKLOAD-LINK-SYSTEM-decoded.ppm, -expected.ppm) and, for voxl, a
+// lossless /screenshot taken near the end of the still phase (-screenshot.png):
+// the X server's picture, to tell which of the three is off.
 //
 // --quick: a short subset (4 s a cell). --smoke: a tiny desktop, seconds a
 // cell, LAN only, voxl and x11vnc; exits non-zero unless every column of
@@ -48,7 +52,7 @@ function parseArgs(argv) {
     size: "1920x1080", seconds: 20, warmup: 3, cell: 16, buildDir: path.join(repo, "build/release"),
     workloads: ["idle", "animation", "fullscreen", "scroll", "texture"], links: ["lan", "10/40", "5/60"],
     systems: ["voxl", "x11vnc", "x11vnc-noxdamage", "x0vncserver", "ffmpeg"], browser: ["animation", "fullscreen", "scroll"],
-    json: null, verbose: false, check: false, still: 2,
+    json: null, verbose: false, check: false, still: 2, saveStill: null,
   };
   const list = (v) => v.split(",").filter(Boolean);
   for (let i = 0; i < argv.length; ++i) {
@@ -66,6 +70,7 @@ function parseArgs(argv) {
     else if (a === "--seconds") o.seconds = Number(next());
     else if (a === "--warmup") o.warmup = Number(next());
     else if (a === "--still") o.still = Number(next());
+    else if (a === "--save-still") o.saveStill = path.resolve(next());
     else if (a === "--cell") o.cell = Number(next());
     else if (a === "--workloads") o.workloads = list(next());
     else if (a === "--links") o.links = list(next());
@@ -119,6 +124,19 @@ async function pollVoxlStats(port, stop) {
   return samples.length ? { capture: stage("capture"), convert: stage("convert"), encode: stage("encode"), to_loop: stage("to_loop") } : null;
 }
 
+// voxl's lossless picture of the screen `afterMs` from now, written to
+// `file`; resolves to its X-Voxl-Seq and timing, or the error.
+async function saveScreenshot(port, file, afterMs) {
+  await new Promise((r) => setTimeout(r, afterMs));
+  try {
+    const r = await fetch(`http://127.0.0.1:${port}/screenshot`, { signal: AbortSignal.timeout(10000) });
+    fs.writeFileSync(file, Buffer.from(await r.arrayBuffer()));
+    return { file, seq: r.headers.get("x-voxl-seq"), timing: r.headers.get("x-voxl-timing") };
+  } catch (e) {
+    return { file, error: e.message };
+  }
+}
+
 async function runCell(o, display, workload, systemName, link, browser) {
   const procs = new Processes({ verbose: o.verbose });
   live.add(procs);
@@ -142,6 +160,7 @@ async function runCell(o, display, workload, systemName, link, browser) {
     };
     let result;
     let cpu1 = null;
+    let shot = null;
     if (browser) {
       result = await runBrowserClient({ url: `http://127.0.0.1:${port}/`, logPath: display.logPath, cell: o.cell,
                                         warmupS: o.warmup, seconds: o.seconds, onWindow, tmp: display.tmp });
@@ -149,6 +168,8 @@ async function runCell(o, display, workload, systemName, link, browser) {
       const args = ["--log", display.logPath, "--warmup-s", String(o.warmup), "--seconds", String(o.seconds), "--cell", String(o.cell)];
       const still = predictable.includes(workload) && display.workload ? o.still : 0;
       if (predictable.includes(workload)) args.push("--workload", workload, "--size", o.size, "--still-s", String(still));
+      const savePrefix = o.saveStill && still > 0 ? path.join(o.saveStill, `${workload}-${link.name.replace("/", "_")}-${systemName}`) : null;
+      if (savePrefix) args.push("--save-still", savePrefix);
       if (system.kind === "voxl") args.push("--voxl", String(port));
       else if (system.kind === "vnc") args.push("--vnc", `127.0.0.1:${port}`);
       else args.push("--h264-stdin");
@@ -164,6 +185,8 @@ async function runCell(o, display, workload, systemName, link, browser) {
           cpu1 = sample(pids);
           stop.done = true;
           held = display.workload.kill("SIGUSR1");
+          if (savePrefix && system.kind === "voxl")
+            shot = saveScreenshot(srv.port, `${savePrefix}-screenshot.png`, Math.max(0, o.still * 1000 - 400));
         } else if (line.startsWith("{")) {
           result = JSON.parse(line);
           break;
@@ -172,6 +195,7 @@ async function runCell(o, display, workload, systemName, link, browser) {
     }
     cpu1 ??= sample(pids);
     stop.done = true;
+    if (shot) result.still_screenshot = await shot;
     if (cpu0) result.cpu_cores = Math.round(coresBetween(cpu0, cpu1) * 100) / 100;
     if (statsPromise) result.stage_ms = await statsPromise;
     return result;
@@ -186,6 +210,7 @@ async function runCell(o, display, workload, systemName, link, browser) {
 
 async function main() {
   const o = parseArgs(process.argv.slice(2));
+  if (o.saveStill) fs.mkdirSync(o.saveStill, { recursive: true });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "voxl-bench-"));
   const stopEverything = async () => {
     await Promise.all([...live].map((p) => p.stopAll()));
