@@ -5,11 +5,13 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "h264_decoder.h"
+#include "picture_views.h"
 
 namespace voxl::bench {
 
@@ -27,9 +29,12 @@ size_t next_delimiter(const std::vector<uint8_t>& b, size_t from) {
 
 }  // namespace
 
-bool run_h264_pipe(const PipeRun& run, FrameRecorder& recorder, int& decode_errors, std::string& error) {
+bool run_h264_pipe(const PipeRun& run, FrameRecorder& recorder, PictureQuality& quality, int& decode_errors,
+                   std::string& error) {
   testing::H264Decoder decoder;
   std::vector<uint8_t> buffer;
+  std::optional<uint32_t> counter;
+  bool decoded = false;
   auto decode = [&](std::span<const uint8_t> unit) {
     const auto t0 = Clock::now();
     bool got = false;
@@ -40,16 +45,26 @@ bool run_h264_pipe(const PipeRun& run, FrameRecorder& recorder, int& decode_erro
     if (!got) return;
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     const auto& pic = decoder.picture();
-    recorder.on_picture([&pic](int x, int y) { return (pic.y[size_t(y) * size_t(pic.width) + size_t(x)] - 16) * 255 / 219; },
-                        ms);
+    const bool in_window = recorder.in_window();
+    counter = recorder.on_picture(
+        [&pic](int x, int y) { return (pic.y[size_t(y) * size_t(pic.width) + size_t(x)] - 16) * 255 / 219; }, ms);
+    quality.on_picture(view_of(pic), counter, in_window);
+    decoded = true;
   };
   const auto window = Clock::now() + run.warmup;
   const auto end = window + run.measure;
+  const auto still_end = end + run.still;
   uint8_t chunk[65536];
-  while (Clock::now() < end) {
-    if (!recorder.in_window() && Clock::now() >= window) {
+  while (Clock::now() < still_end) {
+    if (!recorder.window_started() && Clock::now() >= window) {
       recorder.start_window();
       if (run.on_window_start) run.on_window_start();
+    }
+    if (recorder.in_window() && Clock::now() >= end) {
+      recorder.stop_window();
+      if (run.still.count() == 0) break;
+      quality.start_still();
+      if (run.on_still_start) run.on_still_start();
     }
     pollfd p{run.fd, POLLIN, 0};
     const int ready = ::poll(&p, 1, buffer.empty() ? 50 : 1);
@@ -84,6 +99,7 @@ bool run_h264_pipe(const PipeRun& run, FrameRecorder& recorder, int& decode_erro
       decode(std::span<const uint8_t>(buffer).subspan(start, next - start));
     buffer.erase(buffer.begin(), buffer.begin() + ptrdiff_t(start));
   }
+  if (decoded) quality.finish_still(view_of(decoder.picture()), counter);
   return true;
 }
 

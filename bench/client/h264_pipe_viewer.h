@@ -12,6 +12,7 @@
 #include <string>
 
 #include "frame_recorder.h"
+#include "picture_quality.h"
 
 namespace voxl::bench {
 
@@ -19,9 +20,12 @@ struct PipeRun {
   int fd = 0;
   std::chrono::milliseconds warmup{3000};
   std::chrono::milliseconds measure{20000};
+  std::chrono::milliseconds still{0};  // the still phase after the window
   std::function<void()> on_window_start;
+  std::function<void()> on_still_start;
 };
 
-bool run_h264_pipe(const PipeRun& run, FrameRecorder& recorder, int& decode_errors, std::string& error);
+bool run_h264_pipe(const PipeRun& run, FrameRecorder& recorder, PictureQuality& quality, int& decode_errors,
+                   std::string& error);
 
 }  // namespace voxl::bench

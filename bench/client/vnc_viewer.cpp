@@ -4,8 +4,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include <rfb/rfbclient.h>
+
+#include "picture_views.h"
 
 namespace voxl::bench {
 
@@ -15,6 +18,8 @@ using Clock = std::chrono::steady_clock;
 
 struct Session {
   FrameRecorder* recorder;
+  PictureQuality* quality;
+  std::optional<uint32_t> counter;  // read from the newest update
   bool got_update = false;
   Clock::time_point update_start{};
   bool in_update = false;
@@ -56,21 +61,23 @@ void on_update_done(rfbClient* cl) {
   const uint8_t* fb = cl->frameBuffer;
   const int w = cl->width;
   // rfbGetClient(8, 3, 4): bytes R, G, B, pad.
-  s.recorder->on_picture(
+  const bool in_window = s.recorder->in_window();
+  s.counter = s.recorder->on_picture(
       [fb, w](int x, int y) {
         const uint8_t* p = fb + (size_t(y) * size_t(w) + size_t(x)) * 4;
         return (299 * p[0] + 587 * p[1] + 114 * p[2]) / 1000;
       },
       ms);
+  s.quality->on_picture(view_of_rgbx(fb, w, cl->height), s.counter, in_window);
 }
 
 }  // namespace
 
-bool run_vnc_viewer(const VncRun& run, FrameRecorder& recorder, std::string& error) {
+bool run_vnc_viewer(const VncRun& run, FrameRecorder& recorder, PictureQuality& quality, std::string& error) {
   rfbClientLog = quiet_log;
   rfbClientErr = quiet_log;
   rfbClient* cl = rfbGetClient(8, 3, 4);
-  Session session{&recorder};
+  Session session{&recorder, &quality, std::nullopt};
   rfbClientSetClientData(cl, &tag, &session);
   std::free(cl->serverHost);
   cl->serverHost = strdup(run.host.c_str());
@@ -85,13 +92,21 @@ bool run_vnc_viewer(const VncRun& run, FrameRecorder& recorder, std::string& err
   const auto start = Clock::now();
   const auto window = start + run.warmup;
   const auto end = window + run.measure;
+  const auto still_end = end + run.still;
   bool ok = true;
   uint64_t bytes_at_window = 0;
-  while (Clock::now() < end) {
-    if (!recorder.in_window() && Clock::now() >= window) {
+  while (Clock::now() < still_end) {
+    if (!recorder.window_started() && Clock::now() >= window) {
       recorder.start_window();
       bytes_at_window = bytes_read();
       if (run.on_window_start) run.on_window_start();
+    }
+    if (recorder.in_window() && Clock::now() >= end) {
+      recorder.on_bytes(bytes_read() - bytes_at_window);
+      recorder.stop_window();
+      if (run.still.count() == 0) break;
+      quality.start_still();
+      if (run.on_still_start) run.on_still_start();
     }
     const int n = WaitForMessage(cl, 50000);
     if (n < 0) {
@@ -107,6 +122,7 @@ bool run_vnc_viewer(const VncRun& run, FrameRecorder& recorder, std::string& err
     }
   }
   if (recorder.in_window()) recorder.on_bytes(bytes_read() - bytes_at_window);
+  if (ok && cl->frameBuffer) quality.finish_still(view_of_rgbx(cl->frameBuffer, cl->width, cl->height), session.counter);
   rfbClientCleanup(cl);
   return ok;
 }

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "frame_recorder.h"
+#include "picture_quality.h"
 
 namespace voxl::bench {
 
@@ -19,11 +20,13 @@ struct VncRun {
   int port = 5900;
   std::chrono::milliseconds warmup{3000};
   std::chrono::milliseconds measure{20000};
+  std::chrono::milliseconds still{0};     // the still phase after the window
   std::function<void()> on_window_start;  // called when the measured window opens
+  std::function<void()> on_still_start;   // called when the still phase starts
 };
 
 // Returns false (with `error` set) when the server cannot be reached or the
 // connection fails before the end.
-bool run_vnc_viewer(const VncRun& run, FrameRecorder& recorder, std::string& error);
+bool run_vnc_viewer(const VncRun& run, FrameRecorder& recorder, PictureQuality& quality, std::string& error);
 
 }  // namespace voxl::bench

@@ -11,7 +11,18 @@
 //   bench/run [--size 1920x1080] [--seconds 20] [--warmup 3] [--quick | --smoke]
 //             [--workloads idle,animation,fullscreen,scroll,texture] [--links lan,10/40,5/60]
 //             [--systems voxl,x11vnc,x11vnc-noxdamage,x0vncserver,ffmpeg] [--no-browser]
-//             [--build-dir build/release] [--json FILE] [--verbose]
+//             [--still 2] [--save-still DIR] [--build-dir build/release] [--json FILE] [--verbose]
+//
+// Picture quality (native viewers, workloads drawn as a pure function of
+// their marker counter: animation, fullscreen, texture): luma PSNR against
+// the expected picture a few times a second, p50/p10; then --still seconds
+// with the workload held still (SIGUSR1; SIGUSR2 moves it again before the
+// next cell): the final PSNR in luma and RGB and the time from the last
+// frame drawn until both are within 1 dB of it. --save-still DIR keeps, for
+// every such cell, the viewer's last still picture and the expected one
+// (WORKLOAD-LINK-SYSTEM-decoded.ppm, -expected.ppm) and, for voxl, a
+// lossless /screenshot taken near the end of the still phase (-screenshot.png):
+// the X server's picture, to tell which of the three is off.
 //
 // --quick: a short subset (4 s a cell). --smoke: a tiny desktop, seconds a
 // cell, LAN only, voxl and x11vnc; exits non-zero unless every column of
@@ -42,7 +53,7 @@ function parseArgs(argv) {
     size: "1920x1080", seconds: 20, warmup: 3, cell: 16, buildDir: path.join(repo, "build/release"),
     workloads: ["idle", "animation", "fullscreen", "scroll", "texture"], links: ["lan", "10/40", "5/60"],
     systems: ["voxl", "x11vnc", "x11vnc-noxdamage", "x0vncserver", "ffmpeg"], browser: ["animation", "fullscreen", "scroll"],
-    json: null, verbose: false, check: false,
+    json: null, verbose: false, check: false, still: 2, saveStill: null,
   };
   const list = (v) => v.split(",").filter(Boolean);
   for (let i = 0; i < argv.length; ++i) {
@@ -53,12 +64,14 @@ function parseArgs(argv) {
     };
     if (a === "--quick") Object.assign(o, { seconds: 4, warmup: 1.5, workloads: ["idle", "animation", "scroll"],
                                             links: ["lan", "5/60"], systems: ["voxl", "x11vnc", "ffmpeg"], browser: ["animation"] });
-    else if (a === "--smoke") Object.assign(o, { size: "480x272", cell: 8, seconds: 2, warmup: 1.5, links: ["lan"],
+    else if (a === "--smoke") Object.assign(o, { size: "480x272", cell: 8, seconds: 2, warmup: 1.5, still: 1, links: ["lan"],
                                                  workloads: ["idle", "animation", "fullscreen", "scroll", "texture"],
                                                  systems: ["voxl", "x11vnc"], browser: ["animation"], check: true });
     else if (a === "--size") o.size = next();
     else if (a === "--seconds") o.seconds = Number(next());
     else if (a === "--warmup") o.warmup = Number(next());
+    else if (a === "--still") o.still = Number(next());
+    else if (a === "--save-still") o.saveStill = path.resolve(next());
     else if (a === "--cell") o.cell = Number(next());
     else if (a === "--workloads") o.workloads = list(next());
     else if (a === "--links") o.links = list(next());
@@ -75,13 +88,15 @@ function parseArgs(argv) {
   for (const w of o.workloads) if (!["idle", "animation", "fullscreen", "scroll", "texture"].includes(w)) throw new Error(`unknown workload ${w}`);
   for (const l of o.links) if (!allLinks[l]) throw new Error(`unknown link ${l} (lan, 10/40, 5/60)`);
   for (const s of o.systems) if (!systems[s]) throw new Error(`unknown system ${s}`);
-  if (!(o.seconds > 0) || !(o.warmup >= 0)) throw new Error("--seconds must be > 0 and --warmup >= 0");
+  if (!(o.seconds > 0) || !(o.warmup >= 0) || !(o.still >= 0)) throw new Error("--seconds must be > 0, --warmup and --still >= 0");
   for (const exe of ["voxl", "voxl-bench-client", "voxl-bench-workload", "voxl-bench-present", "linkem"])
     if (!fs.existsSync(path.join(o.buildDir, exe))) throw new Error(`${path.join(o.buildDir, exe)} is missing: build it first`);
   return o;
 }
 
 const log = (msg) => console.error(`[bench] ${msg}`);
+// The workloads whose picture is a pure function of the marker counter.
+export const predictable = ["animation", "fullscreen", "texture"];
 const live = new Set();  // every Processes in use, for an interrupted run
 
 // Lines of a child's stdout, one at a time.
@@ -110,10 +125,24 @@ async function pollVoxlStats(port, stop) {
   return samples.length ? { capture: stage("capture"), convert: stage("convert"), encode: stage("encode"), to_loop: stage("to_loop") } : null;
 }
 
+// voxl's lossless picture of the screen `afterMs` from now, written to
+// `file`; resolves to its X-Voxl-Seq and timing, or the error.
+async function saveScreenshot(port, file, afterMs) {
+  await new Promise((r) => setTimeout(r, afterMs));
+  try {
+    const r = await fetch(`http://127.0.0.1:${port}/screenshot`, { signal: AbortSignal.timeout(10000) });
+    fs.writeFileSync(file, Buffer.from(await r.arrayBuffer()));
+    return { file, seq: r.headers.get("x-voxl-seq"), timing: r.headers.get("x-voxl-timing") };
+  } catch (e) {
+    return { file, error: e.message };
+  }
+}
+
 async function runCell(o, display, workload, systemName, link, browser) {
   const procs = new Processes({ verbose: o.verbose });
   live.add(procs);
   const system = systems[systemName];
+  let held = false;  // the workload holds still until this cell is over
   try {
     const srv = await system.start(procs, { display: display.display, buildDir: o.buildDir, width: o.width, height: o.height });
     let port = srv.port;
@@ -131,11 +160,17 @@ async function runCell(o, display, workload, systemName, link, browser) {
       if (system.kind === "voxl") statsPromise = pollVoxlStats(srv.port, stop);
     };
     let result;
+    let cpu1 = null;
+    let shot = null;
     if (browser) {
       result = await runBrowserClient({ url: `http://127.0.0.1:${port}/`, logPath: display.logPath, cell: o.cell,
                                         warmupS: o.warmup, seconds: o.seconds, onWindow, tmp: display.tmp });
     } else {
       const args = ["--log", display.logPath, "--warmup-s", String(o.warmup), "--seconds", String(o.seconds), "--cell", String(o.cell)];
+      const still = predictable.includes(workload) && display.workload ? o.still : 0;
+      if (predictable.includes(workload)) args.push("--workload", workload, "--size", o.size, "--still-s", String(still));
+      const savePrefix = o.saveStill && still > 0 ? path.join(o.saveStill, `${workload}-${link.name.replace("/", "_")}-${systemName}`) : null;
+      if (savePrefix) args.push("--save-still", savePrefix);
       if (system.kind === "voxl") args.push("--voxl", String(port));
       else if (system.kind === "vnc") args.push("--vnc", `127.0.0.1:${port}`);
       else args.push("--h264-stdin");
@@ -143,23 +178,32 @@ async function runCell(o, display, workload, systemName, link, browser) {
                                  { stdio: [srv.stdout ?? "ignore", "pipe", "pipe"], keepStdout: true });
       const next = lines(client);
       for (;;) {
-        const line = await next((o.warmup + o.seconds + 90) * 1000);
+        const line = await next((o.warmup + o.seconds + o.still + 90) * 1000);
         if (line === null) throw new Error(`the client exited without a result: ${client.stderrText.slice(-1000)}`);
         if (line === "window") onWindow();
-        else if (line.startsWith("{")) {
+        else if (line === "still") {
+          // The measured window is over: its CPU and stage times end here.
+          cpu1 = sample(pids);
+          stop.done = true;
+          held = display.workload.kill("SIGUSR1");
+          if (savePrefix && system.kind === "voxl")
+            shot = saveScreenshot(srv.port, `${savePrefix}-screenshot.png`, Math.max(0, o.still * 1000 - 400));
+        } else if (line.startsWith("{")) {
           result = JSON.parse(line);
           break;
         }
       }
     }
-    const cpu1 = sample(pids);
+    cpu1 ??= sample(pids);
     stop.done = true;
+    if (shot) result.still_screenshot = await shot;
     if (cpu0) result.cpu_cores = Math.round(coresBetween(cpu0, cpu1) * 100) / 100;
     if (statsPromise) result.stage_ms = await statsPromise;
     return result;
   } catch (e) {
     return { ok: false, error: e.message };
   } finally {
+    if (held) display.workload.kill("SIGUSR2");
     await procs.stopAll();
     live.delete(procs);
   }
@@ -167,6 +211,7 @@ async function runCell(o, display, workload, systemName, link, browser) {
 
 async function main() {
   const o = parseArgs(process.argv.slice(2));
+  if (o.saveStill) fs.mkdirSync(o.saveStill, { recursive: true });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "voxl-bench-"));
   const stopEverything = async () => {
     await Promise.all([...live].map((p) => p.stopAll()));
@@ -258,7 +303,12 @@ async function main() {
           if (w !== "idle" && s === "voxl" && l === "lan") need.push("stage_ms", "decode_p50_ms");
           if (w !== "idle" && s === "voxl" && l === "lan" && floor.find((f) => f.workload === w)?.floor_ms == null)
             missing.push(`${w}/lan/voxl: floor with app present`);
+          if (predictable.includes(w) && s !== "voxl-browser")
+            need.push("psnr_p50_db", "psnr_p10_db", "still_psnr_db", "still_rgb_psnr_db");
           for (const k of need) if (r?.[k] == null) missing.push(`${w}/${l}/${s}: ${k}${r?.error ? ` (${r.error})` : ""}`);
+          // Null when the viewer never showed the last frame; the field is there.
+          if (predictable.includes(w) && s !== "voxl-browser" && r && !("still_settle_ms" in r))
+            missing.push(`${w}/${l}/${s}: still_settle_ms`);
         }
       }
     if (missing.length) {

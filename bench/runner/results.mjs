@@ -148,5 +148,34 @@ export function markdown({ cells, present, workloads, links, systems, labels, wo
     out.push(table(["Workload", "app present", "capture", "convert", "encode", "client decode", "voxl floor",
                     "latency / voxl floor", "floor", "latency p50", "latency / floor"], floorRows));
   }
+  out.push(...qualityTables({ find, moving, links, systems, labels, workloadLabel }));
   return { text: out.join("\n"), floor };
+}
+
+// Picture quality, native viewers only (the browser column has no figures):
+// moving, luma PSNR p50/p10 against the expected picture; still, the final
+// luma and RGB PSNR and the time from the last frame drawn until both were
+// within 1 dB of it.
+function qualityTables({ find, moving, links, systems, labels, workloadLabel }) {
+  const measured = (w) => links.some((l) => systems.some((s) => find(w, l.name, s)?.psnr_p50_db != null));
+  const rows = [], stillRows = [];
+  const db = (v) => (v == null ? "—" : v >= 99.99 ? "lossless" : v.toFixed(1));
+  for (const w of moving.filter(measured))
+    for (const l of links) {
+      const cells = systems.map((s) => find(w, l.name, s));
+      if (!cells.some((r) => r?.psnr_p50_db != null || r?.still_psnr_db != null)) continue;
+      rows.push([`${workloadLabel(w)}, ${l.label}`, ...cells.map((r) =>
+        r?.psnr_p50_db == null ? "—" : `${db(r.psnr_p50_db)}/${db(r.psnr_p10_db)}`)]);
+      stillRows.push([`${workloadLabel(w)}, ${l.label}`, ...cells.map((r) => {
+        if (r?.still_psnr_db == null) return "—";
+        const settle = r.still_settle_ms == null ? (r.still_behind ? `${r.still_behind} frames behind` : "—")
+          : `${Math.round(r.still_settle_ms)} ms`;
+        return `${db(r.still_psnr_db)}/${db(r.still_rgb_psnr_db)}, ${settle}`;
+      })]);
+    }
+  if (!rows.length) return [];
+  const header = ["Test", ...systems.map((s) => labels[s])];
+  return [`\nPicture quality in motion, luma PSNR p50/p10 against the expected picture (dB):\n`, table(header, rows),
+          `\nStill picture after the motion stops: final PSNR luma/RGB (dB), time from the last frame drawn until ` +
+          `both are within 1 dB of it:\n`, table(header, stillRows)];
 }

@@ -38,6 +38,7 @@
 #include "frame_putter.h"
 #include "hold_signals.h"
 #include "marker/marker.h"
+#include "scene_picture.h"
 #include "texture_picture.h"
 
 namespace {
@@ -45,47 +46,6 @@ namespace {
 using voxl::bench::add_ns;
 using voxl::bench::Box;
 using voxl::bench::BoxPainter;
-using voxl::bench::hue;
-
-struct Square {
-  int x, y, dx, dy, side;
-  uint32_t rgb;
-};
-
-// Moving content inside `area`: 4-pixel stripes stepping through a hue
-// gradient (so every pixel changes every frame) and bouncing squares.
-class Scene {
- public:
-  Scene(BoxPainter& p, Box area) : p_(p), area_(area) {
-    const int side = std::max(8, area.h / 8);
-    for (int i = 0; i < 10; ++i)
-      squares_.push_back({area.x + (i * 97) % std::max(1, area.w - side), area.y + (i * 53) % std::max(1, area.h - side),
-                          (i % 2 ? 1 : -1) * (3 + i), (i % 3 ? 1 : -1) * (2 + i), side, hue(i * 150) ^ 0x404040});
-  }
-  void draw(int frame) {
-    constexpr int kStripe = 4;
-    // One request per colour: stripes of the same phase share a hue.
-    constexpr int kHues = 64;
-    std::vector<std::vector<Box>> by_hue(kHues);
-    for (int x = 0, i = 0; x < area_.w; x += kStripe, ++i)
-      by_hue[size_t((i + frame) % kHues)].push_back({area_.x + x, area_.y, std::min(kStripe, area_.w - x), area_.h});
-    for (int h = 0; h < kHues; ++h) p_.fill(by_hue[size_t(h)], hue(h * 1536 / kHues + frame * 3) & 0x9f9f9f);
-    for (Square& s : squares_) {
-      s.x += s.dx;
-      s.y += s.dy;
-      if (s.x < area_.x || s.x + s.side > area_.x + area_.w) s.dx = -s.dx, s.x += 2 * s.dx;
-      if (s.y < area_.y || s.y + s.side > area_.y + area_.h) s.dy = -s.dy, s.y += 2 * s.dy;
-      s.x = std::clamp(s.x, area_.x, area_.x + area_.w - s.side);
-      s.y = std::clamp(s.y, area_.y, area_.y + area_.h - s.side);
-      p_.fill({s.x, s.y, s.side, s.side}, s.rgb);
-    }
-  }
-
- private:
-  BoxPainter& p_;
-  Box area_;
-  std::vector<Square> squares_;
-};
 
 int usage() {
   std::fprintf(stderr,
@@ -155,20 +115,15 @@ int main(int argc, char** argv) {
   xcb_screen_t* s = xcb_setup_roots_iterator(xcb_get_setup(c)).data;
   const int W = s->width_in_pixels, H = s->height_in_pixels;
   const xcb_window_t win = xcb_generate_id(c);
-  const uint32_t background = 0x303438;
-  const uint32_t values[] = {background, 1};
+  const uint32_t values[] = {voxl::bench::ScenePicture::kBackground, 1};
   xcb_create_window(c, XCB_COPY_FROM_PARENT, win, s->root, 0, 0, uint16_t(W), uint16_t(H), 0,
                     XCB_WINDOW_CLASS_INPUT_OUTPUT, s->root_visual, XCB_CW_BACK_PIXEL | XCB_CW_OVERRIDE_REDIRECT,
                     values);
   xcb_map_window(c, win);
   BoxPainter p(c, win);
   // Still content the animation moves against: a lighter frame and a grid.
-  p.fill({0, 0, W, H}, background);
-  for (int y = 0; y < H; y += 64) p.fill({0, y, W, 1}, 0x50565c);
-  for (int x = 0; x < W; x += 64) p.fill({x, 0, 1, H}, 0x50565c);
-
-  const Box area = mode == "fullscreen" ? Box{0, 0, W, H} : Box{W / 6, H / 6, W - 2 * (W / 6), H - 2 * (H / 6)};
-  Scene scene(p, area);
+  voxl::bench::ScenePicture scene(W, H, mode == "fullscreen");
+  for (const auto& f : scene.still_fills()) p.fill(f.boxes, f.rgb);
   std::unique_ptr<voxl::bench::TexturePicture> texture;
   std::unique_ptr<voxl::bench::FramePutter> putter;
   if (mode == "texture") {
@@ -184,7 +139,8 @@ int main(int argc, char** argv) {
       paint_marker(putter->pixels(), W, frame, cell);
       putter->put();
     } else {
-      if (mode != "idle") scene.draw(int(frame));
+      if (mode != "idle")
+        for (const auto& f : scene.frame_fills(frame)) p.fill(f.boxes, f.rgb);
       std::vector<Box> dark, light;
       for (const auto& m : voxl::bench::marker_cells(frame, cell))
         (m.light ? light : dark).push_back({m.x, m.y, m.size, m.size});

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdarg>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -30,7 +31,11 @@ void log_from_x264(void* opaque, int level, const char* fmt, va_list args) {
 // A VBV buffer of about one frame at the ceiling: no frame, key frames
 // included, takes much longer than a frame interval to cross a link that
 // carries the ceiling, so a burst cannot queue behind itself.
-int vbv_buffer_kbit(int max_kbps, int fps) { return std::max(1, max_kbps / std::max(1, fps)); }
+// `frames` intervals of it to bank a gap (refill and buffer grow together).
+int vbv_buffer_kbit(int max_kbps, int fps, int frames = 1) {
+  return std::max(1, int(int64_t(max_kbps) * frames / std::max(1, fps)));
+}
+int vbv_rate_kbps(int max_kbps, int frames) { return int(std::min<int64_t>(int64_t(max_kbps) * frames, INT32_MAX)); }
 
 }  // namespace
 
@@ -105,6 +110,18 @@ bool X264Encoder::encode(const I420Image& image, int64_t pts_us, bool force_key,
   in.img.i_stride[2] = image.stride_uv();
   in.i_pts = pts_us;
   in.i_type = force_key ? X264_TYPE_IDR : X264_TYPE_AUTO;
+  // The refill after this frame: one interval, the gap before it, or what
+  // the previous frame banked.
+  const int64_t interval_us = 1'000'000 / std::max(1, fps_);
+  const int max_frames = int(std::max<int64_t>(1, kMaxFrameBudgetUs / interval_us));
+  int frames = 1;
+  if (gap_budget_ == GapBudget::kBank && have_pts_)
+    frames = int(std::clamp<int64_t>((pts_us - last_pts_us_) / interval_us, 1, max_frames));
+  else if (gap_budget_ == GapBudget::kSpend)
+    frames = budget_frames_;
+  have_pts_ = true;
+  last_pts_us_ = pts_us;
+  if (frames != budget_frames_) reconfigure(max_kbps_, crf_, frames);
 
   x264_picture_t pic_out;
   x264_nal_t* nals = nullptr;
@@ -124,11 +141,11 @@ bool X264Encoder::encode(const I420Image& image, int64_t pts_us, bool force_key,
 }
 
 void X264Encoder::set_max_kbps(int kbps) {
-  if (kbps != max_kbps_) reconfigure(kbps, crf_);
+  if (kbps != max_kbps_) reconfigure(kbps, crf_, budget_frames_);
 }
 
 void X264Encoder::set_crf(int crf) {
-  if (crf != crf_) reconfigure(max_kbps_, crf);
+  if (crf != crf_) reconfigure(max_kbps_, crf, budget_frames_);
 }
 
 // x264_encoder_parameters() returns the settings in use, not one pending
@@ -136,11 +153,11 @@ void X264Encoder::set_crf(int crf) {
 // replaces the pending one. So every reconfig carries everything this
 // class changes: a cap change followed by a CRF change (a paintover starting
 // or ending) would otherwise be lost while max_kbps() claims it was made.
-void X264Encoder::reconfigure(int max_kbps, int crf) {
+void X264Encoder::reconfigure(int max_kbps, int crf, int budget_frames) {
   x264_param_t p;
   x264_encoder_parameters(enc_, &p);
-  p.rc.i_vbv_max_bitrate = max_kbps;
-  p.rc.i_vbv_buffer_size = vbv_buffer_kbit(max_kbps, fps_);
+  p.rc.i_vbv_max_bitrate = vbv_rate_kbps(max_kbps, budget_frames);
+  p.rc.i_vbv_buffer_size = vbv_buffer_kbit(max_kbps, fps_, budget_frames);
   p.rc.f_rf_constant = float(crf);
   const int rc = x264_encoder_reconfig(enc_, &p);
   if (max_kbps != max_kbps_)
@@ -148,6 +165,7 @@ void X264Encoder::reconfigure(int max_kbps, int crf) {
   if (rc != 0) return;
   max_kbps_ = max_kbps;
   crf_ = crf;
+  budget_frames_ = budget_frames;
 }
 
 }  // namespace voxl::encode

@@ -3,6 +3,13 @@
 // unbounded GOP with IDRs only on request, Annex B output with SPS/PPS in
 // front of every IDR, Constrained Baseline so any WebCodecs decoder takes it.
 //
+// The VBV holds one frame interval of the ceiling, so no frame takes much
+// longer than an interval to cross a link that carries it. x264 counts that
+// buffer in frames at the nominal rate and refills it after each frame, but
+// frames come only when the screen changes: a paintover after a still spell
+// banks the bits of the stillness with one frame and spends them with the
+// next (set_gap_budget), instead of sharpening with an interval's worth.
+//
 // Threads: owned by the video thread; x264 runs its own slice threads.
 #pragma once
 
@@ -42,11 +49,15 @@ class X264Encoder {
   X264Encoder(const X264Encoder&) = delete;
   X264Encoder& operator=(const X264Encoder&) = delete;
 
+  // The longest time whose bits one frame may bank.
+  static constexpr int64_t kMaxFrameBudgetUs = 200'000;
+
   Size size() const { return size_; }
 
-  // Encodes one picture; `pts_us` must increase. Appends the access unit to
-  // `out` and returns whether it is an IDR. False with `out` untouched when
-  // x264 produced nothing (it should not, with zerolatency) or failed.
+  // Encodes one picture; `pts_us` must increase (the time it was taken, in
+  // microseconds). Appends the access unit to `out` and returns whether it is
+  // an IDR. False with `out` untouched when x264 produced nothing (it should
+  // not, with zerolatency) or failed.
   bool encode(const I420Image& image, int64_t pts_us, bool force_key, std::vector<uint8_t>& out,
               bool& is_key);
 
@@ -56,15 +67,31 @@ class X264Encoder {
   // Changes the constant-quality factor for the next frames (paintover).
   void set_crf(int crf);
   int crf() const { return crf_; }
+  // How the next frames size the VBV. x264 refills it after each frame, so
+  // a frame that comes after a gap cannot take the gap's bits itself; it can
+  // bank them for the frame after it.
+  enum class GapBudget {
+    kNone,   // one nominal interval's bits (the default)
+    kBank,   // refill with the bits of the time since the previous frame
+             // (whole nominal intervals, at most kMaxFrameBudgetUs)
+    kSpend,  // keep what the previous frame banked, so this one can take it
+  };
+  void set_gap_budget(GapBudget budget) { gap_budget_ = budget; }
+  // Nominal intervals the VBV is sized for now (1 unless banked).
+  int budget_intervals() const { return budget_frames_; }
 
  private:
-  void reconfigure(int max_kbps, int crf);
+  void reconfigure(int max_kbps, int crf, int budget_frames);
 
   x264_t* enc_ = nullptr;
   Size size_;
   int fps_;
   int max_kbps_;
   int crf_;
+  GapBudget gap_budget_ = GapBudget::kNone;
+  int budget_frames_ = 1;  // nominal frame intervals the VBV refill and size are set to
+  int64_t last_pts_us_ = 0;
+  bool have_pts_ = false;
   Logger log_;
 };
 

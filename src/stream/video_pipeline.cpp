@@ -265,6 +265,14 @@ void VideoPipeline::produce() {
 
     encoder->set_max_kbps(max_kbps_);
     encoder->set_crf(paintover ? settings_.paintover_crf : settings_.encoder.crf);
+    // x264 refills its VBV after each frame: a burst's first frame banks the
+    // bits of the stillness, its second spends them (an interval's cannot
+    // sharpen what motion left blurred on a slow link or a busy machine).
+    using GapBudget = encode::X264Encoder::GapBudget;
+    const int nth = paintover ? settings_.paintover_burst - paintover_left : 0;  // 1: the burst's first
+    encoder->set_gap_budget(nth == 1 && paintover_left > 0 ? GapBudget::kBank
+                            : nth == 2                     ? GapBudget::kSpend
+                                                           : GapBudget::kNone);
     const auto t1 = Clock::now();
     bool is_key = false;
     const int64_t pts = std::chrono::duration_cast<std::chrono::microseconds>(

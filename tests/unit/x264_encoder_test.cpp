@@ -186,6 +186,51 @@ TEST(X264Encoder, MaxKbpsChangeSurvivesACrfChangeBeforeTheNextFrame) {
                                << " at 2000";
 }
 
+// A still screen's paintover: after a gap, one frame banks the gap's bits
+// and the next may spend them; every other frame gets one interval's.
+TEST(X264Encoder, APaintoverBanksTheGapForTheFrameAfterIt) {
+  EncoderSettings s;
+  s.crf = 10;        // noise at CRF 10 wants far more than any budget below
+  s.max_kbps = 2000;  // 4.2 KB a frame at 60 fps
+  X264Encoder enc(kSize, s, null_logger());
+  constexpr size_t kInterval = 2000 * 1000 / 8 / 60;
+  std::vector<uint8_t> out;
+  bool key = false;
+  int64_t at = 0;
+  uint32_t seed = 1;
+  auto encode_noise = [&](int64_t after_us, X264Encoder::GapBudget budget) {
+    at += after_us;
+    out.clear();
+    enc.set_gap_budget(budget);
+    EXPECT_TRUE(enc.encode(noise_picture(seed++), at, at == after_us, out, key));
+    return out.size();
+  };
+  using GapBudget = X264Encoder::GapBudget;
+  for (int i = 0; i < 4; ++i) encode_noise(kFrameUs, GapBudget::kNone);
+  EXPECT_LT(encode_noise(kFrameUs, GapBudget::kNone), 2 * kInterval);
+  // 150 ms of stillness: the banking frame itself still has one interval.
+  EXPECT_LT(encode_noise(150'000, GapBudget::kBank), 2 * kInterval);
+  EXPECT_EQ(enc.budget_intervals(), 9);
+  const size_t spent = encode_noise(kFrameUs, GapBudget::kSpend);
+  EXPECT_GT(spent, 5 * kInterval) << "the frame after the bank took " << spent << " bytes";
+  EXPECT_LT(spent, 11 * kInterval);
+  // Back to one interval, the leftover dropped.
+  EXPECT_LT(encode_noise(kFrameUs, GapBudget::kNone), 2 * kInterval);
+  EXPECT_EQ(enc.budget_intervals(), 1);
+  // A long gap banks at most kMaxFrameBudgetUs; kSpend without a bank is one interval.
+  encode_noise(5'000'000, GapBudget::kBank);
+  EXPECT_EQ(enc.budget_intervals(), int(X264Encoder::kMaxFrameBudgetUs / (1'000'000 / 60)));
+  EXPECT_LT(encode_noise(kFrameUs, GapBudget::kSpend), 14 * kInterval);
+  encode_noise(kFrameUs, GapBudget::kNone);
+  EXPECT_LT(encode_noise(500'000, GapBudget::kSpend), 2 * kInterval);
+  // A cap change keeps the bank's size in intervals of the new cap.
+  encode_noise(150'000, GapBudget::kBank);
+  enc.set_max_kbps(1000);
+  EXPECT_EQ(enc.max_kbps(), 1000);
+  EXPECT_EQ(enc.budget_intervals(), 9);
+  EXPECT_LT(encode_noise(kFrameUs, GapBudget::kSpend), 6 * kInterval);
+}
+
 #if VOXL_TEST_HAVE_LIBAV
 
 struct AvDeleter {
