@@ -1,7 +1,10 @@
 // x264 tuned for interactive streaming: zerolatency (no lookahead, no
 // B-frames, sliced threads), constant quality with a VBV ceiling, an
 // unbounded GOP with IDRs only on request, Annex B output with SPS/PPS in
-// front of every IDR, Constrained Baseline so any WebCodecs decoder takes it.
+// front of every IDR. 4:2:0 pictures are Constrained Baseline, so any
+// WebCodecs decoder takes them; 4:4:4 pictures (a still screen's
+// full-resolution chroma) are High 4:4:4 Predictive, for decoders that said
+// they take it. The VUI says BT.601 and the image's range.
 //
 // Threads: owned by the video thread; x264 runs its own slice threads.
 #pragma once
@@ -24,6 +27,9 @@ struct EncoderSettings {
   int threads = 1;       // sliced threads
   int max_kbps = 30000;  // VBV ceiling
   int fps = 60;
+  // The pictures this encoder takes (I420Image::chroma() and range() must match).
+  ChromaFormat chroma = ChromaFormat::k420;
+  ColourRange range = ColourRange::kLimited;
 };
 
 class X264Encoder {
@@ -35,10 +41,12 @@ class X264Encoder {
   X264Encoder& operator=(const X264Encoder&) = delete;
 
   Size size() const { return size_; }
+  ChromaFormat chroma() const { return chroma_; }
 
   // Encodes one picture; `pts_us` must increase. Appends the access unit to
   // `out` and returns whether it is an IDR. False with `out` untouched when
-  // x264 produced nothing (it should not, with zerolatency) or failed.
+  // x264 produced nothing (it should not, with zerolatency) or failed, or
+  // `image` is not of this encoder's chroma format and range.
   bool encode(const I420Image& image, int64_t pts_us, bool force_key, std::vector<uint8_t>& out,
               bool& is_key);
 
@@ -54,6 +62,8 @@ class X264Encoder {
 
   x264_t* enc_ = nullptr;
   Size size_;
+  ChromaFormat chroma_;
+  ColourRange range_;
   int fps_;
   int max_kbps_;
   int crf_;
