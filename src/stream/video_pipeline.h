@@ -86,10 +86,12 @@ class VideoPipeline {
   static constexpr std::chrono::milliseconds kFirstRebuild{250};
   static constexpr std::chrono::milliseconds kLongestRebuild{5000};
   void set_max_kbps(int kbps);
-  // Paintover frames in a row at most after a switch to 4:4:4: its IDR is
-  // held to the VBV ceiling like every frame, and the frames after it
-  // refine what the ceiling left (see kSettledBytes).
-  static constexpr int kFullChromaBurst = 10;
+  // Paintover frames in a row at most after a switch to 4:4:4 (a second at
+  // 60 fps): its IDR is held to the VBV ceiling (one frame interval of the
+  // link's rate) like every frame, so on a slow link a detailed screen
+  // takes several frames to converge; the burst ends as soon as one comes
+  // out small (kSettledBytes), and waits whenever no viewer can take a frame.
+  static constexpr int kFullChromaBurst = 60;
   // A paintover frame this small found nothing left to sharpen: the burst
   // ends early.
   static constexpr size_t kSettledBytes = 1024;
