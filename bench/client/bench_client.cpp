@@ -58,6 +58,7 @@ int run_voxl(int port, std::chrono::milliseconds warmup, std::chrono::millisecon
              FrameTrace& trace, std::string& error) {
   voxl::testing::ClientOptions options;
   options.port = uint16_t(port);
+  options.avc444 = true;  // libavcodec decodes a still screen's High 4:4:4 too
   voxl::testing::StreamClient client(options);
   const auto window = Clock::now() + warmup;
   const auto end = window + measure;

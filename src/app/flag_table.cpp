@@ -158,6 +158,8 @@ void declare_video(FlagSet& f, Config& c) {
             c.paintover_crf);
   f.integer("--paintover-burst", "N", "frames sent at --paintover-crf", 1, 30, c.paintover_burst);
   f.integer("--paintover-delay-ms", "MS", "stillness before sharpening", 0, 10000, c.paintover_delay_ms);
+  f.boolean("--paintover-444", "paint a still screen over in 4:4:4 where every viewer decodes it",
+            c.paintover_444);
   f.boolean("--adaptive-threads", "one encoder thread; more only under sustained heavy motion",
             c.adaptive_threads);
   f.integer("--stripes", "N", "N independent horizontal streams (experimental)", 1, 16,

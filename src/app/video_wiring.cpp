@@ -27,6 +27,7 @@ stream::PipelineSettings pipeline_settings(const Config& c) {
   s.paintover_crf = c.paintover_crf;
   s.paintover_burst = c.paintover_burst;
   s.paintover_delay_ms = c.paintover_delay_ms;
+  s.full_chroma = c.paintover_444;
   return s;
 }
 
@@ -48,6 +49,7 @@ VideoWiring::VideoWiring(const Config& config, asio::io_context& io, const Logge
             [this] { if (pipeline_) pipeline_->request_keyframe(); },
             [this](bool paused) { if (pipeline_) pipeline_->set_paused(paused); },
             [this](int kbps) { if (pipeline_) pipeline_->set_max_kbps(kbps); },
+            [this](bool full) { if (pipeline_) pipeline_->set_full_chroma(full); },
             [this](std::chrono::steady_clock::duration delay) {
               if (!key_timer_) return;  // stopped
               key_timer_->timer.expires_after(delay);

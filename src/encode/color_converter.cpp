@@ -4,6 +4,8 @@
 
 #include <libyuv/convert.h>
 
+#include "encode/yuv444_rows.h"
+
 namespace voxl::encode {
 
 namespace {
@@ -14,9 +16,14 @@ constexpr int kBandRows = 64;
 
 void convert_band(const uint8_t* src, int src_stride, const Rect& r, I420Image& out) {
   const uint8_t* s = src + ptrdiff_t(r.y) * src_stride + ptrdiff_t(r.x) * capture::kBytesPerPixel;
+  const int step = out.chroma_step();
   uint8_t* y = out.y() + ptrdiff_t(r.y) * out.stride_y() + r.x;
-  uint8_t* u = out.u() + ptrdiff_t(r.y / 2) * out.stride_uv() + r.x / 2;
-  uint8_t* v = out.v() + ptrdiff_t(r.y / 2) * out.stride_uv() + r.x / 2;
+  uint8_t* u = out.u() + ptrdiff_t(r.y / step) * out.stride_uv() + r.x / step;
+  uint8_t* v = out.v() + ptrdiff_t(r.y / step) * out.stride_uv() + r.x / step;
+  if (out.chroma() == ChromaFormat::k444) {
+    bgrx_to_yuv444(s, src_stride, y, out.stride_y(), u, v, out.stride_uv(), r.width, r.height, out.range());
+    return;
+  }
   // libyuv's "ARGB" is B, G, R, A in memory: exactly the frame's BGRX.
   libyuv::ARGBToI420(s, src_stride, y, out.stride_y(), u, out.stride_uv(), v, out.stride_uv(),
                      r.width, r.height);
@@ -43,8 +50,9 @@ void ColorConverter::convert(const capture::Frame& frame, std::span<const Rect> 
   const Rect bounds = Rect::from_size(out.size());
   std::vector<Band> bands;
   for (const Rect& raw : rects) {
-    // Chroma covers 2x2 pixels: widen to even coordinates, then clip to
-    // the (even) encoded size.
+    // 4:2:0 chroma covers 2x2 pixels: widen to even coordinates, then
+    // clip to the (even) encoded size. 4:4:4 would not need it; the
+    // widening costs at most a pixel on each side.
     const int x0 = raw.x & ~1, y0 = raw.y & ~1;
     const Rect r = Rect{x0, y0, (raw.right() - x0 + 1) & ~1, (raw.bottom() - y0 + 1) & ~1}.intersect(bounds);
     if (r.empty()) continue;

@@ -1,5 +1,6 @@
-// BGRX frame -> I420, for the damaged blocks only, split over a few worker
-// threads. The I420 image keeps the rest of the picture from earlier frames.
+// BGRX frame -> YUV (4:2:0 through libyuv, or 4:4:4, as the target image
+// says), for the damaged blocks only, split over a few worker threads. The
+// image keeps the rest of the picture from earlier frames.
 //
 // Threads: convert() is called on the video thread and returns when all
 // workers are done; the workers are private to the converter.

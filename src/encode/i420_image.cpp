@@ -25,15 +25,17 @@ uint8_t* alloc_plane(int stride, int rows, uint8_t fill) {
 
 void I420Image::Free::operator()(uint8_t* p) const { ::operator delete(p, kPlaneAlignment); }
 
-I420Image::I420Image(Size size) : size_(size) {
-  if (size.empty() || size.width % 2 || size.height % 2)
-    throw std::invalid_argument("I420Image needs a non-empty even size");
+I420Image::I420Image(Size size, ChromaFormat chroma, ColourRange range)
+    : size_(size), chroma_(chroma), range_(range) {
+  if (size.empty() || (chroma == ChromaFormat::k420 && (size.width % 2 || size.height % 2)))
+    throw std::invalid_argument("I420Image needs a non-empty size, even for 4:2:0");
+  const int step = chroma_step();
   stride_y_ = align64(size.width);
-  stride_uv_ = align64(size.width / 2);
-  // Black: Y 16, U and V 128 (limited range, as x264 expects by default).
-  y_.reset(alloc_plane(stride_y_, size.height, 16));
-  u_.reset(alloc_plane(stride_uv_, size.height / 2, 128));
-  v_.reset(alloc_plane(stride_uv_, size.height / 2, 128));
+  stride_uv_ = align64(size.width / step);
+  // Black: Y 16 in limited range, 0 in full; U and V 128.
+  y_.reset(alloc_plane(stride_y_, size.height, range == ColourRange::kLimited ? 16 : 0));
+  u_.reset(alloc_plane(stride_uv_, size.height / step, 128));
+  v_.reset(alloc_plane(stride_uv_, size.height / step, 128));
 }
 
 Size encodable_size(Size s) { return {s.width & ~1, s.height & ~1}; }

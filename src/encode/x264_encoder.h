@@ -1,7 +1,10 @@
 // x264 tuned for interactive streaming: zerolatency (no lookahead, no
 // B-frames, sliced threads), constant quality with a VBV ceiling, an
 // unbounded GOP with IDRs only on request, Annex B output with SPS/PPS in
-// front of every IDR, Constrained Baseline so any WebCodecs decoder takes it.
+// front of every IDR. 4:2:0 pictures are Constrained Baseline, so any
+// WebCodecs decoder takes them; 4:4:4 pictures (a still screen's
+// full-resolution chroma) are High 4:4:4 Predictive, for decoders that said
+// they take it. The VUI says BT.601 and the image's range.
 //
 // The VBV holds one frame interval of the ceiling, so no frame takes much
 // longer than an interval to cross a link that carries it. x264 counts that
@@ -31,6 +34,9 @@ struct EncoderSettings {
   int threads = 0;       // sliced threads; 0: auto_encoder_threads()
   int max_kbps = 30000;  // VBV ceiling
   int fps = 60;
+  // The pictures this encoder takes (I420Image::chroma() and range() must match).
+  ChromaFormat chroma = ChromaFormat::k420;
+  ColourRange range = ColourRange::kLimited;
 };
 
 // Sliced threads for `size` at `fps` on `cpus` CPUs: one per 1920x1080 at
@@ -53,11 +59,13 @@ class X264Encoder {
   static constexpr int64_t kMaxFrameBudgetUs = 200'000;
 
   Size size() const { return size_; }
+  ChromaFormat chroma() const { return chroma_; }
 
   // Encodes one picture; `pts_us` must increase (the time it was taken, in
   // microseconds). Appends the access unit to `out` and returns whether it is
   // an IDR. False with `out` untouched when x264 produced nothing (it should
-  // not, with zerolatency) or failed.
+  // not, with zerolatency) or failed, or `image` is not of this encoder's
+  // chroma format and range.
   bool encode(const I420Image& image, int64_t pts_us, bool force_key, std::vector<uint8_t>& out,
               bool& is_key);
 
@@ -85,6 +93,8 @@ class X264Encoder {
 
   x264_t* enc_ = nullptr;
   Size size_;
+  ChromaFormat chroma_;
+  ColourRange range_;
   int fps_;
   int max_kbps_;
   int crf_;

@@ -7,6 +7,7 @@ namespace voxl::stream {
 void Hub::add(VideoSink* sink) {
   sinks_.push_back(sink);
   if (sinks_.size() == 1 && controls_.set_active) controls_.set_active(true);
+  refresh_chroma();
   request_keyframe();
   refresh_pause();
   refresh_rate();
@@ -17,6 +18,7 @@ void Hub::remove(VideoSink* sink) {
   if (it == sinks_.end()) return;
   sinks_.erase(it);
   if (sinks_.empty() && controls_.set_active) controls_.set_active(false);
+  refresh_chroma();
   refresh_pause();
   refresh_rate();
 }
@@ -56,6 +58,14 @@ void Hub::refresh_rate() {
   if (kbps == target_kbps_) return;
   target_kbps_ = kbps;
   if (controls_.set_target_kbps) controls_.set_target_kbps(kbps);
+}
+
+void Hub::refresh_chroma() {
+  const bool full = !sinks_.empty() &&
+                    std::all_of(sinks_.begin(), sinks_.end(), [](const VideoSink* s) { return s->takes_full_chroma(); });
+  if (full == full_chroma_) return;
+  full_chroma_ = full;
+  if (controls_.set_full_chroma) controls_.set_full_chroma(full);
 }
 
 std::chrono::steady_clock::time_point Hub::now() const {

@@ -31,6 +31,10 @@ class VideoSink {
   // The bitrate this sink's link can take, in kbit/s; 0 when it has no
   // limit of its own (a recorder, a viewer not measured yet).
   virtual int target_kbps() const { return 0; }
+  // Whether this sink decodes High 4:4:4 Predictive, which the encoder
+  // codes a still screen in only while every sink does. Recordings do not
+  // (their MP4 stays 4:2:0 Constrained Baseline throughout).
+  virtual bool takes_full_chroma() const { return false; }
 };
 
 struct PipelineControls {
@@ -38,6 +42,7 @@ struct PipelineControls {
   std::function<void()> request_keyframe{};
   std::function<void(bool)> set_paused{};  // every sink is congested (or no longer)
   std::function<void(int)> set_target_kbps{};  // the encoder's bitrate ceiling
+  std::function<void(bool)> set_full_chroma{};  // every sink takes 4:4:4 (or no longer)
   // Calls Hub::on_key_timer() once after `delay` (on the loop thread),
   // replacing any earlier call still to come. Without it key frame
   // requests are never put off.
@@ -50,7 +55,9 @@ class Hub {
  public:
   explicit Hub(PipelineControls controls) : controls_(std::move(controls)) {}
 
-  void add(VideoSink* sink);     // asks for a key frame so the newcomer can start
+  // Asks for a key frame so the newcomer can start (after withdrawing 4:4:4
+  // if the newcomer does not take it, so that key frame is one it decodes).
+  void add(VideoSink* sink);
   void remove(VideoSink* sink);  // the last one out turns the pipeline off
   size_t sinks() const { return sinks_.size(); }
 
@@ -80,6 +87,12 @@ class Hub {
   // when their estimate moves.
   void refresh_rate();
   void set_bitrate_limits(BitrateLimits limits);
+
+  // Re-reads the sinks' takes_full_chroma(): 4:4:4 is allowed while there
+  // is at least one sink and every sink takes it. Sinks call it when what
+  // they take changes.
+  void refresh_chroma();
+  bool full_chroma() const { return full_chroma_; }
   int target_kbps() const { return target_kbps_; }
 
  private:
@@ -90,6 +103,7 @@ class Hub {
   BitrateLimits limits_;
   std::vector<int> targets_;  // refresh_rate's scratch, kept to spare an allocation per ack
   int target_kbps_ = 0;  // last value handed to set_target_kbps
+  bool full_chroma_ = false;  // last value handed to set_full_chroma
   std::chrono::steady_clock::time_point key_asked_at_;
   std::chrono::steady_clock::time_point last_key_at_;  // asked for or published
   bool any_key_ = false;  // last_key_at_ is set

@@ -7,6 +7,7 @@
 #include "encode/color_converter.h"
 #include "encode/h264_bitstream.h"
 #include "encode/i420_image.h"
+#include "stream/chroma_policy.h"
 #include "stream/frame_pacer.h"
 
 namespace voxl::stream {
@@ -17,6 +18,14 @@ using Clock = std::chrono::steady_clock;
 
 uint32_t micros_between(Clock::time_point a, Clock::time_point b) {
   return uint32_t(std::max<int64_t>(0, std::chrono::duration_cast<std::chrono::microseconds>(b - a).count()));
+}
+
+// How much of the picture `rects` cover, 0..1 (overlaps counted twice).
+double damaged_fraction(const std::vector<Rect>& rects, Size size) {
+  double area = 0;
+  for (const Rect& r : rects) area += double(r.width) * double(r.height);
+  const double whole = double(size.width) * double(size.height);
+  return whole > 0 ? std::min(1.0, area / whole) : 1.0;
 }
 
 uint64_t wall_clock_us() {
@@ -78,6 +87,11 @@ void VideoPipeline::request_keyframe() {
 }
 
 void VideoPipeline::set_max_kbps(int kbps) { max_kbps_ = kbps; }
+
+void VideoPipeline::set_full_chroma(bool allowed) {
+  full_chroma_ = allowed;
+  wake_capturer();  // a still screen may now be painted over in 4:4:4
+}
 
 bool VideoPipeline::rebuild_capturer(const std::string& why) {
   {
@@ -144,8 +158,17 @@ void VideoPipeline::run() {
 void VideoPipeline::produce() {
   capture::FramePool pool(2);
   encode::ColorConverter converter(settings_.convert_threads);
-  encode::I420Image image;
-  std::unique_ptr<encode::X264Encoder> encoder;
+  // The 4:2:0 picture is kept current all the time; the 4:4:4 one only
+  // while the stream is 4:4:4, and made whole from `last_frame` when it
+  // switches (so motion costs no 4:4:4 conversion).
+  encode::I420Image image, image444;
+  std::unique_ptr<encode::X264Encoder> encoder, encoder444;
+  // The newest captured picture, whole (the pool brings every frame up to
+  // date). Held while 4:4:4 is on, so a switch can convert all of it; the
+  // capturer still has the pool's other buffer.
+  capture::FrameRef last_frame;
+  ChromaPolicy chroma;
+  encode::ChromaFormat coded = encode::ChromaFormat::k420;  // the last frame sent
   FramePacer pacer(settings_.max_fps);
   const auto longest_settle = std::max(std::chrono::microseconds(settings_.coalesce_us),
                                        std::chrono::duration_cast<std::chrono::microseconds>(pacer.interval() / 4));
@@ -158,7 +181,16 @@ void VideoPipeline::produce() {
   const bool paintover_on = settings_.paintover_burst > 0 && settings_.paintover_crf < settings_.encoder.crf;
   const auto paintover_delay = std::chrono::milliseconds(std::max(0, settings_.paintover_delay_ms));
   int paintover_left = 0;
+  int paintover_nth = 0;  // paintover frames since the last change
   Clock::time_point changed_at;
+  // When a still screen switches to 4:4:4 (a paintover then), if it may.
+  const auto full_chroma_due = [&]() -> std::optional<Clock::time_point> {
+    const bool allowed = settings_.full_chroma && full_chroma_;
+    const auto due = chroma.full_chroma_due(allowed);
+    if (!due || !have_picture || !last_frame || encode::encodable_size(last_frame->size()) != image.size())
+      return std::nullopt;
+    return std::max(*due, changed_at + paintover_delay);
+  };
 
   while (wait_until_active()) {
     bool paused = false;
@@ -175,8 +207,11 @@ void VideoPipeline::produce() {
     // Wait for damage until a paintover is due, at most kIdleWait.
     auto timeout = kIdleWait;
     const Clock::time_point ready = Clock::now();
-    if (paintover_left > 0)
-      timeout = std::clamp(std::chrono::ceil<std::chrono::milliseconds>(changed_at + paintover_delay - Clock::now()),
+    std::optional<Clock::time_point> due;
+    if (paintover_left > 0) due = changed_at + paintover_delay;
+    if (const auto full = full_chroma_due()) due = due ? std::min(*due, *full) : *full;
+    if (due)
+      timeout = std::clamp(std::chrono::ceil<std::chrono::milliseconds>(*due - Clock::now()),
                            std::chrono::milliseconds(0), kIdleWait);
     capture::CaptureResult r;
     if (settings_.coalesce_us > 0) {
@@ -214,13 +249,16 @@ void VideoPipeline::produce() {
     }
     bool paintover = false;
     if (r.status == capture::CaptureStatus::kNoChange && !(keyframe_ && have_picture)) {
-      if (paintover_left == 0 || !have_picture || Clock::now() < changed_at + paintover_delay) continue;
+      const auto full = full_chroma_due();
+      const bool switch_due = full && got >= *full;
+      const bool sharpen_due = paintover_left > 0 && have_picture && got >= changed_at + paintover_delay;
+      if (!switch_due && !sharpen_due) continue;
       // No viewer can take a frame: sharpening waits until one can (the
       // pause wait above bounds how often this looks), or it would never
       // come on a link whose window is full when it falls due.
       if (paused) continue;
       paintover = true;
-      --paintover_left;
+      if (paintover_left > 0) --paintover_left;
     }
 
     auto out = std::make_shared<encode::EncodedFrame>();
@@ -229,6 +267,7 @@ void VideoPipeline::produce() {
     out->capture_wall_us = wall_clock_us() - micros_between(out->captured_at, Clock::now());
     out->stamps.ready = std::min(ready, out->captured_at);
     out->stamps.grab_start = out->captured_at;
+    double damaged = 0;
     if (r.frame) {
       const capture::Frame& f = *r.frame;
       const Size want = encode::encodable_size(f.size());
@@ -238,6 +277,7 @@ void VideoPipeline::produce() {
       if (!encoder || encoder->size() != want) {
         if (want.empty()) continue;
         image = encode::I420Image(want);
+        encoder444.reset();  // made again at this size when next needed
         try {
           auto s = settings_.encoder;
           s.max_kbps = max_kbps_;
@@ -253,41 +293,97 @@ void VideoPipeline::produce() {
         rects = f.damage_rects;  // exact, or the block cover when there were many
       }
       converter.convert(f, rects, image);
+      damaged = damaged_fraction(rects, want);
       have_picture = true;
       if (paintover_on) paintover_left = settings_.paintover_burst;
+      paintover_nth = 0;
       changed_at = got;
       out->stamps.converted = Clock::now();
       out->times.convert_us = micros_between(t0, out->stamps.converted);
     } else {
       out->stamps.converted = Clock::now();
     }
+
+    // 4:2:0 or 4:4:4 for this frame. The key frame request is read before
+    // the permission: a consumer that cannot take 4:4:4 withdraws it
+    // before asking for its first key frame, so that key frame is 4:2:0.
+    const bool asked = keyframe_.exchange(false);
+    // 4:4:4 needs a whole picture to start from: this frame or the last.
+    const bool whole_source = r.frame || (last_frame && encode::encodable_size(last_frame->size()) == image.size());
+    const bool allowed = settings_.full_chroma && full_chroma_ && whole_source;
+    encode::ChromaFormat format = paintover ? chroma.on_still(allowed, got) : chroma.on_change(damaged, allowed, got);
+    if (format == encode::ChromaFormat::k444 && !encoder444) {
+      try {
+        auto s = settings_.encoder;
+        s.max_kbps = max_kbps_;
+        s.chroma = encode::ChromaFormat::k444;
+        s.range = settings_.full_chroma_range;
+        encoder444 = std::make_unique<encode::X264Encoder>(image.size(), s, log_);
+        image444 = encode::I420Image(image.size(), encode::ChromaFormat::k444, settings_.full_chroma_range);
+      } catch (const std::exception& e) {
+        // Not fatal: the stream stays 4:2:0 from here on.
+        log_->warn("cannot encode 4:4:4, staying at 4:2:0: {}", e.what());
+        settings_.full_chroma = false;
+        format = chroma.on_change(1.0, false, got);
+      }
+    }
+    if (format == encode::ChromaFormat::k444) {
+      const auto t0 = Clock::now();
+      // Coming from 4:2:0 (or a new size) the 4:4:4 picture is stale
+      // everywhere; after that only the damage is converted again.
+      const bool whole = coded != encode::ChromaFormat::k444 || key;
+      const capture::Frame* src = r.frame ? r.frame.get() : last_frame.get();
+      if (whole) {
+        const Rect all = Rect::from_size(image444.size());
+        if (src) converter.convert(*src, std::span<const Rect>(&all, 1), image444);
+      } else if (r.frame) {
+        converter.convert(*r.frame, rects, image444);
+      }
+      out->times.convert_us += micros_between(t0, Clock::now());
+    }
+    if (settings_.full_chroma) {
+      if (r.frame) last_frame = std::move(r.frame);
+    } else {
+      last_frame.reset();
+    }
     r.frame.reset();  // the buffer goes back to the pool before encoding
 
-    encoder->set_max_kbps(max_kbps_);
-    encoder->set_crf(paintover ? settings_.paintover_crf : settings_.encoder.crf);
+    const bool switched = format != coded;
+    if (switched) {
+      log_->debug("video: {} from here on", format == encode::ChromaFormat::k444 ? "4:4:4" : "4:2:0");
+      // The burst after a switch to 4:4:4 refines its IDR.
+      if (format == encode::ChromaFormat::k444 && paintover_on)
+        paintover_left = std::max(paintover_left, kFullChromaBurst - 1);
+    }
+    encode::X264Encoder& enc = format == encode::ChromaFormat::k444 ? *encoder444 : *encoder;
+    const encode::I420Image& pic = format == encode::ChromaFormat::k444 ? image444 : image;
+    enc.set_max_kbps(max_kbps_);
+    enc.set_crf(paintover ? settings_.paintover_crf : settings_.encoder.crf);
     // x264 refills its VBV after each frame: a burst's first frame banks the
     // bits of the stillness, its second spends them (an interval's cannot
     // sharpen what motion left blurred on a slow link or a busy machine).
     using GapBudget = encode::X264Encoder::GapBudget;
-    const int nth = paintover ? settings_.paintover_burst - paintover_left : 0;  // 1: the burst's first
-    encoder->set_gap_budget(nth == 1 && paintover_left > 0 ? GapBudget::kBank
-                            : nth == 2                     ? GapBudget::kSpend
-                                                           : GapBudget::kNone);
+    if (paintover) ++paintover_nth;
+    enc.set_gap_budget(paintover_nth == 1 && paintover_left > 0 ? GapBudget::kBank
+                       : paintover_nth == 2                     ? GapBudget::kSpend
+                                                                : GapBudget::kNone);
     const auto t1 = Clock::now();
     bool is_key = false;
     const int64_t pts = std::chrono::duration_cast<std::chrono::microseconds>(
                             out->captured_at.time_since_epoch())
                             .count();
-    const bool asked = keyframe_.exchange(false);
-    if (!encoder->encode(image, pts, key || asked, out->data, is_key)) {
+    // A switch starts the decoders again on the other profile: a key frame.
+    if (!enc.encode(pic, pts, key || asked || switched, out->data, is_key)) {
       if (asked) keyframe_ = true;
       continue;
     }
     out->stamps.encoded = Clock::now();
     out->times.encode_us = micros_between(t1, out->stamps.encoded);
+    coded = format;
+    if (paintover && out->data.size() < kSettledBytes) paintover_left = 0;  // nothing left to sharpen
     out->key = is_key;
     out->id = ++frame_id;
-    out->size = encoder->size();
+    out->size = enc.size();
     if (is_key) {
       if (auto c = encode::codec_string(out->data)) codec = *c;
     }

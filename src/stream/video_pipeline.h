@@ -1,6 +1,7 @@
 // The video thread: paced, damage-driven capture -> conversion of the
 // damaged blocks -> x264, one encode shared by every consumer, sharpened by
-// a short paintover burst once the screen is still. It runs only
+// a short paintover burst once the screen is still, in 4:4:4 where every
+// consumer decodes it (ChromaPolicy says when). It runs only
 // while someone consumes (set_active): with no viewer nothing is captured or
 // encoded, and an idle screen wakes it for nothing.
 //
@@ -11,7 +12,7 @@
 // frame. Only kPermanent (the captured window is gone) or a fault ends it.
 //
 // Threads: constructed and destroyed on the loop thread; the control calls
-// (set_active, set_paused, request_keyframe, set_max_kbps) are thread-safe. `on_frame`,
+// (set_active, set_paused, request_keyframe, set_max_kbps, set_full_chroma) are thread-safe. `on_frame`,
 // `on_stopped` and the capturer factory are called on the video thread: post
 // to your own loop.
 #pragma once
@@ -47,6 +48,11 @@ struct PipelineSettings {
   int paintover_crf = 16;
   int paintover_burst = 3;
   int paintover_delay_ms = 150;
+  // Whether a still screen may be painted over in 4:4:4 (full-resolution
+  // chroma) while set_full_chroma(true) says every consumer takes it, and
+  // in which range its YUV is coded.
+  bool full_chroma = true;
+  encode::ColourRange full_chroma_range = encode::ColourRange::kFull;
 };
 
 class VideoPipeline {
@@ -73,6 +79,10 @@ class VideoPipeline {
   // the stream for good.
   void set_paused(bool paused);
   void request_keyframe();
+  // Every consumer decodes High 4:4:4 Predictive (or no longer: the next
+  // frame is then a 4:2:0 key frame when the stream was 4:4:4). Set it
+  // before asking for the key frame a new consumer needs.
+  void set_full_chroma(bool allowed);
 
   static constexpr std::chrono::milliseconds kMaxPause{500};
   // Longest wait for damage before the loop looks at its controls again.
@@ -80,6 +90,15 @@ class VideoPipeline {
   static constexpr std::chrono::milliseconds kFirstRebuild{250};
   static constexpr std::chrono::milliseconds kLongestRebuild{5000};
   void set_max_kbps(int kbps);
+  // Paintover frames in a row at most after a switch to 4:4:4 (a second at
+  // 60 fps): its IDR is held to the VBV ceiling (one frame interval of the
+  // link's rate) like every frame, so on a slow link a detailed screen
+  // takes several frames to converge; the burst ends as soon as one comes
+  // out small (kSettledBytes), and waits whenever no viewer can take a frame.
+  static constexpr int kFullChromaBurst = 60;
+  // A paintover frame this small found nothing left to sharpen: the burst
+  // ends early.
+  static constexpr size_t kSettledBytes = 1024;
 
  private:
   void run();
@@ -104,6 +123,7 @@ class VideoPipeline {
   bool stop_ = false;
   std::atomic<bool> keyframe_{false};
   std::atomic<int> max_kbps_;
+  std::atomic<bool> full_chroma_{false};
   std::thread thread_;
 };
 

@@ -180,6 +180,8 @@ void ViewerConnection::dispatch_text(std::string_view text) {
     on_ping(f);
   } else if (type == "stats") {
     on_stats(f);
+  } else if (type == "decoder") {
+    on_decoder(f);
   } else if (input_ && input_->handle(type, m)) {
     if (const char* bad = input_->bad_field()) ignore("a bad field", type, bad);
   } else {
@@ -258,6 +260,19 @@ void ViewerConnection::on_stats(JsonFields& f) {
   if (on == stats_on_) return;
   stats_on_ = on;
   transport_.set_ticking(on);
+}
+
+// What the viewer's decoder takes. Changing it costs nothing here; the
+// encoder's ChromaPolicy bounds how often the stream switches (and so the
+// key frames a viewer flipping it could cause).
+void ViewerConnection::on_decoder(JsonFields& f) {
+  const auto avc444 = f.boolean("avc444");
+  if (!f.ok()) return ignore("a bad field", "decoder", f.bad_field());
+  const bool full = avc444.value_or(false);
+  if (full == full_chroma_) return;
+  full_chroma_ = full;
+  services_.log->debug("viewer {} {} High 4:4:4", id_, full ? "decodes" : "does not decode");
+  if (joined_) services_.hub.refresh_chroma();
 }
 
 bool ViewerConnection::ready() const {

@@ -6,6 +6,9 @@
 // target). The WebSocket session (src/net/websocket_session.cpp) is only
 // the ViewerTransport under it.
 //
+// A viewer that says it decodes High 4:4:4 Predictive ("decoder") counts
+// towards the hub's full-chroma rule; one that says nothing does not.
+//
 // Everything a viewer sends is hostile until checked: a message is bounded
 // in size by type and role (see wire_format.h), its JSON in nesting depth
 // before it is parsed, and every field is read through JsonFields; a
@@ -155,6 +158,7 @@ class ViewerConnection final : public VideoSink, public AudioSink, public input:
   // VideoSink
   bool ready() const override;
   int target_kbps() const override;
+  bool takes_full_chroma() const override { return full_chroma_ && !closed_; }
   void on_video(const encode::EncodedFramePtr& frame) override;
   // AudioSink
   void on_audio(const audio::AudioPacketPtr& packet) override;
@@ -188,6 +192,7 @@ class ViewerConnection final : public VideoSink, public AudioSink, public input:
   void on_keyframe_request(JsonFields& f);
   void on_ping(JsonFields& f);
   void on_stats(JsonFields& f);
+  void on_decoder(JsonFields& f);
   void ask_keyframe(Time now);
   void acked(uint32_t id, double hold_ms);
 
@@ -244,6 +249,7 @@ class ViewerConnection final : public VideoSink, public AudioSink, public input:
   bool joined_ = false;
   bool closed_ = false;
   bool stats_on_ = false;
+  bool full_chroma_ = false;  // said it decodes High 4:4:4 Predictive ("decoder" message)
   std::unique_ptr<input::ViewerInput> input_;
 };
 

@@ -43,7 +43,12 @@
 //   {"type":"hello","version":1,"server":"voxl 0.1.0","view_only":true|false,"microphone":true|false}
 //        "microphone": the server takes kind-3 packets from this viewer
 //   {"type":"video","codec":"avc1.42E028","width":1920,"height":1080}
-//        before the first frame and whenever the stream's size or codec changes;
+//        before the first frame and whenever the stream's size or codec
+//        changes, always just before a key frame: reconfigure the decoder
+//        then. A viewer that sent {"type":"decoder","avc444":true} may get
+//        "avc1.F400LL" (High 4:4:4 Predictive, full-resolution chroma) for
+//        a still screen and "avc1.42C0LL"/"avc1.42E0LL" again when motion
+//        resumes; BT.601 limited range either way, said in the VUI;
 //        width/height as in the video header (the picture's size, not the coded one)
 //   {"type":"pong","t":<client ms echoed>,"server_us":<wall clock µs>}
 //   {"type":"stats", ...}   server-side figures, once a second while asked for
@@ -85,6 +90,14 @@
 //   {"type":"keyframe","reason":"decoder error"}
 //   {"type":"ping","t":<performance.now() ms>}
 //   {"type":"stats","enabled":true|false}
+//   {"type":"decoder","avc444":true|false}
+//        what the viewer's decoder takes besides Constrained Baseline 4:2:0
+//        (a page asks VideoDecoder.isConfigSupported for "avc1.F4002A");
+//        send it once after hello. Until then, and for a viewer that never
+//        sends it, false. The stream codes a still screen in 4:4:4 only
+//        while every viewer said true and no recording runs; a change of
+//        it costs at most one mode switch (two key frames) per 2 s
+//        (stream::ChromaPolicy)
 //   {"type":"key","code":"KeyA","key":"a","down":true,"mods":M}
 //        KeyboardEvent.code and .key; M is a bit set of what the page says is
 //        held or locked: 1 Shift, 2 Control, 4 Alt, 8 Meta, 16 Caps Lock,
@@ -151,7 +164,8 @@
 //   JSON nesting depth: 16 (checked before parsing)
 //   fields: of the type shown above, finite, within sane ranges (ids 32-bit
 //     unsigned, coordinates and scroll deltas within +-1e6, strings bounded:
-//     "type" 32 bytes, key names 64, "text" 4 KiB, "reason" 256); a message
+//     "type" 32 bytes, key names 64, "text" 4 KiB, "reason" 256; "avc444"
+//     a JSON boolean, unknown fields skipped); a message
 //     with an unusable field is ignored as a whole
 //   binary message (microphone): 4 KiB
 //   "keyframe": per viewer, a burst of 3 then one per 2 s; a request beyond

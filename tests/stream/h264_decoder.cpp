@@ -33,14 +33,16 @@ void copy_plane(const uint8_t* src, int stride, int width, int height, std::vect
 }  // namespace
 
 uint32_t Picture::rgb_at(int x, int yy) const {
-  const int cw = (width + 1) / 2;
-  const double luma = 1.164 * (y[size_t(yy) * size_t(width) + size_t(x)] - 16);
-  const size_t c = size_t(yy / 2) * size_t(cw) + size_t(x / 2);
-  const double cb = u[c] - 128.0;
-  const double cr = v[c] - 128.0;
-  const int r = clamp_byte(luma + 1.596 * cr);
-  const int g = clamp_byte(luma - 0.392 * cb - 0.813 * cr);
-  const int b = clamp_byte(luma + 2.017 * cb);
+  const int shift = full_chroma ? 0 : 1;
+  const size_t c = size_t(yy >> shift) * size_t(chroma_width()) + size_t(x >> shift);
+  const double luma_scale = full_range ? 1.0 : 255.0 / 219.0, chroma_scale = full_range ? 1.0 : 255.0 / 224.0;
+  const double luma = luma_scale * (y[size_t(yy) * size_t(width) + size_t(x)] - (full_range ? 0 : 16));
+  const double cb = chroma_scale * (u[c] - 128.0);
+  const double cr = chroma_scale * (v[c] - 128.0);
+  // BT.601: Kr 0.299, Kb 0.114.
+  const int r = clamp_byte(luma + 1.402 * cr);
+  const int g = clamp_byte(luma - 0.344136 * cb - 0.714136 * cr);
+  const int b = clamp_byte(luma + 1.772 * cb);
   return uint32_t(r) << 16 | uint32_t(g) << 8 | uint32_t(b);
 }
 
@@ -108,14 +110,17 @@ bool H264Decoder::decode(std::span<const uint8_t> access_unit, bool& got_picture
 }
 
 bool H264Decoder::store(const AVFrame& f) {
-  if (f.format != AV_PIX_FMT_YUV420P) {
-    error_ = "unexpected pixel format " + std::to_string(f.format) + " (want YUV420P, limited range)";
+  const bool full_chroma = f.format == AV_PIX_FMT_YUV444P || f.format == AV_PIX_FMT_YUVJ444P;
+  if (f.format != AV_PIX_FMT_YUV420P && !full_chroma) {
+    error_ = "unexpected pixel format " + std::to_string(f.format) + " (want YUV420P or YUV444P)";
     return false;
   }
   picture_.width = f.width;
   picture_.height = f.height;
-  const int cw = (f.width + 1) / 2;
-  const int ch = (f.height + 1) / 2;
+  picture_.full_chroma = full_chroma;
+  picture_.full_range = f.color_range == AVCOL_RANGE_JPEG || f.format == AV_PIX_FMT_YUVJ444P;
+  const int cw = picture_.chroma_width();
+  const int ch = full_chroma ? f.height : (f.height + 1) / 2;
   copy_plane(f.data[0], f.linesize[0], f.width, f.height, picture_.y);
   copy_plane(f.data[1], f.linesize[1], cw, ch, picture_.u);
   copy_plane(f.data[2], f.linesize[2], cw, ch, picture_.v);

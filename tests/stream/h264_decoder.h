@@ -1,5 +1,6 @@
 // A libavcodec H.264 decoder for the test client, and the decoded picture
-// kept as planar YUV 4:2:0 so single pixels can be sampled as RGB.
+// kept as planar YUV (4:2:0, or 4:4:4 from a High 4:4:4 stream) so single
+// pixels can be sampled as RGB.
 #pragma once
 
 #include <cstdint>
@@ -16,10 +17,13 @@ namespace voxl::testing {
 struct Picture {
   int width = 0;
   int height = 0;
-  std::vector<uint8_t> y, u, v;  // tightly packed planes; chroma is half size, rounded up
+  std::vector<uint8_t> y, u, v;  // tightly packed planes; 4:2:0 chroma is half size, rounded up
+  bool full_chroma = false;      // 4:4:4: u and v are full size
+  bool full_range = false;       // the stream said full range (0-255) in its VUI
 
-  // 0x00RRGGBB at (x, y), converted with BT.601 limited range (what voxl's
-  // encoder side uses).
+  int chroma_width() const { return full_chroma ? width : (width + 1) / 2; }
+  // 0x00RRGGBB at (x, y), converted with BT.601 in the picture's range
+  // (what voxl's encoder side uses).
   uint32_t rgb_at(int x, int y) const;
 };
 

@@ -72,6 +72,7 @@ StreamClient::StreamClient(const ClientOptions& options, std::chrono::millisecon
     throw std::runtime_error("WebSocket handshake failed: " + shaken->message());
   }
   tcp_layer.expires_never();
+  if (options_.avc444) send(R"({"type":"decoder","avc444":true})");
 }
 
 StreamClient::~StreamClient() {

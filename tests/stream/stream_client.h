@@ -37,6 +37,9 @@ struct ClientOptions {
   std::string authorization;          // sent as Authorization when not empty
   int receive_buffer = 0;             // SO_RCVBUF set before connecting; 0 keeps the default
   bool ack = true;                    // ack every decoded frame
+  // Say {"type":"decoder","avc444":true} at once: libavcodec decodes High
+  // 4:4:4, so the server may send a still screen in 4:4:4.
+  bool avc444 = false;
 };
 
 // The server declined the WebSocket handshake; `status` is its HTTP answer.

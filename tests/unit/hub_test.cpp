@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace voxl::stream {
@@ -353,6 +354,47 @@ TEST(HubRate, FollowsTheSlowestSinkWithinTheLimits) {
   hub.remove(&slow);
   EXPECT_EQ(set.back(), 20000);
   EXPECT_EQ(hub.target_kbps(), 20000);
+}
+
+}  // namespace
+}  // namespace voxl::stream
+
+namespace voxl::stream {
+namespace {
+
+struct ChromaSink : VideoSink {
+  bool full = false;
+  void on_video(const encode::EncodedFramePtr&) override {}
+  bool takes_full_chroma() const override { return full; }
+};
+
+// 4:4:4 only while every sink takes it, and withdrawn before the key frame
+// a newcomer that cannot take it is asked for.
+TEST(HubChroma, FullChromaOnlyWhileEverySinkTakesIt) {
+  std::vector<std::string> calls;
+  PipelineControls c;
+  c.set_full_chroma = [&calls](bool on) { calls.push_back(on ? "444" : "420"); };
+  c.request_keyframe = [&calls] { calls.push_back("key"); };
+  Hub hub(c);
+  ChromaSink a, b;
+  a.full = true;
+  hub.add(&a);
+  EXPECT_TRUE(hub.full_chroma());
+  EXPECT_EQ(calls, (std::vector<std::string>{"444", "key"}));
+  calls.clear();
+  hub.add(&b);  // a recorder or a browser without 4:4:4
+  EXPECT_FALSE(hub.full_chroma());
+  EXPECT_EQ(calls.front(), "420") << "withdrawn before the newcomer's key frame";
+  calls.clear();
+  b.full = true;
+  hub.refresh_chroma();
+  hub.refresh_chroma();
+  EXPECT_EQ(calls, std::vector<std::string>{"444"}) << "said on change only";
+  hub.remove(&a);
+  hub.remove(&b);
+  EXPECT_FALSE(hub.full_chroma()) << "nobody watches";
+  RecordingSink plain;  // the default: 4:2:0 only
+  EXPECT_FALSE(plain.takes_full_chroma());
 }
 
 }  // namespace

@@ -398,3 +398,44 @@ TEST_F(ViewerConnectionTest, AViewerThatAskedForAKeyFrameGetsNoDeltasBeforeIt) {
 
 }  // namespace
 }  // namespace voxl::stream
+
+namespace voxl::stream {
+namespace {
+
+// The "decoder" message: a viewer that says it decodes High 4:4:4 counts
+// towards the hub's rule; a bad field leaves what it said before.
+TEST_F(ViewerConnectionTest, DecoderMessageSetsWhatTheViewerTakes) {
+  FakeTransport t;
+  ViewerConnection c(t, services(), false, clocks());
+  c.start(1);
+  EXPECT_FALSE(c.takes_full_chroma());  // says nothing: 4:2:0 only
+  EXPECT_FALSE(hub.full_chroma());
+  c.receive_text(R"({"type":"decoder","avc444":true})");
+  EXPECT_TRUE(c.takes_full_chroma());
+  EXPECT_TRUE(hub.full_chroma());
+  const uint64_t ignored = c.ignored();
+  c.receive_text(R"({"type":"decoder","avc444":"yes"})");
+  c.receive_text(R"({"type":"decoder","avc444":1})");
+  EXPECT_EQ(c.ignored(), ignored + 2);
+  EXPECT_TRUE(c.takes_full_chroma());
+  c.receive_text(R"({"type":"decoder"})");  // no field: nothing beyond 4:2:0
+  EXPECT_FALSE(c.takes_full_chroma());
+  EXPECT_FALSE(hub.full_chroma());
+  c.receive_text(R"({"type":"decoder","avc444":true,"av1":true})");  // unknown fields are skipped
+  EXPECT_TRUE(hub.full_chroma());
+  // A second viewer that says nothing withdraws it for everyone.
+  FakeTransport t2;
+  ViewerConnection c2(t2, services(), true, clocks());
+  c2.start(2);
+  EXPECT_FALSE(hub.full_chroma());
+  c2.receive_text(R"({"type":"decoder","avc444":true})");  // view-only viewers may say it too
+  EXPECT_TRUE(hub.full_chroma());
+  c.on_transport_closed();
+  EXPECT_TRUE(hub.full_chroma());
+  c2.on_transport_closed();
+  EXPECT_FALSE(hub.full_chroma());  // no sink: nothing to allow
+  EXPECT_FALSE(t.closed);
+}
+
+}  // namespace
+}  // namespace voxl::stream

@@ -7,6 +7,7 @@ import { AudioPlayer } from "./audio/audio_player";
 import { MicrophoneSender } from "./audio/microphone_sender";
 import { ClockSync } from "./clock_sync";
 import { Connection, streamUrl } from "./connection";
+import { decoderMessage } from "./decoder_caps";
 import { Interaction } from "./interaction";
 import {
   PROTOCOL_VERSION,
@@ -98,6 +99,10 @@ export class Client {
     this.status.connected();
     this.clock.start((ping) => this.send(ping));
     if (this.wantStats) this.send({ type: "stats", enabled: true });
+    const connection = this.connections;
+    void decoderMessage().then((m) => {
+      if (this.connections === connection && this.state === "connected") this.send(m);
+    });
   }
 
   private closed(reason: string, retryAt: number): void {

@@ -130,6 +130,9 @@ export interface AckMessage {
 export interface KeyframeRequest { type: "keyframe"; reason: string }
 export interface PingMessage { type: "ping"; t: number }
 export interface StatsRequest { type: "stats"; enabled: boolean }
+// What the page's decoder takes besides 4:2:0 Constrained Baseline: with
+// avc444 the server may send a still screen as High 4:4:4 Predictive.
+export interface DecoderMessage { type: "decoder"; avc444: boolean }
 // Input. `mods` is a bit set of what the page says is held or locked:
 export const MOD_SHIFT = 1;
 export const MOD_CONTROL = 2;
@@ -157,6 +160,7 @@ export type ClientMessage =
   | KeyframeRequest
   | PingMessage
   | StatsRequest
+  | DecoderMessage
   | KeyMessage
   | TextMessage
   | MoveMessage
