@@ -13,6 +13,8 @@ export const systems = {
       const port = await freePort();
       const p = procs.start("voxl", path.join(buildDir, "voxl"), [
         `--display=${display}`, "--addr=127.0.0.1", `--port=${port}`, "--log-level=warn",
+        // Extra flags for an A/B of a setting, e.g. VOXL_BENCH_VOXL_ARGS="--paintover-444=false".
+        ...(process.env.VOXL_BENCH_VOXL_ARGS ?? "").split(/\s+/).filter(Boolean),
       ]);
       await waitPort(port, 30000, p);
       return { pids: [p.pid], port, process: p };

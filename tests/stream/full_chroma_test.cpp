@@ -63,7 +63,7 @@ TEST_F(FullChromaTest, StillScreenBecomes444AndSharpThenMotionGoesBackTo420) {
   // The rate controller is another test's subject: a floor well above what
   // the paintover needs keeps a sanitizer-slowed viewer from lowering the
   // VBV ceiling under it (on a slow link it takes proportionally longer).
-  std::vector<std::string> args{"--log-level=debug", "--min-kbps=20000"};
+  std::vector<std::string> args{"--log-level=debug", "--min-kbps=20000", "--paintover-444"};
   start(args);
   paint_coloured_text();
   const DecodedPng still = screenshot();
@@ -105,7 +105,7 @@ TEST_F(FullChromaTest, StillScreenBecomes444AndSharpThenMotionGoesBackTo420) {
 }
 
 TEST_F(FullChromaTest, AViewerWithout444KeepsTheStream420) {
-  start({"--log-level=debug"});
+  start({"--log-level=debug", "--paintover-444"});
   paint_coloured_text();
   ClientOptions o = client_options();
   o.avc444 = true;
