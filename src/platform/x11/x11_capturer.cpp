@@ -247,24 +247,6 @@ void X11Capturer::drain_events() {
   }
 }
 
-bool X11Capturer::wait_for_events(std::chrono::steady_clock::time_point deadline) {
-  xcb_flush(conn_->get());
-  pollfd fds[2] = {{conn_->fd(), POLLIN, 0}, {wake_fd_, POLLIN, 0}};
-  for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    const int ms = int(std::max<int64_t>(0, left.count()));
-    const int n = poll(fds, 2, ms);
-    if (n < 0 && errno == EINTR) continue;
-    if (fds[1].revents & POLLIN) {
-      uint64_t v;
-      [[maybe_unused]] ssize_t r = read(wake_fd_, &v, sizeof v);
-      return false;
-    }
-    return n > 0;
-  }
-}
-
 std::string X11Capturer::prepare_active() {
   std::string err = active_->prepare(size_);
   if (!err.empty() && active_ != get_image_.get()) {
@@ -335,7 +317,7 @@ void X11Capturer::take_damage() {
   }
 }
 
-bool X11Capturer::wait_for_events_precisely(std::chrono::steady_clock::time_point deadline) {
+bool X11Capturer::wait_for_events(std::chrono::steady_clock::time_point deadline) {
   xcb_flush(conn_->get());
   pollfd fds[2] = {{conn_->fd(), POLLIN, 0}, {wake_fd_, POLLIN, 0}};
   for (;;) {
@@ -366,7 +348,7 @@ void X11Capturer::wait_for_quiet(std::chrono::microseconds quiet, std::chrono::m
     if (conn_->failed()) return;
     for (;;) {
       if (wait.done(Clock::now())) return;
-      if (!wait_for_events_precisely(wait.deadline())) {
+      if (!wait_for_events(wait.deadline())) {
         if (!wait.done(Clock::now())) return;  // woken
         continue;
       }

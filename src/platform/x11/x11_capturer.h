@@ -80,9 +80,9 @@ class X11Capturer final : public capture::Capturer {
   // A ShmGetImage source for the current size, or null with `why`.
   std::unique_ptr<PixelSource> open_shm(std::string& why);
   void drain_events();
+  // Waits for X events until `deadline`, to the microsecond (ppoll): false
+  // after the deadline or wake().
   bool wait_for_events(std::chrono::steady_clock::time_point deadline);
-  // The same to the microsecond (ppoll); false after the deadline or wake().
-  bool wait_for_events_precisely(std::chrono::steady_clock::time_point deadline);
   // Moves the server's damage into pending_blocks_ (re-arming its report).
   void take_damage();
   bool change_pending() const;
