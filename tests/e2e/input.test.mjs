@@ -28,6 +28,9 @@ async function openViewer(local, options = {}) {
   return browser;
 }
 
+// xclip owning the X clipboard with `text` until an application takes it.
+// It takes the clipboard whenever it gets there, from any owner before it:
+// wait until it owns it (voxl or the probe tells) before anything else copies.
 function xclipOwner(local, display, text) {
   const child = spawn("xclip", ["-quiet", "-selection", "clipboard", "-i"], {
     env: e2e.displayEnv(display),
@@ -46,6 +49,19 @@ async function xclipRead(display) {
     timeout: 20_000,
   });
   return stdout;
+}
+
+// The browser's clipboard, read and written by the page.
+function pageClipboard(page) {
+  return e2e.withTimeout(page.evaluate(() => navigator.clipboard.readText()), 30_000, "the page did not read its clipboard");
+}
+
+function writePageClipboard(page, text) {
+  return e2e.withTimeout(
+    page.evaluate((t) => navigator.clipboard.writeText(t), text),
+    30_000,
+    "the page did not write its clipboard",
+  );
 }
 
 test("text typed on the page arrives in an X client with the right keysyms", opts, async () => {
@@ -131,10 +147,10 @@ test("copy on X and paste in the page, and back", opts, async () => {
     await e2e.waitInPage(page, () => !window.voxl.interaction().clipboard.pending, null, {
       what: "the browser's clipboard written",
     });
-    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), fromX);
+    assert.equal(await pageClipboard(page), fromX);
 
     const fromPage = `pasted from the page ✓ ${Date.now()}`;
-    await page.evaluate((t) => navigator.clipboard.writeText(t), fromPage);
+    await writePageClipboard(page, fromPage);
     await page.keyboard.press("Control+v");
     // The clipboard goes before the key: once the application sees V, the
     // desktop's clipboard holds the page's text.
@@ -149,17 +165,34 @@ test("the clipboard settings are enforced", opts, async () => {
   const local = new e2e.Scope();
   try {
     const off = await e2e.startVoxl(local, { args: ["--enable-clipboard=in"] });
+    // Out is off, so this voxl never says who owns the X clipboard: the probe does.
+    const probe = await startProbe(local, off.display, { clipboard: true });
     const browser = await e2e.launchBrowser(local);
     await browser.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: off.origin });
     await browser.page.goto(off.url);
     await e2e.waitStreaming(browser.page);
     await e2e.waitInPage(browser.page, () => window.voxl.interaction()?.clipboard.mode === "in", null, { what: "mode in" });
-    // Out is off: what X copies never reaches the page.
+    // Out is off: what X copies never reaches the page. xclip owns the
+    // clipboard before the page pastes; had voxl taken it first, xclip would
+    // take it back and keep it.
     const owner = xclipOwner(local, off.display, "secret on X");
+    const taken = () => probe.clipboardOwners().find((w) => w !== "0x0");
+    await probe.waitFor(() => taken() !== undefined, 30_000, "xclip owning the X clipboard");
+    const xclipWindow = taken();
     // In is on: the page's text reaches X, and taking the selection ends xclip.
-    await browser.page.evaluate(() => navigator.clipboard.writeText("page to X"));
+    await writePageClipboard(browser.page, "page to X");
     await browser.page.keyboard.press("Control+v");
-    await new Promise((resolve) => (owner.exitCode !== null ? resolve() : owner.once("exit", resolve)));
+    try {
+      await probe.waitFor(
+        () => probe.clipboardOwners().slice(1).some((w) => w !== xclipWindow && w !== "0x0"),
+        30_000,
+        `voxl taking the X clipboard from xclip (window ${xclipWindow})`,
+      );
+    } catch (e) {
+      e.message += `\npage clipboard: ${JSON.stringify(await browser.page.evaluate(() => window.voxl.interaction().clipboard))}`;
+      throw e;
+    }
+    await e2e.waitChildExit(owner, 30_000, "xclip did not exit once it lost the clipboard");
     assert.equal(await xclipRead(off.display), "page to X");
     assert.equal(await browser.page.evaluate(() => window.voxl.interaction().clipboard.desktopText), null);
   } finally {

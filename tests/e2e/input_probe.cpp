@@ -4,25 +4,57 @@
 // 301 201"), after a first "ready" line. Exits when its stdin closes. With
 // --flash it also paints the screen black and white by turns at each key
 // press, for timing a key press to the changed picture (bench/browser).
+// With --clipboard it also prints "clipboard owner 0x<window>" each time the
+// CLIPBOARD selection changes hands (XFixes; 0x0: nobody), from before its
+// "ready" line on, so a test knows when an application holds the clipboard.
 //
-//   voxl-e2e-input-probe --display=:N [--flash]
+//   voxl-e2e-input-probe --display=:N [--flash] [--clipboard]
 #include <poll.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 
 #include <xcb/xcb.h>
+#include <xcb/xfixes.h>
 
 #include "event_recorder.h"
+
+namespace {
+
+// Asks for XFixes owner-change events of CLIPBOARD on `c`; the event code.
+uint8_t watch_clipboard(xcb_connection_t* c, xcb_window_t root, xcb_atom_t& clipboard) {
+  const xcb_query_extension_reply_t* ext = xcb_get_extension_data(c, &xcb_xfixes_id);
+  if (!ext || !ext->present) throw std::runtime_error("the display lacks XFIXES");
+  std::free(xcb_xfixes_query_version_reply(c, xcb_xfixes_query_version(c, 5, 0), nullptr));
+  auto* atom = xcb_intern_atom_reply(c, xcb_intern_atom(c, 0, 9, "CLIPBOARD"), nullptr);
+  if (!atom) throw std::runtime_error("cannot intern CLIPBOARD");
+  clipboard = atom->atom;
+  std::free(atom);
+  // Checked: in effect once it returns, before "ready".
+  xcb_generic_error_t* err = xcb_request_check(
+      c, xcb_xfixes_select_selection_input_checked(c, root, clipboard,
+                                                   XCB_XFIXES_SELECTION_EVENT_MASK_SET_SELECTION_OWNER));
+  if (err) {
+    std::free(err);
+    throw std::runtime_error("cannot watch the clipboard");
+  }
+  return uint8_t(ext->first_event + XCB_XFIXES_SELECTION_NOTIFY);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   std::string display;
   bool flash = false;
+  bool clipboard = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strncmp(argv[i], "--display=", 10) == 0) display = argv[i] + 10;
     if (std::strcmp(argv[i], "--flash") == 0) flash = true;
+    if (std::strcmp(argv[i], "--clipboard") == 0) clipboard = true;
   }
   if (display.empty()) {
     std::fprintf(stderr, "usage: %s --display=:N\n", argv[0]);
@@ -36,6 +68,8 @@ int main(int argc, char** argv) {
     xcb_gcontext_t gc = xcb_generate_id(probe);
     xcb_create_gc(probe, gc, s->root, 0, nullptr);
     uint32_t flashes = 0;
+    xcb_atom_t clipboard_atom = XCB_NONE;
+    const uint8_t owner_event = clipboard ? watch_clipboard(probe, s->root, clipboard_atom) : 0;
 
     voxl::testing::EventRecorder rec(display, area);
     std::printf("ready\n");
@@ -56,14 +90,24 @@ int main(int argc, char** argv) {
           xcb_flush(probe);
         }
       }
+      // Everything queued on the second connection, read from its socket
+      // or not, so that poll() below waits only for what is still to come.
+      while (xcb_generic_event_t* ev = xcb_poll_for_event(probe)) {
+        if (clipboard && (ev->response_type & 0x7f) == owner_event) {
+          const auto* n = reinterpret_cast<const xcb_xfixes_selection_notify_event_t*>(ev);
+          if (n->selection == clipboard_atom) std::printf("clipboard owner 0x%x\n", n->owner);
+        }
+        std::free(ev);
+      }
+      if (xcb_connection_has_error(probe)) return 1;
       std::fflush(stdout);
-      pollfd fds[2] = {{rec.fd(), POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
-      if (::poll(fds, 2, -1) < 0) return 1;
+      pollfd fds[3] = {{rec.fd(), POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}, {xcb_get_file_descriptor(probe), POLLIN, 0}};
+      if (::poll(fds, 3, -1) < 0) return 1;
       if (fds[1].revents) {
         char buf[256];
         if (read(STDIN_FILENO, buf, sizeof buf) <= 0) return 0;
       }
-      if (fds[0].revents & (POLLERR | POLLHUP)) return 1;
+      if ((fds[0].revents | fds[2].revents) & (POLLERR | POLLHUP)) return 1;
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "voxl-e2e-input-probe: %s\n", e.what());

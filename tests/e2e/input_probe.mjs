@@ -1,6 +1,7 @@
 // The voxl-e2e-input-probe helper for the browser tests: an X client that
 // covers the display, holds the keyboard focus and reports every key and
-// button event it gets.
+// button event it gets, and with { clipboard: true } each new owner of the
+// CLIPBOARD selection.
 
 import { spawn } from "node:child_process";
 
@@ -9,10 +10,12 @@ import { displayEnv } from "./support.mjs";
 export const PROBE_BINARY = process.env.VOXL_E2E_INPUT_PROBE || "";
 
 // Starts the probe on `display` and waits for its window. Returns
-// { lines(), keysyms(), buttons(), waitFor(pred, ms, what), close() }.
-export async function startProbe(scope, display) {
+// { lines(), keysyms(), buttons(), clipboardOwners(), waitFor(pred, ms, what), close() }.
+export async function startProbe(scope, display, { clipboard = false } = {}) {
   if (!PROBE_BINARY) throw new Error("VOXL_E2E_INPUT_PROBE is not set");
-  const child = spawn(PROBE_BINARY, [`--display=${display}`], {
+  const args = [`--display=${display}`];
+  if (clipboard) args.push("--clipboard");
+  const child = spawn(PROBE_BINARY, args, {
     stdio: ["pipe", "pipe", "pipe"],
     env: displayEnv(display),
   });
@@ -78,6 +81,11 @@ export async function startProbe(scope, display) {
         .map((l) => parseInt(l.slice(9), 16))
         .filter((k) => k !== 0xffe1 && k !== 0xffe2),
     buttons: () => events().filter((l) => l.startsWith("button down ")),
+    // Windows that took the clipboard, in order ("0x0": it went to nobody).
+    clipboardOwners: () =>
+      events()
+        .filter((l) => l.startsWith("clipboard owner "))
+        .map((l) => l.slice(16)),
     waitFor,
     close,
   };

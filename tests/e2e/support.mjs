@@ -114,6 +114,13 @@ async function waitExit(child, ms) {
   }
 }
 
+// Waits for `child` to exit, at most `ms`; otherwise throws "`what` within
+// `ms` ms". Resolves to { code, signal }.
+export async function waitChildExit(child, ms, what) {
+  if (!(await waitExit(child, ms))) throw new Error(`${what} within ${ms} ms`);
+  return { code: child.exitCode, signal: child.signalCode };
+}
+
 // SIGTERM, then SIGKILL after `graceMs`. Returns how it ended.
 async function terminate(child, graceMs) {
   if (!exited(child)) {
@@ -292,7 +299,8 @@ export async function drawRect(scope, display, rect, rgb) {
   };
 }
 
-async function withTimeout(promise, ms, what) {
+// `promise`, or an error "`what` within `ms` ms" if it takes longer.
+export async function withTimeout(promise, ms, what) {
   let timer;
   try {
     return await Promise.race([

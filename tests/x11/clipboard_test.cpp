@@ -279,6 +279,30 @@ struct RawClient {
   xcb_window_t window;
 };
 
+// An application takes voxl's offer, and before voxl's loop has handled the
+// SelectionClear that says so, a viewer pastes again (a loaded machine: the
+// WebSocket message first, the X event after). The old clear must not end
+// the new offer: voxl owns the clipboard and hands out the new text.
+TEST_F(ClipboardTest, AClearStillQueuedFromAnEarlierOfferKeepsTheNewOne) {
+  start();
+  ASSERT_TRUE(offer({"text/plain", "first"}));
+  RawClient other(xvfb_->name());
+  const xcb_atom_t clipboard = other.atom("CLIPBOARD");
+  bool ok = false;
+  std::string error;
+  on_loop([&] {
+    // On the loop thread, so voxl handles no X event in between: the
+    // SelectionClear waits in its connection until offer() reads it.
+    xcb_set_selection_owner(other.c, other.window, clipboard, XCB_CURRENT_TIME);
+    free(xcb_get_input_focus_reply(other.c, xcb_get_input_focus(other.c), nullptr));
+    ok = clipboard_->offer({"text/plain", "second"}, error);
+  });
+  ASSERT_TRUE(ok) << error;
+  const Output text = run_xclip(xvfb_->name(), {"-o"});
+  ASSERT_TRUE(text.exited);
+  EXPECT_EQ(text.out, "second");
+}
+
 TEST_F(ClipboardTest, ARequestorThatStopsReadingAnIncrTransferIsDropped) {
   // Past one X request (16 MB with BIG-REQUESTS): voxl must send it in pieces.
   start(32 * 1024 * 1024, std::chrono::milliseconds(500));

@@ -140,17 +140,23 @@ bool SelectionClipboard::offer(input::ClipboardContent content, std::string& err
     return false;
   }
   xcb_connection_t* c = conn_->get();
+  const size_t bytes = content.data.size();
+  const std::string mime = content.mime;
   offered_ = std::make_shared<const input::ClipboardContent>(std::move(content));
-  xcb_set_selection_owner(c, window_, atoms_->clipboard, XCB_CURRENT_TIME);
+  owned_since_ = xcb_set_selection_owner(c, window_, atoms_->clipboard, XCB_CURRENT_TIME).sequence;
   XcbPtr<xcb_get_selection_owner_reply_t> r(
       xcb_get_selection_owner_reply(c, xcb_get_selection_owner(c, atoms_->clipboard), nullptr));
-  watch_->drain();  // the round trip may have queued events
+  // The round trip may have queued events, among them the SelectionClear of
+  // an earlier offer that an application took before this one: on_event
+  // tells it by its sequence number. One that came after (another
+  // application already took this offer) may empty offered_.
+  watch_->drain();
   if (!r || r->owner != window_) {
     offered_.reset();
     error = "the desktop did not let voxl own its clipboard";
     return false;
   }
-  log_->debug("clipboard: offering {} bytes of {} to the desktop", offered_->data.size(), offered_->mime);
+  log_->debug("clipboard: offering {} bytes of {} to the desktop", bytes, mime);
   return true;
 }
 
@@ -167,8 +173,13 @@ void SelectionClipboard::on_event(const void* event) {
     case XCB_PROPERTY_NOTIFY: on_property_notify(event); break;
     case XCB_SELECTION_REQUEST: on_selection_request(event); break;
     case XCB_SELECTION_CLEAR: {
+      // Only a clear generated after voxl's latest SetSelectionOwner ends that
+      // offer; an older one (still queued when the viewer offered again) is
+      // about content already replaced. Sequence numbers wrap: compare the
+      // difference. INCR transfers keep their copy either way.
       const auto* e = static_cast<const xcb_selection_clear_event_t*>(event);
-      if (e->selection == atoms_->clipboard) offered_.reset();  // INCR transfers keep their copy
+      const bool current = int32_t(ev->full_sequence - owned_since_) >= 0;
+      if (e->selection == atoms_->clipboard && current) offered_.reset();
       break;
     }
     default: break;

@@ -102,6 +102,9 @@ class SelectionClipboard final : public input::Clipboard {
 
   // What voxl offers while it owns the selection.
   std::shared_ptr<const input::ClipboardContent> offered_;
+  // The request number of voxl's latest SetSelectionOwner: a SelectionClear
+  // generated before it concerns an earlier offer.
+  uint32_t owned_since_ = 0;
   std::map<std::pair<uint32_t, uint32_t>, std::unique_ptr<Outgoing>> outgoing_;  // (window, property)
 
   // The transfer from the current owner.
