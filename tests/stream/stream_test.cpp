@@ -107,22 +107,23 @@ TEST_F(StreamTest, StillScreenSendsNoFrames) {
   EXPECT_EQ(client.frames().size(), frames_before);
 }
 
+// Reads until nothing arrives for 1.5 s (a picture's paintover burst
+// included); bounded so a stream that never settles fails.
+bool settles(StreamClient& client) {
+  for (int i = 0; i < 200; ++i)
+    if (client.read_one(std::chrono::milliseconds(1500)) == StreamClient::Got::kTimeout) return true;
+  return false;
+}
+
 TEST_F(StreamTest, AStillScreenIsSharpenedByABoundedPaintoverBurst) {
   start_voxl({"--paintover-delay-ms=100", "--paintover-burst=3", "--paintover-crf=10"});
   StreamClient client(client_options());
   ASSERT_TRUE(shows(client, kBackground));
-  // Reads until nothing arrives for 1.5 s (the first picture's own burst,
-  // then the one under test); bounded so a stream that never settles fails.
-  const auto settle = [&client] {
-    for (int i = 0; i < 200; ++i)
-      if (client.read_one(std::chrono::milliseconds(1500)) == StreamClient::Got::kTimeout) return true;
-    return false;
-  };
-  ASSERT_TRUE(settle()) << client.status();
+  ASSERT_TRUE(settles(client)) << client.status();
   const size_t before = client.frames().size();
   fill(kRect, kGreen);  // one request: one damage event, one frame
   ASSERT_TRUE(shows(client, kGreen));
-  ASSERT_TRUE(settle()) << client.status();
+  ASSERT_TRUE(settles(client)) << client.status();
   // The change, then up to three frames of the same picture (fewer only if
   // the viewer could not take them), none of them a key frame.
   const auto& frames = client.frames();
@@ -180,19 +181,14 @@ TEST_F(StreamTest, APaintoverSpendsTheLinkBudgetOfTheStillness) {
   start_voxl({"--max-kbps=1000", "--paintover-delay-ms=200", "--paintover-burst=3", "--paintover-crf=10"});
   StreamClient client(client_options());
   ASSERT_TRUE(shows(client, kBackground));
-  const auto settle = [&client] {
-    for (int i = 0; i < 200; ++i)
-      if (client.read_one(std::chrono::milliseconds(1500)) == StreamClient::Got::kTimeout) return true;
-    return false;
-  };
-  ASSERT_TRUE(settle()) << client.status();
+  ASSERT_TRUE(settles(client)) << client.status();
   constexpr Rect kDetail{64, 64, 480, 320};
   const size_t before = client.frames().size();
   paint_tiles(painter_->conn(), painter_->root(), kDetail);
   ASSERT_TRUE(client.wait_until([&] { return client.frames().size() > before; })) << client.status();
   const double blurred = tiles_psnr(client, kDetail);
   const uint64_t bytes_before_burst = client.video_bytes();
-  ASSERT_TRUE(settle()) << client.status();
+  ASSERT_TRUE(settles(client)) << client.status();
   const uint64_t burst_bytes = client.video_bytes() - bytes_before_burst;
   const double sharpened = tiles_psnr(client, kDetail);
   constexpr uint64_t kInterval = 1000 * 1000 / 8 / 60;  // bytes a frame interval carries
