@@ -9,11 +9,10 @@
 // Main thread.
 
 import { MarkerReader, type MarkerReport } from "./frame_marker";
-import type { VideoHeader } from "./protocol";
 import type { FromWorker } from "./render_messages";
-import type { VideoOutput } from "./video_output";
 import type { RendererEvents } from "./video_renderer";
 import { RenderWorker } from "./render_worker_client";
+import { WorkerOutput } from "./worker_output";
 
 interface TrackGenerator extends MediaStreamTrack {
   readonly writable: WritableStream<VideoFrame>;
@@ -25,17 +24,18 @@ function trackGenerator(): TrackGeneratorConstructor | null {
   return typeof g === "function" ? g : null;
 }
 
-export class VideoElementOutput implements VideoOutput {
+export class VideoElementOutput extends WorkerOutput {
   readonly drawer = "worker, video element";
   private readonly writer: WritableStreamDefaultWriter<VideoFrame>;
   private readonly marker: MarkerReader | null;
 
   private constructor(
-    private readonly worker: RenderWorker,
+    worker: RenderWorker,
     generator: TrackGenerator,
     markerCell: number,
     private readonly events: RendererEvents,
   ) {
+    super(worker);
     this.writer = generator.writable.getWriter();
     this.marker = markerCell > 0 ? new MarkerReader(markerCell) : null;
   }
@@ -65,22 +65,6 @@ export class VideoElementOutput implements VideoOutput {
     video.srcObject = new MediaStream([generator]);
     started.worker.send({ t: "init", canvas: null, markerCell: 0 });
     return { output: out, why: "" };
-  }
-
-  get codec(): string | null {
-    return this.worker.codec;
-  }
-
-  configure(codec: string, width: number, height: number): void {
-    this.worker.configure(codec, width, height);
-  }
-
-  reset(): void {
-    this.worker.reset();
-  }
-
-  decode(h: VideoHeader, buf: ArrayBuffer, receivedAt: number): void {
-    this.worker.decode(h, buf, receivedAt);
   }
 
   private message(m: FromWorker): void {

@@ -4,15 +4,16 @@
 //
 // Main thread.
 
-import type { VideoHeader } from "./protocol";
 import { RenderWorker } from "./render_worker_client";
-import type { VideoOutput } from "./video_output";
 import type { RendererEvents } from "./video_renderer";
+import { WorkerOutput } from "./worker_output";
 
-export class WorkerVideo implements VideoOutput {
+export class WorkerVideo extends WorkerOutput {
   readonly drawer = "worker, canvas";
 
-  private constructor(private readonly worker: RenderWorker) {}
+  private constructor(worker: RenderWorker) {
+    super(worker);
+  }
 
   // The output, or null (and why) when this browser cannot run it; the
   // canvas is transferred only once the worker said it can decode.
@@ -29,21 +30,5 @@ export class WorkerVideo implements VideoOutput {
     const offscreen = canvas.transferControlToOffscreen();
     worker.send({ t: "init", canvas: offscreen, markerCell }, [offscreen]);
     return { output: new WorkerVideo(worker), why: "" };
-  }
-
-  get codec(): string | null {
-    return this.worker.codec;
-  }
-
-  configure(codec: string, width: number, height: number): void {
-    this.worker.configure(codec, width, height);
-  }
-
-  reset(): void {
-    this.worker.reset();
-  }
-
-  decode(h: VideoHeader, buf: ArrayBuffer, receivedAt: number): void {
-    this.worker.decode(h, buf, receivedAt);
   }
 }
