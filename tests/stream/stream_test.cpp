@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <vector>
 
 #include "voxl_fixture.h"
@@ -139,26 +138,6 @@ TEST_F(StreamTest, AStillScreenIsSharpenedByABoundedPaintoverBurst) {
 // cheaply at a fine quantiser, but far too many edges for 2 KB a frame.
 uint32_t tile_at(int x, int y) { return (uint32_t(x / 4) * 2654435761u ^ uint32_t(y / 32) * 40503u) & 0x9f9f9fu; }
 
-// Paints tile_at over `r` of the root window in PutImage requests, then
-// waits until the server has processed them.
-void paint_tiles(xcb_connection_t* c, xcb_window_t root, const Rect& r) {
-  const xcb_gcontext_t gc = xcb_generate_id(c);
-  xcb_create_gc(c, gc, root, 0, nullptr);
-  const size_t max_bytes = size_t(xcb_get_maximum_request_length(c)) * 4 - 64;
-  const int rows = std::max(1, int(max_bytes / (size_t(r.width) * 4)));
-  std::vector<uint32_t> buf;
-  for (int y0 = r.y; y0 < r.bottom(); y0 += rows) {
-    const int h = std::min(rows, r.bottom() - y0);
-    buf.resize(size_t(r.width) * size_t(h));
-    for (int y = 0; y < h; ++y)
-      for (int x = 0; x < r.width; ++x) buf[size_t(y) * size_t(r.width) + size_t(x)] = tile_at(r.x + x, y0 + y);
-    xcb_put_image(c, XCB_IMAGE_FORMAT_Z_PIXMAP, root, gc, uint16_t(r.width), uint16_t(h), int16_t(r.x), int16_t(y0), 0,
-                  24, uint32_t(buf.size() * 4), reinterpret_cast<const uint8_t*>(buf.data()));
-  }
-  xcb_free_gc(c, gc);
-  std::free(xcb_get_input_focus_reply(c, xcb_get_input_focus(c), nullptr));
-}
-
 // Luma PSNR of the newest picture inside `r` against tile_at.
 double tiles_psnr(const StreamClient& c, const Rect& r) {
   double se = 0;
@@ -184,7 +163,7 @@ TEST_F(StreamTest, APaintoverSpendsTheLinkBudgetOfTheStillness) {
   ASSERT_TRUE(settles(client)) << client.status();
   constexpr Rect kDetail{64, 64, 480, 320};
   const size_t before = client.frames().size();
-  paint_tiles(painter_->conn(), painter_->root(), kDetail);
+  painter_->paint(kDetail, tile_at);
   ASSERT_TRUE(client.wait_until([&] { return client.frames().size() > before; })) << client.status();
   const double blurred = tiles_psnr(client, kDetail);
   const uint64_t bytes_before_burst = client.video_bytes();

@@ -42,7 +42,7 @@ void Painter::fill(xcb_drawable_t d, const Rect& r, uint32_t rgb) {
   sync();
 }
 
-void Painter::paint_pattern(const Rect& r) {
+void Painter::paint(const Rect& r, const std::function<uint32_t(int x, int y)>& pixel) {
   const size_t max_bytes = size_t(xcb_get_maximum_request_length(c_)) * 4 - 64;
   const int rows = std::max(1, int(max_bytes / (size_t(r.width) * 4)));
   std::vector<uint32_t> buf;
@@ -50,7 +50,7 @@ void Painter::paint_pattern(const Rect& r) {
     const int h = std::min(rows, r.bottom() - y0);
     buf.resize(size_t(r.width) * size_t(h));
     for (int y = 0; y < h; ++y)
-      for (int x = 0; x < r.width; ++x) buf[size_t(y) * size_t(r.width) + size_t(x)] = pattern_at(r.x + x, y0 + y);
+      for (int x = 0; x < r.width; ++x) buf[size_t(y) * size_t(r.width) + size_t(x)] = pixel(r.x + x, y0 + y);
     xcb_put_image(c_, XCB_IMAGE_FORMAT_Z_PIXMAP, root_, gc_, uint16_t(r.width), uint16_t(h),
                   int16_t(r.x), int16_t(y0), 0, 24, uint32_t(buf.size() * 4),
                   reinterpret_cast<const uint8_t*>(buf.data()));
@@ -58,25 +58,16 @@ void Painter::paint_pattern(const Rect& r) {
   sync();
 }
 
+void Painter::paint_pattern(const Rect& r) { paint(r, pattern_at); }
+
 void Painter::paint_noise(const Rect& r, uint32_t seed) {
-  const size_t max_bytes = size_t(xcb_get_maximum_request_length(c_)) * 4 - 64;
-  const int rows = std::max(1, int(max_bytes / (size_t(r.width) * 4)));
   uint32_t state = seed | 1u;  // xorshift32: cheap, and never stuck at 0
-  std::vector<uint32_t> buf;
-  for (int y0 = r.y; y0 < r.bottom(); y0 += rows) {
-    const int h = std::min(rows, r.bottom() - y0);
-    buf.resize(size_t(r.width) * size_t(h));
-    for (uint32_t& px : buf) {
-      state ^= state << 13;
-      state ^= state >> 17;
-      state ^= state << 5;
-      px = state & 0xffffffu;
-    }
-    xcb_put_image(c_, XCB_IMAGE_FORMAT_Z_PIXMAP, root_, gc_, uint16_t(r.width), uint16_t(h),
-                  int16_t(r.x), int16_t(y0), 0, 24, uint32_t(buf.size() * 4),
-                  reinterpret_cast<const uint8_t*>(buf.data()));
-  }
-  sync();
+  paint(r, [&state](int, int) {
+    state ^= state << 13;
+    state ^= state >> 17;
+    state ^= state << 5;
+    return state & 0xffffffu;
+  });
 }
 
 xcb_window_t Painter::create_window(const Rect& r, uint32_t rgb) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,7 +34,11 @@ class Painter {
   xcb_connection_t* conn() const { return c_; }
   xcb_window_t root() const { return root_; }
   void fill(xcb_drawable_t d, const Rect& r, uint32_t rgb);
-  void paint_pattern(const Rect& r);  // on the root window, in root coordinates
+  // Paints `r` of the root window (root coordinates) with pixel(x, y),
+  // called once per pixel in row order, in as few PutImage requests as the
+  // server's request size allows.
+  void paint(const Rect& r, const std::function<uint32_t(int x, int y)>& pixel);
+  void paint_pattern(const Rect& r);  // pattern_at on the root window
   // Random pixels from `seed` on the root window: content no encoder can
   // compress, different for every seed.
   void paint_noise(const Rect& r, uint32_t seed);
