@@ -195,6 +195,27 @@ test("the clipboard settings are enforced", opts, async () => {
     await e2e.waitChildExit(owner, 30_000, "xclip did not exit once it lost the clipboard");
     assert.equal(await xclipRead(off.display), "page to X");
     assert.equal(await browser.page.evaluate(() => window.voxl.interaction().clipboard.desktopText), null);
+
+    // X copies something else, which this page never hears of; pasting the
+    // same page text again must still put it on X.
+    const owners = probe.clipboardOwners();
+    const voxlWindow = owners[owners.length - 1];
+    const again = xclipOwner(local, off.display, "X again");
+    const seen = owners.length;
+    await probe.waitFor(
+      () => probe.clipboardOwners().slice(seen).some((w) => w !== voxlWindow && w !== "0x0"),
+      30_000,
+      "xclip taking the X clipboard from voxl",
+    );
+    const afterXclip = probe.clipboardOwners().length;
+    await browser.page.keyboard.press("Control+v");
+    await probe.waitFor(
+      () => probe.clipboardOwners().slice(afterXclip).includes(voxlWindow),
+      30_000,
+      "voxl taking the X clipboard back for the second paste",
+    );
+    await e2e.waitChildExit(again, 30_000, "the second xclip did not exit once it lost the clipboard");
+    assert.equal(await xclipRead(off.display), "page to X");
   } finally {
     await local.close();
   }

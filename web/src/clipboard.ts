@@ -4,7 +4,10 @@
 // is allowed, or for the viewer's own copy shortcut. What the viewer copied
 // elsewhere is read when the page gains focus (where reading is already
 // permitted) and before a paste shortcut reaches the desktop, with the paste
-// event's data as the fallback. Nothing is sent twice in a row.
+// event's data as the fallback. What the page reads on focus is not sent
+// again while the desktop still holds it; a paste is always sent where the
+// page cannot know that (clipboard mode "in": the desktop's own copies are
+// never reported, so its clipboard may have changed since).
 
 import { MAX_CLIPBOARD_BYTES, type ClientMessage, type ClipboardMessage, type ClipboardMode } from "./protocol";
 
@@ -80,7 +83,7 @@ export class ClipboardBridge {
   // Before a paste shortcut goes to the desktop.
   async beforePaste(): Promise<void> {
     if (!this.canSend) return;
-    await Promise.race([this.read(), new Promise<void>((r) => window.setTimeout(r, READ_TIMEOUT_MS))]);
+    await Promise.race([this.read(true), new Promise<void>((r) => window.setTimeout(r, READ_TIMEOUT_MS))]);
   }
 
   private async readIfPermitted(): Promise<void> {
@@ -91,21 +94,22 @@ export class ClipboardBridge {
     } catch {
       return;
     }
-    await this.read();
+    await this.read(false);
   }
 
-  private async read(): Promise<void> {
+  // `paste`: the viewer asked for this content to reach the desktop.
+  private async read(paste: boolean): Promise<void> {
     const clip = navigator.clipboard;
     if (!clip) return;
     try {
       if (clip.read) {
         for (const item of await clip.read()) {
-          if (item.types.includes("image/png")) return void (await this.send({ mime: "image/png", blob: await item.getType("image/png") }));
-          if (item.types.includes("text/plain")) return void (await this.send({ mime: "text/plain", text: await (await item.getType("text/plain")).text() }));
+          if (item.types.includes("image/png")) return void (await this.send({ mime: "image/png", blob: await item.getType("image/png") }, paste));
+          if (item.types.includes("text/plain")) return void (await this.send({ mime: "text/plain", text: await (await item.getType("text/plain")).text() }, paste));
         }
         return;
       }
-      await this.send({ mime: "text/plain", text: await clip.readText() });
+      await this.send({ mime: "text/plain", text: await clip.readText() }, paste);
     } catch {
       // Not allowed: the paste event (if any) carries the data instead.
     }
@@ -115,8 +119,8 @@ export class ClipboardBridge {
     if (!this.canSend || !e.clipboardData) return;
     e.preventDefault();
     const png = Array.from(e.clipboardData.files).find((f) => f.type === "image/png");
-    if (png) void this.send({ mime: "image/png", blob: png });
-    else void this.send({ mime: "text/plain", text: e.clipboardData.getData("text/plain") });
+    if (png) void this.send({ mime: "image/png", blob: png }, true);
+    else void this.send({ mime: "text/plain", text: e.clipboardData.getData("text/plain") }, true);
   }
 
   private copied(e: ClipboardEvent): void {
@@ -126,7 +130,7 @@ export class ClipboardBridge {
     this.pending = null;
   }
 
-  private async send(c: Content): Promise<void> {
+  private async send(c: Content, paste: boolean): Promise<void> {
     let msg: ClipboardMessage;
     let print: string;
     if (c.mime === "text/plain") {
@@ -141,7 +145,8 @@ export class ClipboardBridge {
       msg = { type: "clipboard", mime: c.mime, data };
       print = "i:" + data.length + ":" + data.slice(0, 64);
     }
-    if (print === this.lastSent) return;
+    // Only a page that hears every desktop copy knows the desktop still has it.
+    if (print === this.lastSent && !(paste && !this.canReceive)) return;
     if (this.hooks.send(msg)) this.lastSent = print;
   }
 
