@@ -1,8 +1,10 @@
 #include "app/input_wiring.h"
 
 #include <exception>
+#include <utility>
 
 #include "input/interaction.h"
+#include "input/recovering_injector.h"
 #include "platform/desktop_environment.h"
 
 namespace voxl::app {
@@ -31,11 +33,22 @@ auto optional_part(const Logger& log, const char* what, Make make) -> decltype(m
   }
 }
 
+// The desktop's injector, remade when its connection fails (the X server
+// restarted); null when the desktop refuses input from the start, which
+// does not change while it runs (X11 without XTEST).
+std::unique_ptr<input::InputInjector> recovering_injector(platform::DesktopEnvironment& desktop,
+                                                          const Logger& log) {
+  auto first = optional_part(log, "input", [&] { return desktop.make_input_injector(); });
+  if (!first) return nullptr;
+  return std::make_unique<input::RecoveringInjector>(
+      std::move(first), [&desktop] { return desktop.make_input_injector(); }, log);
+}
+
 }  // namespace
 
 InputWiring::InputWiring(const Config& config, boost::asio::io_context& io, platform::DesktopEnvironment& desktop,
                          const Logger& log)
-    : injector_(optional_part(log, "input", [&] { return desktop.make_input_injector(); })),
+    : injector_(recovering_injector(desktop, log)),
       cursor_(optional_part(log, "cursor shapes", [&] { return desktop.make_cursor_source(io); })) {
   if (config.clipboard != ClipboardMode::kOff)
     clipboard_ = optional_part(log, "clipboard", [&] {

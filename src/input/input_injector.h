@@ -55,6 +55,11 @@ class InputInjector {
   // Whether Caps Lock / Num Lock are on in the desktop.
   virtual bool caps_lock() = 0;
   virtual bool num_lock() = 0;
+
+  // The connection to the desktop is gone for good (the X server went
+  // away): every call from now on does nothing. A RecoveringInjector
+  // (recovering_injector.h) makes a new one.
+  virtual bool failed() const = 0;
 };
 
 }  // namespace voxl::input

@@ -1,11 +1,13 @@
 // The X server going away is not the end: voxl keeps serving, and once a
 // server is back on the same display the video pipeline rebuilds its
 // capturer and the viewers see the new screen (from a key frame), without
-// reconnecting.
+// reconnecting; input reaches the new server too.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
+#include "event_recorder.h"
+#include "http_client.h"
 #include "voxl_fixture.h"
 
 namespace voxl::testing {
@@ -20,6 +22,31 @@ class DisplayRestartTest : public VoxlFixture {
     const auto p = c.pixel(kScreen.width / 2, kScreen.height / 2);
     return p && near_colour(*p, rgb);
   }
+
+  // The X server dies under voxl.
+  void stop_display() {
+    number_ = display_->number();
+    painter_.reset();
+    display_.reset();
+  }
+
+  // Another one on the same display, painted `background`.
+  void start_display_again(uint32_t background) {
+    platform::x11::VirtualDisplayOptions o;
+    o.size = kScreen;
+    o.number = number_;
+    display_.emplace(o);
+    painter_.emplace(display_->name());
+    fill(Rect::from_size(kScreen), background);
+  }
+
+  HttpAnswer click(int x, int y) {
+    const std::string body = R"({"actions":[{"type":"click","x":)" + std::to_string(x) + R"(,"y":)" +
+                             std::to_string(y) + "}]}";
+    return http_request(voxl_->port(), {"POST", "/input", {}}, body, std::chrono::seconds(60));
+  }
+
+  int number_ = 0;
 };
 
 TEST_F(DisplayRestartTest, CaptureComesBackWhenTheServerDoes) {
@@ -28,19 +55,9 @@ TEST_F(DisplayRestartTest, CaptureComesBackWhenTheServerDoes) {
   StreamClient client(client_options());
   ASSERT_TRUE(client.wait_until([&] { return centre_is(client, kBefore); })) << client.status();
 
-  // The server dies under voxl.
-  const int number = display_->number();
-  painter_.reset();
-  display_.reset();
+  stop_display();
   ASSERT_TRUE(voxl_->wait_for_log("video capture lost", std::chrono::seconds(60))) << voxl_->log();
-
-  // Another one on the same display, painted another colour.
-  platform::x11::VirtualDisplayOptions o;
-  o.size = kScreen;
-  o.number = number;
-  display_.emplace(o);
-  painter_.emplace(display_->name());
-  fill(Rect::from_size(kScreen), kAfter);
+  start_display_again(kAfter);
 
   ASSERT_TRUE(voxl_->wait_for_log("video capture is back", std::chrono::seconds(60))) << voxl_->log();
   const size_t keys_before = std::count_if(client.frames().begin(), client.frames().end(),
@@ -50,6 +67,31 @@ TEST_F(DisplayRestartTest, CaptureComesBackWhenTheServerDoes) {
   const size_t keys_after = std::count_if(client.frames().begin(), client.frames().end(),
                                           [](const stream::VideoHeader& h) { return h.key; });
   EXPECT_GT(keys_after, keys_before) << "the new screen should start with a key frame";
+}
+
+TEST_F(DisplayRestartTest, InputReachesTheNewServer) {
+  constexpr Rect kTarget{40, 30, 200, 150};
+  start_display(kBefore);
+  start_voxl();
+  {
+    EventRecorder before(display_->name(), kTarget);
+    ASSERT_EQ(click(60, 50).status, 200);
+    ASSERT_TRUE(before.wait_until([](const auto& ev) { return ev.size() >= 2; })) << voxl_->log();
+  }
+  stop_display();
+  start_display_again(kAfter);
+  EventRecorder after(display_->name(), kTarget);
+  // The first click after the restart is the one that finds the old
+  // connection dead: it must still arrive.
+  const HttpAnswer a = click(70, 80);
+  ASSERT_EQ(a.status, 200) << a.body << "\n" << voxl_->log();
+  ASSERT_TRUE(after.wait_until([](const auto& ev) { return ev.size() >= 2; })) << voxl_->log();
+  const auto& ev = after.events();
+  EXPECT_TRUE(ev[0].press()) << ev[0].describe();
+  EXPECT_EQ(ev[0].button, 1) << ev[0].describe();
+  EXPECT_EQ(ev[0].root_x, 70) << ev[0].describe();
+  EXPECT_EQ(ev[0].root_y, 80) << ev[0].describe();
+  EXPECT_TRUE(voxl_->wait_for_log("input is back", std::chrono::seconds(60))) << voxl_->log();
 }
 
 }  // namespace

@@ -41,6 +41,8 @@ struct FakeInputInjector : input::InputInjector {
   Size desktop_size() const override { return {640, 480}; }
   bool caps_lock() override { return caps; }
   bool num_lock() override { return num; }
+  bool failed() const override { return broken; }
+  bool broken = false;  // what failed() answers
 };
 
 }  // namespace voxl::testing

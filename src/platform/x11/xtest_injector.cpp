@@ -245,6 +245,8 @@ void XTestInjector::scroll_notches(int dx, int dy) {
 
 Size XTestInjector::desktop_size() const { return conn_->root_size(); }
 
+bool XTestInjector::failed() const { return conn_->failed(); }
+
 uint16_t XTestInjector::pointer_mask() {
   xcb_connection_t* c = conn_->get();
   XcbPtr<xcb_query_pointer_reply_t> r(xcb_query_pointer_reply(c, xcb_query_pointer(c, conn_->root()), nullptr));

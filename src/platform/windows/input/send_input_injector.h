@@ -58,6 +58,8 @@ class SendInputInjector final : public input::InputInjector {
   Size desktop_size() const override;
   bool caps_lock() override;
   bool num_lock() override;
+  // SendInput has no connection to lose.
+  bool failed() const override { return false; }
 
   static constexpr size_t kMaxHeldKeys = 32;
   // Notches per axis sent by one scroll_notches() call, at most.

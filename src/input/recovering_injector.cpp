@@ -1,0 +1,92 @@
+#include "input/recovering_injector.h"
+
+#include <algorithm>
+#include <exception>
+#include <utility>
+
+namespace voxl::input {
+
+RecoveringInjector::RecoveringInjector(std::unique_ptr<InputInjector> first, Factory make, Logger log,
+                                       std::function<Clock::time_point()> now)
+    : current_(std::move(first)), make_(std::move(make)), log_(std::move(log)), now_(std::move(now)) {
+  if (current_) last_size_ = current_->desktop_size();
+}
+
+InputInjector* RecoveringInjector::live() {
+  if (current_ && !current_->failed()) return current_.get();
+  const auto now = now_();
+  if (current_) {
+    log_->warn("input lost: the desktop's connection failed; making a new one");
+    current_.reset();
+    next_try_ = now;  // the desktop may be back already
+    delay_ = kFirstRetry;
+  }
+  if (now < next_try_) return nullptr;
+  try {
+    auto fresh = make_();
+    if (fresh && !fresh->failed()) {
+      log_->info("input is back");
+      current_ = std::move(fresh);
+      last_size_ = current_->desktop_size();
+      last_error_.clear();
+      delay_ = kFirstRetry;
+      return current_.get();
+    }
+  } catch (const std::exception& e) {
+    // Said once per distinct reason: the desktop may stay away a while.
+    if (last_error_ != e.what()) log_->warn("input: still cannot reach the desktop: {}", e.what());
+    last_error_ = e.what();
+  }
+  next_try_ = now + delay_;
+  delay_ = std::min<Clock::duration>(delay_ * 2, kLongestRetry);
+  return nullptr;
+}
+
+template <class Call>
+auto RecoveringInjector::with_live(Call call, decltype(call(std::declval<InputInjector&>())) none) {
+  InputInjector* i = live();
+  if (!i) return none;
+  auto result = call(*i);
+  // The call is what showed the connection dead (a write to a server that
+  // is gone): it did nothing, so it goes to the new desktop instead.
+  if (i->failed()) {
+    i = live();
+    if (!i) return none;
+    result = call(*i);
+  }
+  return result;
+}
+
+InputStatus RecoveringInjector::key(uint32_t keysym, bool down) {
+  return with_live([&](InputInjector& i) { return i.key(keysym, down); }, InputStatus::kFailed);
+}
+
+InputStatus RecoveringInjector::type_text(std::string_view utf8) {
+  return with_live([&](InputInjector& i) { return i.type_text(utf8); }, InputStatus::kFailed);
+}
+
+void RecoveringInjector::move(int x, int y) {
+  with_live([&](InputInjector& i) { return (i.move(x, y), true); }, false);
+}
+
+void RecoveringInjector::button(int n, bool down) {
+  with_live([&](InputInjector& i) { return (i.button(n, down), true); }, false);
+}
+
+void RecoveringInjector::scroll_notches(int dx, int dy) {
+  with_live([&](InputInjector& i) { return (i.scroll_notches(dx, dy), true); }, false);
+}
+
+Size RecoveringInjector::desktop_size() const {
+  return current_ && !current_->failed() ? current_->desktop_size() : last_size_;
+}
+
+bool RecoveringInjector::caps_lock() {
+  return with_live([](InputInjector& i) { return i.caps_lock(); }, false);
+}
+
+bool RecoveringInjector::num_lock() {
+  return with_live([](InputInjector& i) { return i.num_lock(); }, false);
+}
+
+}  // namespace voxl::input

@@ -1,0 +1,139 @@
+// RecoveringInjector against fake injectors and a fake clock: a failed
+// injector is replaced at the next call, the call that found it dead goes to
+// the new one, attempts back off while the desktop stays away, and the
+// desktop size is the last one known meanwhile.
+#include "input/recovering_injector.h"
+
+#include <gtest/gtest.h>
+
+#include <spdlog/spdlog.h>
+
+#include <stdexcept>
+#include <vector>
+
+#include "fake_input_injector.h"
+
+namespace voxl::input {
+namespace {
+
+using FakeInjector = voxl::testing::FakeInputInjector;
+using Clock = RecoveringInjector::Clock;
+
+// Breaks when told to, the way an X connection does: the call that writes
+// to a dead server does nothing and leaves the injector failed.
+struct DyingInjector : FakeInjector {
+  bool die_on_next_call = false;
+  void move(int x, int y) override {
+    if (die_on_next_call || broken) {
+      broken = true;
+      return;
+    }
+    FakeInjector::move(x, y);
+  }
+};
+
+struct Desktop {
+  std::vector<FakeInjector*> made;  // owned by the RecoveringInjector
+  int refusals = 0;                 // the next attempts that throw
+  int attempts = 0;
+  Clock::time_point now{std::chrono::seconds(100)};
+
+  RecoveringInjector recovering(std::unique_ptr<InputInjector> first) {
+    return RecoveringInjector(
+        std::move(first),
+        [this]() -> std::unique_ptr<InputInjector> {
+          ++attempts;
+          if (refusals > 0) {
+            --refusals;
+            throw std::runtime_error("cannot open display :9");
+          }
+          auto fresh = std::make_unique<DyingInjector>();
+          made.push_back(fresh.get());
+          return fresh;
+        },
+        spdlog::default_logger(), [this] { return now; });
+  }
+};
+
+TEST(RecoveringInjector, PassesCallsThroughWhileTheInjectorWorks) {
+  Desktop d;
+  auto first = std::make_unique<DyingInjector>();
+  auto* inj = first.get();
+  RecoveringInjector r = d.recovering(std::move(first));
+  r.move(3, 4);
+  EXPECT_EQ(r.key(0x61, true), InputStatus::kOk);
+  EXPECT_EQ(inj->log, (std::vector<std::string>{"move 3 4", "key 0x61 down"}));
+  EXPECT_EQ(d.attempts, 0);
+  EXPECT_FALSE(r.failed());
+}
+
+TEST(RecoveringInjector, TheCallThatFindsTheDesktopGoneGoesToTheNewOne) {
+  Desktop d;
+  auto first = std::make_unique<DyingInjector>();
+  first->die_on_next_call = true;
+  RecoveringInjector r = d.recovering(std::move(first));
+  r.move(10, 20);
+  ASSERT_EQ(d.made.size(), 1u);
+  EXPECT_EQ(d.made[0]->log, (std::vector<std::string>{"move 10 20"}));
+  r.button(1, true);
+  EXPECT_EQ(d.made[0]->log, (std::vector<std::string>{"move 10 20", "button 1 down"}));
+  EXPECT_EQ(d.attempts, 1);
+}
+
+TEST(RecoveringInjector, AFailedInjectorFoundBeforeTheCallIsReplacedAtOnce) {
+  Desktop d;
+  auto first = std::make_unique<DyingInjector>();
+  first->broken = true;
+  RecoveringInjector r = d.recovering(std::move(first));
+  EXPECT_EQ(r.type_text("hi"), InputStatus::kOk);
+  ASSERT_EQ(d.made.size(), 1u);
+  EXPECT_EQ(d.made[0]->log, (std::vector<std::string>{"text hi"}));
+}
+
+TEST(RecoveringInjector, BacksOffWhileTheDesktopStaysAway) {
+  Desktop d;
+  auto first = std::make_unique<DyingInjector>();
+  first->broken = true;
+  RecoveringInjector r = d.recovering(std::move(first));
+  d.refusals = 100;
+  EXPECT_EQ(r.key(0x61, true), InputStatus::kFailed);
+  EXPECT_EQ(d.attempts, 1);
+  EXPECT_TRUE(r.failed());
+  // Within the first retry interval nothing is tried again.
+  d.now += RecoveringInjector::kFirstRetry / 2;
+  EXPECT_EQ(r.key(0x61, true), InputStatus::kFailed);
+  EXPECT_EQ(d.attempts, 1);
+  // Then the waits double, up to the longest.
+  d.now += RecoveringInjector::kFirstRetry;
+  r.move(1, 1);
+  EXPECT_EQ(d.attempts, 2);
+  d.now += RecoveringInjector::kFirstRetry * 3 / 2;  // less than the doubled wait
+  r.move(1, 1);
+  EXPECT_EQ(d.attempts, 2);
+  for (int i = 0; i < 20; ++i) {
+    d.now += RecoveringInjector::kLongestRetry;
+    r.move(1, 1);
+  }
+  EXPECT_EQ(d.attempts, 22);
+  // The desktop is back: the next call after the wait reaches it.
+  d.refusals = 0;
+  d.now += RecoveringInjector::kLongestRetry;
+  EXPECT_EQ(r.key(0x62, true), InputStatus::kOk);
+  ASSERT_EQ(d.made.size(), 1u);
+  EXPECT_EQ(d.made[0]->log, (std::vector<std::string>{"key 0x62 down"}));
+  EXPECT_FALSE(r.failed());
+}
+
+TEST(RecoveringInjector, KeepsTheLastDesktopSizeWhileThereIsNone) {
+  Desktop d;
+  auto first = std::make_unique<DyingInjector>();
+  auto* inj = first.get();
+  RecoveringInjector r = d.recovering(std::move(first));
+  EXPECT_EQ(r.desktop_size(), (Size{640, 480}));
+  inj->broken = true;
+  EXPECT_EQ(r.desktop_size(), (Size{640, 480}));
+  EXPECT_FALSE(r.caps_lock());
+}
+
+}  // namespace
+}  // namespace voxl::input
