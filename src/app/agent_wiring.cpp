@@ -11,7 +11,8 @@ namespace voxl::app {
 AgentWiring::AgentWiring(const Config& config, boost::asio::io_context& io, platform::DesktopEnvironment& desktop,
                          stream::Hub& hub, input::Interaction* interaction, const Logger& log)
     : io_(io), log_(log), interaction_(interaction), capture_area_(config.capture_region) {
-  changes_ = std::make_unique<endpoints::ChangeMonitor>(io, desktop.make_damage_watcher(io), log);
+  changes_ = std::make_unique<endpoints::ChangeMonitor>(
+      io, [&desktop, &io] { return desktop.make_damage_watcher(io); }, log);
   screenshots_ = std::make_unique<endpoints::ScreenshotService>([&desktop] { return desktop.make_capturer(); }, log);
   const char* tmp = std::getenv("TMPDIR");
   endpoints::RecordLimits limits;

@@ -2,6 +2,10 @@
 
 #include <boost/asio/post.hpp>
 
+#include <algorithm>
+#include <exception>
+#include <utility>
+
 namespace voxl::endpoints {
 
 namespace asio = boost::asio;
@@ -14,8 +18,8 @@ struct ChangeMonitor::Entry {
   Done done;
 };
 
-ChangeMonitor::ChangeMonitor(asio::io_context& io, std::unique_ptr<capture::DamageWatcher> watcher, Logger log)
-    : io_(io), watcher_(std::move(watcher)), log_sink_(std::move(log)) {
+ChangeMonitor::ChangeMonitor(asio::io_context& io, WatcherFactory make_watcher, Logger log)
+    : io_(io), make_watcher_(std::move(make_watcher)), watcher_(make_watcher_()), retry_(io), log_sink_(std::move(log)) {
   pump(false);
   watch();
 }
@@ -26,12 +30,46 @@ void ChangeMonitor::watch() {
   watcher_->async_wait([this, alive = alive_] {
     if (!*alive) return;
     pump(false);
-    if (watcher_->failed()) {
-      log_sink_->error("the damage watcher lost the display: /wait will only time out from now on");
-      return;
-    }
+    if (watcher_->failed()) return lost();
     watch();
   });
+}
+
+void ChangeMonitor::lost() {
+  log_sink_->warn("the damage watcher lost the display: watching again once it is back");
+  // Destroyed once the handler that found it dead has returned.
+  asio::post(io_, [dead = std::move(watcher_)] {});
+  retry_delay_ = kFirstRetry;
+  retry_later();
+}
+
+void ChangeMonitor::retry_later() {
+  retry_.expires_after(retry_delay_);
+  retry_.async_wait([this, alive = alive_](boost::system::error_code ec) {
+    if (!ec && *alive) try_again();
+  });
+}
+
+void ChangeMonitor::try_again() {
+  try {
+    auto fresh = make_watcher_();
+    if (fresh && !fresh->failed()) {
+      watcher_ = std::move(fresh);
+      last_error_.clear();
+      log_sink_->info("the damage watcher is back: /wait sees the screen again");
+      // A new server: everything on its screen is new.
+      if (!pending_since_) pending_since_ = Clock::now();
+      pump(true);
+      watch();
+      return;
+    }
+  } catch (const std::exception& e) {
+    // Said once per distinct reason: the display may stay away a while.
+    if (last_error_ != e.what()) log_sink_->warn("the damage watcher still cannot watch: {}", e.what());
+    last_error_ = e.what();
+  }
+  retry_delay_ = std::min<Clock::duration>(retry_delay_ * 2, kLongestRetry);
+  retry_later();
 }
 
 void ChangeMonitor::post_pump() {
@@ -45,10 +83,10 @@ void ChangeMonitor::post_pump() {
 }
 
 void ChangeMonitor::pump(bool take_now) {
-  if (watcher_->poll() && !pending_since_) pending_since_ = Clock::now();
+  if (watcher_ && watcher_->poll() && !pending_since_) pending_since_ = Clock::now();
   if (!pending_since_ || !(take_now || !waiters_.empty())) return;
   std::vector<Rect> rects;
-  if (!watcher_->take(rects)) rects.assign(1, Rect{0, 0, 1 << 16, 1 << 16});
+  if (!watcher_ || !watcher_->take(rects)) rects.assign(1, Rect{0, 0, 1 << 16, 1 << 16});
   const Clock::time_point at = *pending_since_;
   pending_since_.reset();
   log_.add(rects);
@@ -61,14 +99,14 @@ void ChangeMonitor::pump(bool take_now) {
   for (const auto& [id, o] : finished) finish(id, o);
   // Changes reported during that round trip are queued in the connection,
   // where the descriptor no longer shows them: look again from the loop.
-  if (watcher_->poll()) {
+  if (watcher_ && watcher_->poll()) {
     pending_since_ = Clock::now();
     if (!waiters_.empty()) post_pump();
   }
 }
 
 uint64_t ChangeMonitor::current_seq() {
-  watcher_->sync();
+  if (watcher_) watcher_->sync();
   pump(true);
   return log_.seq();
 }

@@ -7,6 +7,11 @@
 // handed out earlier keeps its exact meaning however long the gap until the
 // next /wait?since=.
 //
+// When the watcher loses the display (the X server went away), the monitor
+// makes a new one, backing off from kFirstRetry to kLongestRetry while the
+// display stays away; the new server's screen counts as one change of the
+// whole screen, and the seq goes on from where it was.
+//
 // Threads: the loop thread only; construct and destroy there, before the
 // io_context is destroyed. Blocking: current_seq() and start_wait() make one
 // round trip to the display (tens of microseconds on a local socket) so that
@@ -16,10 +21,12 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "base/logging.h"
 #include "capture/damage_watcher.h"
@@ -31,9 +38,15 @@ namespace voxl::endpoints {
 class ChangeMonitor {
  public:
   using Done = std::function<void(const WaitOutcome&)>;
+  // Makes a watcher reporting on the monitor's io_context; throws
+  // std::runtime_error when the display cannot be watched.
+  using WatcherFactory = std::function<std::unique_ptr<capture::DamageWatcher>()>;
   static constexpr size_t kMaxWaiters = 4096;
+  static constexpr auto kFirstRetry = std::chrono::milliseconds(250);
+  static constexpr auto kLongestRetry = std::chrono::seconds(5);
 
-  ChangeMonitor(boost::asio::io_context& io, std::unique_ptr<capture::DamageWatcher> watcher, Logger log);
+  // Makes the first watcher at once (its exception propagates).
+  ChangeMonitor(boost::asio::io_context& io, WatcherFactory make_watcher, Logger log);
   ~ChangeMonitor();
   ChangeMonitor(const ChangeMonitor&) = delete;
   ChangeMonitor& operator=(const ChangeMonitor&) = delete;
@@ -52,13 +65,20 @@ class ChangeMonitor {
  private:
   struct Entry;
   void watch();
+  void lost();
+  void retry_later();
+  void try_again();
   void pump(bool take_now);
   void post_pump();
   void arm(uint64_t id);
   void finish(uint64_t id, const WaitOutcome& o);
 
   boost::asio::io_context& io_;
-  std::unique_ptr<capture::DamageWatcher> watcher_;
+  WatcherFactory make_watcher_;
+  std::unique_ptr<capture::DamageWatcher> watcher_;  // null while the display is away
+  boost::asio::steady_timer retry_;
+  Clock::duration retry_delay_ = kFirstRetry;
+  std::string last_error_;
   Logger log_sink_;
   ChangeLog log_;
   std::optional<Clock::time_point> pending_since_;  // notified, not yet taken

@@ -1,10 +1,12 @@
 // The X server going away is not the end: voxl keeps serving, and once a
 // server is back on the same display the video pipeline rebuilds its
 // capturer and the viewers see the new screen (from a key frame), without
-// reconnecting; input reaches the new server too.
+// reconnecting; input reaches the new server too, and /wait sees its changes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+
+#include <nlohmann/json.hpp>
 
 #include "event_recorder.h"
 #include "http_client.h"
@@ -44,6 +46,10 @@ class DisplayRestartTest : public VoxlFixture {
     const std::string body = R"({"actions":[{"type":"click","x":)" + std::to_string(x) + R"(,"y":)" +
                              std::to_string(y) + "}]}";
     return http_request(voxl_->port(), {"POST", "/input", {}}, body, std::chrono::seconds(60));
+  }
+
+  HttpAnswer get(const std::string& target) {
+    return http_request(voxl_->port(), {"GET", target, {}}, std::chrono::seconds(60));
   }
 
   int number_ = 0;
@@ -92,6 +98,25 @@ TEST_F(DisplayRestartTest, InputReachesTheNewServer) {
   EXPECT_EQ(ev[0].root_x, 70) << ev[0].describe();
   EXPECT_EQ(ev[0].root_y, 80) << ev[0].describe();
   EXPECT_TRUE(voxl_->wait_for_log("input is back", std::chrono::seconds(60))) << voxl_->log();
+}
+
+TEST_F(DisplayRestartTest, WaitSeesChangesOnTheNewServer) {
+  start_display(kBefore);
+  start_voxl();
+  stop_display();
+  ASSERT_TRUE(voxl_->wait_for_log("the damage watcher lost the display", std::chrono::seconds(60))) << voxl_->log();
+  start_display_again(kAfter);
+  ASSERT_TRUE(voxl_->wait_for_log("the damage watcher is back", std::chrono::seconds(60))) << voxl_->log();
+  const HttpAnswer now = get("/wait?idle=0");
+  ASSERT_EQ(now.status, 200) << now.body;
+  const auto seq = nlohmann::json::parse(now.body, nullptr, false).value("seq", uint64_t(0));
+  EXPECT_GT(seq, 0u) << now.body;
+  fill(Rect{10, 10, 50, 50}, 0x30c040);
+  const HttpAnswer changed = get("/wait?change&timeout=30000&since=" + std::to_string(seq));
+  ASSERT_EQ(changed.status, 200) << changed.body;
+  const auto j = nlohmann::json::parse(changed.body, nullptr, false);
+  EXPECT_EQ(j.value("changed", false), true) << changed.body << "\n" << voxl_->log();
+  EXPECT_GT(j.value("seq", uint64_t(0)), seq) << changed.body;
 }
 
 }  // namespace
