@@ -4,6 +4,8 @@
 #include <utility>
 
 #include "input/interaction.h"
+#include "input/recovering_clipboard.h"
+#include "input/recovering_cursor_source.h"
 #include "input/recovering_injector.h"
 #include "platform/desktop_environment.h"
 
@@ -44,16 +46,31 @@ std::unique_ptr<input::InputInjector> recovering_injector(platform::DesktopEnvir
       std::move(first), [&desktop] { return desktop.make_input_injector(); }, log);
 }
 
+std::unique_ptr<input::CursorSource> recovering_cursor(boost::asio::io_context& io,
+                                                      platform::DesktopEnvironment& desktop, const Logger& log) {
+  auto first = optional_part(log, "cursor shapes", [&] { return desktop.make_cursor_source(io); });
+  if (!first) return nullptr;
+  return std::make_unique<input::RecoveringCursorSource>(
+      io, std::move(first), [&desktop, &io] { return desktop.make_cursor_source(io); }, log);
+}
+
+std::unique_ptr<input::Clipboard> recovering_clipboard(const Config& config, boost::asio::io_context& io,
+                                                       platform::DesktopEnvironment& desktop, const Logger& log) {
+  if (config.clipboard == ClipboardMode::kOff) return nullptr;
+  const bool watch = config.clipboard != ClipboardMode::kIn;
+  const auto make = [&desktop, &io, watch] { return desktop.make_clipboard(io, input::kMaxClipboardBytes, watch); };
+  auto first = optional_part(log, "clipboard", make);
+  if (!first) return nullptr;
+  return std::make_unique<input::RecoveringClipboard>(io, std::move(first), make, log);
+}
+
 }  // namespace
 
 InputWiring::InputWiring(const Config& config, boost::asio::io_context& io, platform::DesktopEnvironment& desktop,
                          const Logger& log)
     : injector_(recovering_injector(desktop, log)),
-      cursor_(optional_part(log, "cursor shapes", [&] { return desktop.make_cursor_source(io); })) {
-  if (config.clipboard != ClipboardMode::kOff)
-    clipboard_ = optional_part(log, "clipboard", [&] {
-      return desktop.make_clipboard(io, input::kMaxClipboardBytes, config.clipboard != ClipboardMode::kIn);
-    });
+      cursor_(recovering_cursor(io, desktop, log)),
+      clipboard_(recovering_clipboard(config, io, desktop, log)) {
   interaction_ = std::make_unique<input::Interaction>(injector_.get(), clipboard_.get(), cursor_.get(),
                                                       interaction_settings(config), log);
 }

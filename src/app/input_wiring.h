@@ -2,8 +2,8 @@
 // the clipboard from the platform (each optional: a desktop that refuses
 // one, such as X11 without XTEST, is still streamed, with a warning; the
 // clipboard also off with --enable_clipboard false), routed to and from the
-// sessions by the Interaction. Input survives the desktop going away and
-// coming back (input/recovering_injector.h).
+// sessions by the Interaction. All three survive the desktop going away and
+// coming back (input/recovering_*.h).
 //
 // Threads: the loop thread only; the cursor source and the clipboard report
 // on the loop. Lifetime: made after the loop and before the agent services

@@ -2,7 +2,6 @@
 
 #include <boost/asio/post.hpp>
 
-#include <algorithm>
 #include <exception>
 #include <utility>
 
@@ -39,12 +38,12 @@ void ChangeMonitor::lost() {
   log_sink_->warn("the damage watcher lost the display: watching again once it is back");
   // Destroyed once the handler that found it dead has returned.
   asio::post(io_, [dead = std::move(watcher_)] {});
-  retry_delay_ = kFirstRetry;
+  backoff_.reset();
   retry_later();
 }
 
 void ChangeMonitor::retry_later() {
-  retry_.expires_after(retry_delay_);
+  retry_.expires_after(backoff_.next());
   retry_.async_wait([this, alive = alive_](boost::system::error_code ec) {
     if (!ec && *alive) try_again();
   });
@@ -68,7 +67,6 @@ void ChangeMonitor::try_again() {
     if (last_error_ != e.what()) log_sink_->warn("the damage watcher still cannot watch: {}", e.what());
     last_error_ = e.what();
   }
-  retry_delay_ = std::min<Clock::duration>(retry_delay_ * 2, kLongestRetry);
   retry_later();
 }
 

@@ -28,6 +28,7 @@
 #include <optional>
 #include <string>
 
+#include "base/backoff.h"
 #include "base/logging.h"
 #include "capture/damage_watcher.h"
 #include "endpoints/change_log.h"
@@ -77,7 +78,7 @@ class ChangeMonitor {
   WatcherFactory make_watcher_;
   std::unique_ptr<capture::DamageWatcher> watcher_;  // null while the display is away
   boost::asio::steady_timer retry_;
-  Clock::duration retry_delay_ = kFirstRetry;
+  Backoff backoff_{kFirstRetry, kLongestRetry};
   std::string last_error_;
   Logger log_sink_;
   ChangeLog log_;

@@ -37,6 +37,10 @@ class Clipboard {
   // The desktop's clipboard holds `content` from now on (voxl serves it to
   // applications that paste). False with `error` set when it cannot.
   virtual bool offer(ClipboardContent content, std::string& error) = 0;
+  // Called once, on the loop, when the clipboard lost the desktop for good
+  // (the X server went away); a RecoveringClipboard makes a new one.
+  // Clipboards that cannot lose it never call it.
+  virtual void set_lost_handler(std::function<void()> on_lost) = 0;
 };
 
 }  // namespace voxl::input

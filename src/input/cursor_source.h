@@ -33,6 +33,10 @@ class CursorSource {
   virtual void set_listener(std::function<void(const CursorImagePtr&)> listener) = 0;
   // The shape now; null before the first one is known.
   virtual CursorImagePtr current() const = 0;
+  // Called once, on the loop, when the source lost the desktop for good
+  // (the X server went away); a RecoveringCursorSource makes a new one.
+  // Sources that cannot lose it never call it.
+  virtual void set_lost_handler(std::function<void()> on_lost) = 0;
 };
 
 }  // namespace voxl::input

@@ -1,6 +1,5 @@
 #include "input/recovering_injector.h"
 
-#include <algorithm>
 #include <exception>
 #include <utility>
 
@@ -19,7 +18,7 @@ InputInjector* RecoveringInjector::live() {
     log_->warn("input lost: the desktop's connection failed; making a new one");
     current_.reset();
     next_try_ = now;  // the desktop may be back already
-    delay_ = kFirstRetry;
+    backoff_.reset();
   }
   if (now < next_try_) return nullptr;
   try {
@@ -29,7 +28,6 @@ InputInjector* RecoveringInjector::live() {
       current_ = std::move(fresh);
       last_size_ = current_->desktop_size();
       last_error_.clear();
-      delay_ = kFirstRetry;
       return current_.get();
     }
   } catch (const std::exception& e) {
@@ -37,8 +35,7 @@ InputInjector* RecoveringInjector::live() {
     if (last_error_ != e.what()) log_->warn("input: still cannot reach the desktop: {}", e.what());
     last_error_ = e.what();
   }
-  next_try_ = now + delay_;
-  delay_ = std::min<Clock::duration>(delay_ * 2, kLongestRetry);
+  next_try_ = now + backoff_.next();
   return nullptr;
 }
 

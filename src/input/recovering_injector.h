@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 
+#include "base/backoff.h"
 #include "base/logging.h"
 #include "input/input_injector.h"
 
@@ -59,7 +60,7 @@ class RecoveringInjector final : public InputInjector {
   std::function<Clock::time_point()> now_;
   Size last_size_;
   Clock::time_point next_try_{};
-  Clock::duration delay_ = kFirstRetry;
+  Backoff backoff_{kFirstRetry, kLongestRetry};
   std::string last_error_;
 };
 

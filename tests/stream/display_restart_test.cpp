@@ -1,7 +1,8 @@
 // The X server going away is not the end: voxl keeps serving, and once a
 // server is back on the same display the video pipeline rebuilds its
 // capturer and the viewers see the new screen (from a key frame), without
-// reconnecting; input reaches the new server too, and /wait sees its changes.
+// reconnecting; input, the cursor and the clipboard follow the new server
+// too, and /wait sees its changes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include "event_recorder.h"
 #include "http_client.h"
 #include "voxl_fixture.h"
+#include "xclip.h"
 
 namespace voxl::testing {
 namespace {
@@ -117,6 +119,46 @@ TEST_F(DisplayRestartTest, WaitSeesChangesOnTheNewServer) {
   const auto j = nlohmann::json::parse(changed.body, nullptr, false);
   EXPECT_EQ(j.value("changed", false), true) << changed.body << "\n" << voxl_->log();
   EXPECT_GT(j.value("seq", uint64_t(0)), seq) << changed.body;
+}
+
+TEST_F(DisplayRestartTest, CursorAndClipboardFollowTheNewServer) {
+  start_display(kBefore);
+  start_voxl();
+  StreamClient client(client_options());
+  const auto of_type = [&](const std::string& type) {
+    std::vector<nlohmann::json> r;
+    for (const auto& m : client.texts())
+      if (m.value("type", "") == type) r.push_back(m);
+    return r;
+  };
+  ASSERT_TRUE(client.wait_until([&] { return !of_type("cursor").empty(); })) << client.status();
+  const uint64_t old_serial = of_type("cursor").back().value("serial", uint64_t(0));
+
+  stop_display();
+  ASSERT_TRUE(voxl_->wait_for_log("cursor shapes: lost the desktop", std::chrono::seconds(60))) << voxl_->log();
+  ASSERT_TRUE(voxl_->wait_for_log("clipboard: lost the desktop", std::chrono::seconds(60))) << voxl_->log();
+  const size_t cursors_before = of_type("cursor").size();
+  start_display_again(kAfter);
+  ASSERT_TRUE(voxl_->wait_for_log("cursor shapes: back", std::chrono::seconds(60))) << voxl_->log();
+  ASSERT_TRUE(voxl_->wait_for_log("clipboard: back", std::chrono::seconds(60))) << voxl_->log();
+
+  // The new server's pointer, under a serial the old one never used.
+  ASSERT_TRUE(client.wait_until([&] { return of_type("cursor").size() > cursors_before; })) << client.status();
+  EXPECT_NE(of_type("cursor").back().value("serial", uint64_t(0)), old_serial);
+
+  // What an application on the new server copies reaches the viewer...
+  auto owner = xclip_owner(display_->name(), "copied after the restart");
+  EXPECT_TRUE(client.wait_until([&] {
+    const auto c = of_type("clipboard");
+    return !c.empty() && c.back().value("text", "") == "copied after the restart";
+  })) << client.status() << "\n" << voxl_->log();
+  // ... and what the viewer pastes reaches the new server's applications.
+  client.send_text(R"({"type":"clipboard","mime":"text/plain","text":"pasted after the restart"})");
+  // xclip gives up the clipboard, and exits, once voxl has taken it.
+  ASSERT_TRUE(client.wait_until([&] { return owner->exited(); }, std::chrono::seconds(60))) << voxl_->log();
+  const XclipOutput pasted = run_xclip(display_->name(), {"-o"});
+  EXPECT_TRUE(pasted.exited);
+  EXPECT_EQ(pasted.out, "pasted after the restart");
 }
 
 }  // namespace

@@ -76,6 +76,7 @@ struct FakePipeline {
 struct FakeClipboard : input::Clipboard {
   std::vector<input::ClipboardContent> offered;
   void set_listener(Listener) override {}
+  void set_lost_handler(std::function<void()>) override {}
   bool offer(input::ClipboardContent c, std::string&) override {
     offered.push_back(std::move(c));
     return true;

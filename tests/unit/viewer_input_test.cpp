@@ -20,6 +20,7 @@ struct FakeClipboard : Clipboard {
   Listener listener;
   std::vector<ClipboardContent> offered;
   void set_listener(Listener l) override { listener = std::move(l); }
+  void set_lost_handler(std::function<void()>) override {}
   bool offer(ClipboardContent c, std::string& error) override {
     if (c.data.size() > 10) {
       error = "too large";
@@ -35,6 +36,7 @@ struct FakeCursor : CursorSource {
   CursorImagePtr now;
   void set_listener(std::function<void(const CursorImagePtr&)> l) override { listener = std::move(l); }
   CursorImagePtr current() const override { return now; }
+  void set_lost_handler(std::function<void()>) override {}
 };
 
 struct Link : ViewerLink {

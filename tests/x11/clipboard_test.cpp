@@ -3,9 +3,6 @@
 // the test talks to the clipboard through it.
 #include <gtest/gtest.h>
 
-#include <fcntl.h>
-#include <poll.h>
-#include <unistd.h>
 
 #include <xcb/xcb.h>
 
@@ -25,72 +22,14 @@
 #include "platform/x11/virtual_display.h"
 #include "platform/x11/selection_clipboard.h"
 #include "x11_test_support.h"
+#include "xclip.h"
 
 namespace voxl::input {
 namespace {
 
 namespace asio = boost::asio;
-
-struct Output {
-  bool exited = false;
-  std::string out;
-};
-
-// Runs xclip with `args` on `display` to completion; feeds `in` to its stdin.
-Output run_xclip(const std::string& display, std::vector<std::string> args, const std::string& in = {}) {
-  int in_pipe[2], out_pipe[2];
-  if (pipe2(in_pipe, O_CLOEXEC) || pipe2(out_pipe, O_CLOEXEC)) throw std::runtime_error("pipe");
-  platform::ChildOptions o;
-  o.argv = {"xclip", "-selection", "clipboard"};
-  o.argv.insert(o.argv.end(), args.begin(), args.end());
-  o.env = {"DISPLAY=" + display};
-  o.fds = {{0, in_pipe[0]}, {1, out_pipe[1]}};
-  platform::ChildProcess child(o);
-  close(in_pipe[0]);
-  close(out_pipe[1]);
-  std::thread writer([fd = in_pipe[1], in] {
-    size_t off = 0;
-    while (off < in.size()) {
-      const ssize_t n = write(fd, in.data() + off, in.size() - off);
-      if (n <= 0) break;
-      off += size_t(n);
-    }
-    close(fd);
-  });
-  Output r;
-  char buf[65536];
-  for (;;) {
-    const ssize_t n = read(out_pipe[0], buf, sizeof buf);
-    if (n <= 0) break;
-    r.out.append(buf, size_t(n));
-  }
-  close(out_pipe[0]);
-  writer.join();
-  r.exited = platform::wait_child_exit(child.pid(), std::chrono::seconds(30));
-  return r;
-}
-
-// `xclip -i` owning the clipboard with `text`, in the foreground until stopped.
-std::unique_ptr<platform::ChildProcess> xclip_owner(const std::string& display, const std::string& data,
-                                          const std::string& target = {}) {
-  int in_pipe[2];
-  if (pipe2(in_pipe, O_CLOEXEC)) throw std::runtime_error("pipe");
-  platform::ChildOptions o;
-  o.argv = {"xclip", "-quiet", "-selection", "clipboard", "-i"};
-  if (!target.empty()) o.argv.insert(o.argv.end(), {"-t", target});
-  o.env = {"DISPLAY=" + display};
-  o.fds = {{0, in_pipe[0]}};
-  auto child = std::make_unique<platform::ChildProcess>(o);
-  close(in_pipe[0]);
-  size_t off = 0;
-  while (off < data.size()) {
-    const ssize_t n = write(in_pipe[1], data.data() + off, data.size() - off);
-    if (n <= 0) break;
-    off += size_t(n);
-  }
-  close(in_pipe[1]);
-  return child;
-}
+using testing::run_xclip;
+using testing::xclip_owner;
 
 class ClipboardTest : public ::testing::Test {
  protected:
@@ -221,9 +160,9 @@ TEST_F(ClipboardTest, ImagesCopiedOnTheDesktopArePng) {
 TEST_F(ClipboardTest, TextFromAViewerPastesOnTheDesktop) {
   start();
   ASSERT_TRUE(offer({"text/plain", "from the browser: ünïcode ✓"}));
-  const Output targets = run_xclip(xvfb_->name(), {"-o", "-t", "TARGETS"});
+  const testing::XclipOutput targets = run_xclip(xvfb_->name(), {"-o", "-t", "TARGETS"});
   EXPECT_NE(targets.out.find("UTF8_STRING"), std::string::npos) << targets.out;
-  const Output text = run_xclip(xvfb_->name(), {"-o"});
+  const testing::XclipOutput text = run_xclip(xvfb_->name(), {"-o"});
   ASSERT_TRUE(text.exited);
   EXPECT_EQ(text.out, "from the browser: ünïcode ✓");
   // Voxl's own ownership is not reported back as a desktop copy.
@@ -235,10 +174,10 @@ TEST_F(ClipboardTest, ImagesFromAViewerPasteAsPng) {
   start();
   const std::string png("\x89PNG\r\n\x1a\n\0\x01\x02", 11);
   ASSERT_TRUE(offer({"image/png", png}));
-  const Output targets = run_xclip(xvfb_->name(), {"-o", "-t", "TARGETS"});
+  const testing::XclipOutput targets = run_xclip(xvfb_->name(), {"-o", "-t", "TARGETS"});
   EXPECT_NE(targets.out.find("image/png"), std::string::npos) << targets.out;
   EXPECT_EQ(targets.out.find("UTF8_STRING"), std::string::npos) << targets.out;
-  const Output got = run_xclip(xvfb_->name(), {"-o", "-t", "image/png"});
+  const testing::XclipOutput got = run_xclip(xvfb_->name(), {"-o", "-t", "image/png"});
   EXPECT_TRUE(got.out == png);
 }
 
@@ -298,7 +237,7 @@ TEST_F(ClipboardTest, AClearStillQueuedFromAnEarlierOfferKeepsTheNewOne) {
     ok = clipboard_->offer({"text/plain", "second"}, error);
   });
   ASSERT_TRUE(ok) << error;
-  const Output text = run_xclip(xvfb_->name(), {"-o"});
+  const testing::XclipOutput text = run_xclip(xvfb_->name(), {"-o"});
   ASSERT_TRUE(text.exited);
   EXPECT_EQ(text.out, "second");
 }
@@ -327,7 +266,7 @@ TEST_F(ClipboardTest, ARequestorThatStopsReadingAnIncrTransferIsDropped) {
   xcb_flush(paster.c);
   on_loop([] {});
   // A new paste is served as usual.
-  const Output text = run_xclip(xvfb_->name(), {"-o"});
+  const testing::XclipOutput text = run_xclip(xvfb_->name(), {"-o"});
   ASSERT_TRUE(text.exited);
   EXPECT_EQ(text.out.size(), size_t(17 * 1024 * 1024));
 }

@@ -113,7 +113,10 @@ SelectionClipboard::SelectionClipboard(boost::asio::io_context& io, const std::s
   conn_->sync();
   watch_ = std::make_unique<XcbEventWatch>(
       io, c, [this](xcb_generic_event_t* ev) { on_event(ev); },
-      [this] { log_->warn("clipboard: lost the X connection; the clipboard is no longer shared"); });
+      [this] {
+        log_->warn("clipboard: lost the X connection");
+        if (on_lost_) on_lost_();
+      });
 }
 
 SelectionClipboard::~SelectionClipboard() {

@@ -56,6 +56,7 @@ class SelectionClipboard final : public input::Clipboard {
   ~SelectionClipboard() override;
 
   void set_listener(Listener listener) override;
+  void set_lost_handler(std::function<void()> on_lost) override { on_lost_ = std::move(on_lost); }
   bool offer(input::ClipboardContent content, std::string& error) override;
 
   // A transfer without progress for this long is dropped.
@@ -97,6 +98,7 @@ class SelectionClipboard final : public input::Clipboard {
   size_t max_request_bytes_ = 0;
   std::unique_ptr<XcbEventWatch> watch_;
   Listener listener_;
+  std::function<void()> on_lost_;
   input::ProgressDeadlines<TransferKey> deadlines_;
   std::unique_ptr<Timer> timer_;
 

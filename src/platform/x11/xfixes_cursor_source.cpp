@@ -62,7 +62,10 @@ XFixesCursorSource::XFixesCursorSource(boost::asio::io_context& io, const std::s
   refresh();
   watch_ = std::make_unique<XcbEventWatch>(
       io, c, [this](xcb_generic_event_t* ev) { on_event(ev); },
-      [this] { log_->warn("cursor: lost the X connection; the pointer shape no longer follows the desktop"); });
+      [this] {
+        log_->warn("cursor: lost the X connection");
+        if (on_lost_) on_lost_();
+      });
 }
 
 XFixesCursorSource::~XFixesCursorSource() { watch_.reset(); }

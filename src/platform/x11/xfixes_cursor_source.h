@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "base/logging.h"
 #include "input/cursor_source.h"
@@ -34,6 +35,7 @@ class XFixesCursorSource final : public input::CursorSource {
   ~XFixesCursorSource() override;
 
   void set_listener(std::function<void(const input::CursorImagePtr&)> listener) override;
+  void set_lost_handler(std::function<void()> on_lost) override { on_lost_ = std::move(on_lost); }
   input::CursorImagePtr current() const override { return current_; }
 
  private:
@@ -45,6 +47,7 @@ class XFixesCursorSource final : public input::CursorSource {
   uint8_t first_event_ = 0;
   std::unique_ptr<XcbEventWatch> watch_;
   std::function<void(const input::CursorImagePtr&)> listener_;
+  std::function<void()> on_lost_;
   input::CursorImagePtr current_;
   std::map<uint64_t, input::CursorImagePtr> cache_;  // serial -> image, bounded
 };

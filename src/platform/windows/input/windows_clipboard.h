@@ -44,6 +44,8 @@ class WindowsClipboard final : public input::Clipboard {
   WindowsClipboard& operator=(const WindowsClipboard&) = delete;
 
   void set_listener(Listener listener) override;
+  // The session's clipboard cannot go away under this process.
+  void set_lost_handler(std::function<void()>) override {}
   bool offer(input::ClipboardContent content, std::string& error) override;
 
  private:

@@ -40,6 +40,8 @@ class WindowsCursorSource final : public input::CursorSource {
   WindowsCursorSource& operator=(const WindowsCursorSource&) = delete;
 
   void set_listener(std::function<void(const input::CursorImagePtr&)> listener) override;
+  // The desktop's cursor cannot go away under this process.
+  void set_lost_handler(std::function<void()>) override {}
   input::CursorImagePtr current() const override;
 
   static constexpr size_t kCacheSize = 32;
