@@ -52,7 +52,7 @@ struct PipelineSettings {
   // chroma) while set_full_chroma(true) says every consumer takes it, and
   // in which range its YUV is coded.
   bool full_chroma = true;
-  encode::ColourRange full_chroma_range = encode::ColourRange::kFull;
+  encode::ColourRange full_chroma_range = encode::ColourRange::kLimited;
 };
 
 class VideoPipeline {
