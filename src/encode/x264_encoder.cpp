@@ -77,8 +77,8 @@ X264Encoder::X264Encoder(Size size, const EncoderSettings& s, Logger log)
   budget_frames_ = std::clamp(s.first_frame_intervals, 1, max_budget_frames());
   p.rc.i_vbv_max_bitrate = vbv_rate_kbps(s.max_kbps, budget_frames_);
   p.rc.i_vbv_buffer_size = vbv_buffer_kbit(s.max_kbps, s.fps, budget_frames_);
-  // The first frame may take the whole buffer (x264 starts it 90% full).
-  p.rc.f_vbv_buffer_init = 1.0f;
+  // A banked first frame may take the whole buffer (x264 starts it 90% full).
+  if (budget_frames_ > 1) p.rc.f_vbv_buffer_init = 1.0f;
   // At 4:4:4 chroma is coded like luma, but RGB amplifies its errors (R
   // takes 1.6x the Cr error, B 2x the Cb error): a finer chroma quantiser
   // buys about 4.5 dB of RGB PSNR on coloured text for about 25% more
