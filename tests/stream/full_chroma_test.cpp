@@ -127,12 +127,15 @@ TEST_F(FullChromaTest, A1080pStillScreenConvergesUnderAModestCeiling) {
   ClientOptions o = client_options();
   o.avc444 = true;
   StreamClient viewer(o);
+  // It settles at 45.2-46 dB; the bound leaves a margin, the frame count
+  // below is what tells a starved IDR.
+  constexpr double kConverged = 44.0;
   double best = 0;
   ASSERT_TRUE(viewer.wait_until(
       [&] {
         if (!viewer.picture() || !viewer.picture()->full_chroma) return false;
         best = std::max(best, rgb_psnr(*viewer.picture(), still));
-        return best >= 45.0;
+        return best >= kConverged;
       },
       kLimit))
       << "best RGB PSNR of a 4:4:4 picture " << best << " dB; " << viewer.status() << "\n" << voxl_->log();
