@@ -55,10 +55,11 @@ void announce_still() {
 // Returns the number of decoder errors, or -1 when the stream failed.
 int run_voxl(int port, std::chrono::milliseconds warmup, std::chrono::milliseconds measure,
              std::chrono::milliseconds still, FrameRecorder& recorder, PictureQuality& quality,
-             FrameTrace& trace, std::string& error) {
+             FrameTrace& trace, const std::string& save_stream, std::string& error) {
   voxl::testing::ClientOptions options;
   options.port = uint16_t(port);
   options.avc444 = true;  // libavcodec decodes a still screen's High 4:4:4 too
+  options.save_stream = save_stream;
   voxl::testing::StreamClient client(options);
   const auto window = Clock::now() + warmup;
   const auto end = window + measure;
@@ -126,7 +127,7 @@ int main(int argc, char** argv) {
   app.add_option("--cell", cell, "marker cell size in pixels")->check(CLI::Range(4, 64));
   app.add_option("--workload", workload, "what the screen shows (animation, fullscreen, texture: quality measured)");
   app.add_option("--size", size, "the screen's WxH, to build the expected picture before connecting");
-  app.add_option("--save-still", save_still, "write the last still picture and the expected one to PREFIX-*.ppm");
+  app.add_option("--save-still", save_still, "write the last still picture and the expected one to PREFIX-*.ppm (voxl: its stream to PREFIX-stream.h264)");
   app.add_option("--still-s", still_s, "seconds of still picture measured after the window")->check(CLI::Range(0.0, 60.0));
   CLI11_PARSE(app, argc, argv);
   if (!voxl_port && vnc.empty() && !h264_stdin) {
@@ -147,7 +148,8 @@ int main(int argc, char** argv) {
   bool ok = true;
   try {
     if (voxl_port) {
-      decode_errors = run_voxl(voxl_port, warmup, measure, still, recorder, quality, trace, error);
+      decode_errors = run_voxl(voxl_port, warmup, measure, still, recorder, quality, trace,
+                               save_still.empty() ? std::string() : save_still + "-stream.h264", error);
       ok = decode_errors >= 0;
     } else if (!vnc.empty()) {
       const auto colon = vnc.rfind(':');

@@ -72,7 +72,7 @@ struct Config {
   int paintover_crf = 16;
   int paintover_burst = 3;  // frames sent at paintover_crf once the screen is still
   int paintover_delay_ms = 150;
-  bool paintover_444 = false;  // full-resolution chroma for a still screen, where viewers decode it
+  bool paintover_444 = true;   // full-resolution chroma for a still screen, where viewers decode it
   bool adaptive_threads = false;
   int stripes = 1;
   int convert_threads = 4;

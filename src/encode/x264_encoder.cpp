@@ -74,8 +74,11 @@ X264Encoder::X264Encoder(Size size, const EncoderSettings& s, Logger log)
   p.b_annexb = 1;
   p.rc.i_rc_method = X264_RC_CRF;
   p.rc.f_rf_constant = float(s.crf);
-  p.rc.i_vbv_max_bitrate = s.max_kbps;
-  p.rc.i_vbv_buffer_size = vbv_buffer_kbit(s.max_kbps, s.fps);
+  budget_frames_ = std::clamp(s.first_frame_intervals, 1, max_budget_frames());
+  p.rc.i_vbv_max_bitrate = vbv_rate_kbps(s.max_kbps, budget_frames_);
+  p.rc.i_vbv_buffer_size = vbv_buffer_kbit(s.max_kbps, s.fps, budget_frames_);
+  // A banked first frame may take the whole buffer (x264 starts it 90% full).
+  if (budget_frames_ > 1) p.rc.f_vbv_buffer_init = 1.0f;
   // At 4:4:4 chroma is coded like luma, but RGB amplifies its errors (R
   // takes 1.6x the Cr error, B 2x the Cb error): a finer chroma quantiser
   // buys about 4.5 dB of RGB PSNR on coloured text for about 25% more
@@ -100,6 +103,11 @@ X264Encoder::X264Encoder(Size size, const EncoderSettings& s, Logger log)
   if (!enc_)
     throw std::runtime_error("x264 cannot open an encoder for " + std::to_string(size.width) + "x" +
                              std::to_string(size.height));
+}
+
+int X264Encoder::max_budget_frames() const {
+  const int64_t interval_us = 1'000'000 / std::max(1, fps_);
+  return int(std::max<int64_t>(1, kMaxFrameBudgetUs / interval_us));
 }
 
 X264Encoder::~X264Encoder() {
@@ -128,8 +136,9 @@ bool X264Encoder::encode(const I420Image& image, int64_t pts_us, bool force_key,
   // The refill after this frame: one interval, the gap before it, or what
   // the previous frame banked.
   const int64_t interval_us = 1'000'000 / std::max(1, fps_);
-  const int max_frames = int(std::max<int64_t>(1, kMaxFrameBudgetUs / interval_us));
-  int frames = 1;
+  const int max_frames = max_budget_frames();
+  // The first frame keeps the budget it was made with.
+  int frames = have_pts_ ? 1 : budget_frames_;
   if (gap_budget_ == GapBudget::kBank && have_pts_)
     frames = int(std::clamp<int64_t>((pts_us - last_pts_us_) / interval_us, 1, max_frames));
   else if (gap_budget_ == GapBudget::kSpend)
@@ -152,6 +161,12 @@ bool X264Encoder::encode(const I420Image& image, int64_t pts_us, bool force_key,
   out.resize(at + size_t(bytes));
   std::memcpy(out.data() + at, nals[0].p_payload, size_t(bytes));
   is_key = pic_out.b_keyframe != 0;
+  // x264 reports the frame's quantiser as a rate factor: more than a few
+  // steps over the CRF means the VBV, not the picture, sized it.
+  constexpr double kStarvedSteps = 4;
+  last_starved_ = pic_out.prop.f_crf_avg > crf_ + kStarvedSteps;
+  log_->trace("x264: frame {} bytes, effective CRF {:.1f} (CRF {}, VBV {} intervals)", bytes, pic_out.prop.f_crf_avg,
+              crf_, budget_frames_);
   return true;
 }
 

@@ -37,6 +37,11 @@ struct EncoderSettings {
   // The pictures this encoder takes (I420Image::chroma() and range() must match).
   ChromaFormat chroma = ChromaFormat::k420;
   ColourRange range = ColourRange::kLimited;
+  // Nominal frame intervals of the ceiling the VBV holds for the first
+  // frame (at most kMaxFrameBudgetUs of them): an encoder made for a still
+  // screen's key frame starts with the bits of the stillness banked, where
+  // one interval would starve a whole new picture.
+  int first_frame_intervals = 1;
 };
 
 // Sliced threads for `size` at `fps` on `cpus` CPUs: one per 1920x1080 at
@@ -87,9 +92,13 @@ class X264Encoder {
   void set_gap_budget(GapBudget budget) { gap_budget_ = budget; }
   // Nominal intervals the VBV is sized for now (1 unless banked).
   int budget_intervals() const { return budget_frames_; }
+  // Whether the VBV raised the quantiser of the last frame well above the
+  // CRF's (a starved frame comes out small although its picture is coarse).
+  bool last_frame_starved() const { return last_starved_; }
 
  private:
   void reconfigure(int max_kbps, int crf, int budget_frames);
+  int max_budget_frames() const;
 
   x264_t* enc_ = nullptr;
   Size size_;
@@ -102,6 +111,7 @@ class X264Encoder {
   int budget_frames_ = 1;  // nominal frame intervals the VBV refill and size are set to
   int64_t last_pts_us_ = 0;
   bool have_pts_ = false;
+  bool last_starved_ = false;
   Logger log_;
 };
 

@@ -169,6 +169,8 @@ void VideoPipeline::produce() {
   capture::FrameRef last_frame;
   ChromaPolicy chroma;
   encode::ChromaFormat coded = encode::ChromaFormat::k420;  // the last frame sent
+  bool sent_any = false;
+  Clock::time_point last_sent;  // when the last frame encoded was captured
   FramePacer pacer(settings_.max_fps);
   const auto longest_settle = std::max(std::chrono::microseconds(settings_.coalesce_us),
                                        std::chrono::duration_cast<std::chrono::microseconds>(pacer.interval() / 4));
@@ -312,14 +314,21 @@ void VideoPipeline::produce() {
     const bool whole_source = r.frame || (last_frame && encode::encodable_size(last_frame->size()) == image.size());
     const bool allowed = settings_.full_chroma && full_chroma_ && whole_source;
     encode::ChromaFormat format = paintover ? chroma.on_still(allowed, got) : chroma.on_change(damaged, allowed, got);
-    if (format == encode::ChromaFormat::k444 && !encoder444) {
+    if (format == encode::ChromaFormat::k444 && (!encoder444 || coded != encode::ChromaFormat::k444)) {
       try {
         auto s = settings_.encoder;
         s.max_kbps = max_kbps_;
         s.chroma = encode::ChromaFormat::k444;
         s.range = settings_.full_chroma_range;
+        // A new encoder at every switch, its VBV holding the bits of the
+        // time since the last frame: the switch's IDR is a whole new
+        // picture, which one interval of the ceiling starves (a flat grey
+        // 1080p IDR of 8 KB at 3.8 Mbit/s, then frames too starved to
+        // refine it).
+        if (sent_any) s.first_frame_intervals = int((got - last_sent) / pacer.interval());
         encoder444 = std::make_unique<encode::X264Encoder>(image.size(), s, log_);
-        image444 = encode::I420Image(image.size(), encode::ChromaFormat::k444, settings_.full_chroma_range);
+        if (image444.size() != image.size())
+          image444 = encode::I420Image(image.size(), encode::ChromaFormat::k444, settings_.full_chroma_range);
       } catch (const std::exception& e) {
         // Not fatal: the stream stays 4:2:0 from here on.
         log_->warn("cannot encode 4:4:4, staying at 4:2:0: {}", e.what());
@@ -380,7 +389,10 @@ void VideoPipeline::produce() {
     out->stamps.encoded = Clock::now();
     out->times.encode_us = micros_between(t1, out->stamps.encoded);
     coded = format;
-    if (paintover && out->data.size() < kSettledBytes) paintover_left = 0;  // nothing left to sharpen
+    // Nothing left to sharpen, unless the VBV starved the frame small.
+    if (paintover && out->data.size() < kSettledBytes && !enc.last_frame_starved()) paintover_left = 0;
+    sent_any = true;
+    last_sent = got;
     out->key = is_key;
     out->id = ++frame_id;
     out->size = enc.size();

@@ -52,7 +52,7 @@ struct PipelineSettings {
   // chroma) while set_full_chroma(true) says every consumer takes it, and
   // in which range its YUV is coded.
   bool full_chroma = true;
-  encode::ColourRange full_chroma_range = encode::ColourRange::kFull;
+  encode::ColourRange full_chroma_range = encode::ColourRange::kLimited;
 };
 
 class VideoPipeline {
@@ -91,10 +91,11 @@ class VideoPipeline {
   static constexpr std::chrono::milliseconds kLongestRebuild{5000};
   void set_max_kbps(int kbps);
   // Paintover frames in a row at most after a switch to 4:4:4 (a second at
-  // 60 fps): its IDR is held to the VBV ceiling (one frame interval of the
-  // link's rate) like every frame, so on a slow link a detailed screen
-  // takes several frames to converge; the burst ends as soon as one comes
-  // out small (kSettledBytes), and waits whenever no viewer can take a frame.
+  // 60 fps): its IDR takes the bits of the stillness before it (a fresh
+  // encoder's banked VBV), every frame after it one interval of the
+  // ceiling, so on a slow link a detailed screen takes several frames to
+  // converge; the burst ends as soon as one comes out small (kSettledBytes)
+  // without the VBV starving it, and waits whenever no viewer can take a frame.
   static constexpr int kFullChromaBurst = 60;
   // A paintover frame this small found nothing left to sharpen: the burst
   // ends early.

@@ -35,6 +35,10 @@ struct StreamClient::Impl {
 
 StreamClient::StreamClient(const ClientOptions& options, std::chrono::milliseconds limit)
     : impl_(std::make_unique<Impl>()), options_(options) {
+  if (!options_.save_stream.empty()) {
+    saved_stream_.open(options_.save_stream, std::ios::binary | std::ios::trunc);
+    if (!saved_stream_) throw std::runtime_error("cannot write " + options_.save_stream);
+  }
   const auto deadline = Clock::now() + limit;
   auto& tcp_layer = beast::get_lowest_layer(impl_->ws);
   auto& socket = tcp_layer.socket();
@@ -125,6 +129,8 @@ void StreamClient::on_message(bool text, std::string bytes) {
       std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
           .count());
   video_bytes_ += bytes.size();
+  if (saved_stream_.is_open())
+    saved_stream_.write(bytes.data() + offset, std::streamsize(bytes.size() - offset));
   const auto t0 = Clock::now();
   bool got_picture = false;
   if (!decoder_.decode(message.subspan(offset), got_picture)) {

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -40,6 +41,9 @@ struct ClientOptions {
   // Say {"type":"decoder","avc444":true} at once: libavcodec decodes High
   // 4:4:4, so the server may send a still screen in 4:4:4.
   bool avc444 = false;
+  // When set, every video message's access unit is appended to this file
+  // (Annex B), so the stream itself can be decoded by another decoder.
+  std::string save_stream;
 };
 
 // The server declined the WebSocket handshake; `status` is its HTTP answer.
@@ -117,6 +121,7 @@ class StreamClient {
   std::unique_ptr<Impl> impl_;
   ClientOptions options_;
   H264Decoder decoder_;
+  std::ofstream saved_stream_;
   std::optional<Picture> picture_;
   uint32_t picture_frame_id_ = 0;
   std::vector<nlohmann::json> texts_;

@@ -4,12 +4,12 @@
 
 namespace voxl::testing {
 
-void VoxlFixture::start_display(uint32_t background) {
+void VoxlFixture::start_display(uint32_t background, Size size) {
   platform::x11::VirtualDisplayOptions o;
-  o.size = kScreen;
+  o.size = size;
   display_.emplace(o);
   painter_.emplace(display_->name());
-  fill(Rect::from_size(kScreen), background);
+  fill(Rect::from_size(size), background);
 }
 
 void VoxlFixture::start_voxl(const std::vector<std::string>& extra_args, const std::vector<std::string>& env) {

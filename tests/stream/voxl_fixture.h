@@ -20,8 +20,8 @@ class VoxlFixture : public ::testing::Test {
  protected:
   static constexpr Size kScreen{640, 480};  // small: encoding costs little CPU
 
-  // Starts the display and paints all of it `background`.
-  void start_display(uint32_t background);
+  // Starts the display (kScreen unless told) and paints all of it `background`.
+  void start_display(uint32_t background, Size size = kScreen);
   void start_voxl(const std::vector<std::string>& extra_args = {}, const std::vector<std::string>& env = {});
   void TearDown() override;
 
