@@ -4,7 +4,6 @@
 #include <optional>
 
 #include "capture/frame_pool.h"
-#include "capture/quiet_wait.h"
 #include "encode/color_converter.h"
 #include "encode/h264_bitstream.h"
 #include "encode/i420_image.h"
@@ -171,8 +170,8 @@ void VideoPipeline::produce() {
   ChromaPolicy chroma;
   encode::ChromaFormat coded = encode::ChromaFormat::k420;  // the last frame sent
   FramePacer pacer(settings_.max_fps);
-  const auto longest_settle = std::chrono::duration_cast<std::chrono::microseconds>(
-      capture::QuietWait::longest_for(pacer.interval(), std::chrono::microseconds(settings_.coalesce_us)));
+  const auto longest_settle = std::max(std::chrono::microseconds(settings_.coalesce_us),
+                                       std::chrono::duration_cast<std::chrono::microseconds>(pacer.interval() / 4));
   std::string codec;
   uint32_t frame_id = 0;
   bool have_picture = false;
@@ -217,8 +216,8 @@ void VideoPipeline::produce() {
     capture::CaptureResult r;
     if (settings_.coalesce_us > 0) {
       // Let the rest of a drawing land in this frame: capture once the
-      // damage has stopped for coalesce_us and the server says it has no
-      // more in hand, at most half a frame after it began, rather than half a frame now and the rest one capture
+      // damage has stopped for coalesce_us, at most a quarter frame after
+      // it began, rather than half a frame now and the rest one capture
       // (and, held by the pacer, up to a frame) later.
       if (capturer_->wait_for_change(timeout))
         capturer_->wait_for_quiet(std::chrono::microseconds(settings_.coalesce_us), longest_settle);

@@ -36,10 +36,10 @@ struct PipelineSettings {
   encode::EncoderSettings encoder;
   int max_fps = 60;
   int convert_threads = 4;
-  // After a change, capture once no more damage has come for this long and
-  // a round trip confirms it (at most half a frame interval after the
-  // first, or coalesce_us if longer: capture::QuietWait), so a drawing made
-  // of many requests becomes one frame; 0 captures at the first report.
+  // After a change, capture once no more damage has come for this long (at
+  // most a quarter frame interval after the first, or coalesce_us if
+  // longer), so a drawing made of many requests becomes one frame; 0
+  // captures at the first report.
   int coalesce_us = 500;
   // Once the screen has been still for paintover_delay_ms, the last picture
   // is sent again paintover_burst times at paintover_crf: x264 codes only

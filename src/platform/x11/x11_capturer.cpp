@@ -337,9 +337,7 @@ bool X11Capturer::wait_for_events(std::chrono::steady_clock::time_point deadline
 }
 
 // Each take() re-arms the server's report, so a drawing still in progress
-// reports again; the wait ends once it has been quiet and a round trip
-// found the server with nothing more to draw (the damage of whatever it
-// ran before answering comes before the answer).
+// reports again; the wait ends once it has been quiet.
 void X11Capturer::wait_for_quiet(std::chrono::microseconds quiet, std::chrono::microseconds longest) {
   using Clock = std::chrono::steady_clock;
   if (conn_->failed() || gone_) return;
@@ -351,26 +349,15 @@ void X11Capturer::wait_for_quiet(std::chrono::microseconds quiet, std::chrono::m
     if (conn_->failed()) return;
     for (;;) {
       if (wait.done(Clock::now())) return;
-      if (wait.needs_confirmation(Clock::now())) {
-        conn_->sync();
-        drain_events();
-        if (conn_->failed() || gone_) return;
-        wait.on_confirmed(damage_->notified(), Clock::now());
-        if (damage_->notified()) break;
-        continue;
-      }
       if (!wait_for_events(wait.deadline())) {
-        const auto now = Clock::now();
-        if (!wait.done(now) && !wait.needs_confirmation(now)) return;  // woken
+        if (!wait.done(Clock::now())) return;  // woken
         continue;
       }
       drain_events();
       if (conn_->failed() || gone_) return;
-      if (damage_->notified()) {
-        wait.on_change(Clock::now());
-        break;
-      }
+      if (damage_->notified()) break;
     }
+    wait.on_change(Clock::now());
   }
 }
 
