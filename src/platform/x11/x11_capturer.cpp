@@ -13,7 +13,6 @@
 #include "platform/x11/damage_tracker.h"
 #include "platform/x11/framebuffer_source.h"
 #include "platform/x11/get_image_source.h"
-#include "platform/x11/server_grab.h"
 #include "platform/x11/shm_source.h"
 #include "platform/x11/source_plan.h"
 #include "platform/x11/xcb_connection.h"
@@ -386,15 +385,6 @@ capture::CaptureResult X11Capturer::capture(capture::FramePool& pool, std::chron
             "capture region " + to_string(opt_.region) + " lies outside the " +
                 std::to_string(root_size_.width) + "x" + std::to_string(root_size_.height) + " screen"};
 
-  // The framebuffer is read behind the server's back: without a grab the
-  // copy races the server's drawing and takes requests half done (a frame
-  // marker half painted over, in the benchmark). Held from before the
-  // damage is taken, so the damage is exactly what the pixels read show.
-  std::optional<ServerGrab> hold;
-  if (active_->kind() == SourceKind::kFramebuffer && change_pending()) {
-    hold.emplace(conn_->get());
-    drain_events();  // reports made before the grab took effect
-  }
   take_damage();
   if (pending_blocks_.empty()) return {capture::CaptureStatus::kNoChange, nullptr, {}};
 
