@@ -33,6 +33,8 @@ class ScenePicture {
   // two thirds of it.
   ScenePicture(int width, int height, bool fullscreen);
 
+  // Where frame_fills() draw: the whole screen, or the centred two thirds.
+  const Box& moving_area() const { return area_; }
   // What is drawn once, before the first frame.
   std::vector<Fill> still_fills() const;
   // What is drawn for frame `counter` (>= 1), in order.
