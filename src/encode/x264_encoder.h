@@ -87,6 +87,12 @@ class X264Encoder {
   void set_gap_budget(GapBudget budget) { gap_budget_ = budget; }
   // Nominal intervals the VBV is sized for now (1 unless banked).
   int budget_intervals() const { return budget_frames_; }
+  // The rate frames come at, at most the nominal one: each frame's share of
+  // the cap (VBV refill and size) is at least 1/fps of a second's.
+  void set_frame_rate(int fps);
+  // The last frame's effective rate factor (x264's average; the CRF while
+  // the cap does not bind, more when it makes the quantiser coarser).
+  double rate_factor() const { return rate_factor_; }
 
  private:
   void reconfigure(int max_kbps, int crf, int budget_frames);
@@ -100,6 +106,8 @@ class X264Encoder {
   int crf_;
   GapBudget gap_budget_ = GapBudget::kNone;
   int budget_frames_ = 1;  // nominal frame intervals the VBV refill and size are set to
+  int coded_fps_;          // set_frame_rate's, at most fps_
+  double rate_factor_ = 0;
   int64_t last_pts_us_ = 0;
   bool have_pts_ = false;
   Logger log_;
