@@ -63,7 +63,9 @@ struct Config {
 
   // Video
   int framerate = 60;      // highest frames per second
-  int framerate_min = 60;  // lowest the rate may drop to; equal to framerate when locked
+  // Lowest the rate may drop to, trading frames for a finer quantiser on a
+  // slow link (FrameRateGovernor); equal to framerate when locked.
+  int framerate_min = 20;
   std::string preset = "ultrafast";
   int encoder_threads = 0;  // 0: by picture size and frame rate (encode::auto_encoder_threads)
   int crf = 24;

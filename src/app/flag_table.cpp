@@ -130,7 +130,8 @@ void declare_video(FlagSet& f, Config& c) {
   f.value("--framerate", "FPS",
           "highest frames/s, " + std::to_string(kMinFramerate) + "-" + std::to_string(kMaxFramerate) +
               "; MIN-MAX lets it drop to MIN",
-          std::to_string(c.framerate),
+          std::to_string(c.framerate) + ", dropping to " + std::to_string(c.framerate_min) +
+              " when the link cannot carry the motion sharp",
           "N, MIN-MAX or N,MIN-MAX with whole numbers from " + fps_range + " and MIN <= N <= MAX",
           [&c](const std::string& text) { return apply_framerate(text, c); });
   const std::string presets = "ultrafast superfast veryfast faster fast medium slow slower veryslow placebo";

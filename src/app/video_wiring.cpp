@@ -22,6 +22,7 @@ stream::PipelineSettings pipeline_settings(const Config& c) {
   s.encoder.max_kbps = c.max_kbps;
   s.encoder.fps = c.framerate;
   s.max_fps = c.framerate;
+  s.min_fps = c.framerate_min;
   s.convert_threads = c.convert_threads;
   s.coalesce_us = c.coalesce_us;
   s.paintover_crf = c.paintover_crf;

@@ -39,6 +39,8 @@ struct EncodedFrame {
   std::chrono::steady_clock::time_point captured_at;
   StageTimes times;
   StageStamps stamps;
+  double rate_factor = 0;  // x264's effective rate factor (the CRF unless the cap bound)
+  int frame_rate = 0;      // the pacer's frame rate when it was coded
 };
 
 using EncodedFramePtr = std::shared_ptr<const EncodedFrame>;

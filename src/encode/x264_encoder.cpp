@@ -34,10 +34,10 @@ constexpr int kFullChromaQpOffset = -6;
 // included, takes much longer than a frame interval to cross a link that
 // carries the ceiling, so a burst cannot queue behind itself;
 // `frames` intervals of it to bank a gap (refill and buffer grow together).
-int vbv_buffer_kbit(int max_kbps, int fps, int frames = 1) {
-  return std::max(1, int(int64_t(max_kbps) * frames / std::max(1, fps)));
+int vbv_buffer_kbit(int max_kbps, int fps, double frames = 1) {
+  return std::max(1, int(std::min(double(max_kbps) * frames / std::max(1, fps), double(INT32_MAX))));
 }
-int vbv_rate_kbps(int max_kbps, int frames) { return int(std::min<int64_t>(int64_t(max_kbps) * frames, INT32_MAX)); }
+int vbv_rate_kbps(int max_kbps, double frames) { return int(std::min(double(max_kbps) * frames, double(INT32_MAX))); }
 
 }  // namespace
 
@@ -49,7 +49,7 @@ int auto_encoder_threads(Size size, int fps, unsigned cpus) {
 }
 
 X264Encoder::X264Encoder(Size size, const EncoderSettings& s, Logger log)
-    : size_(size), chroma_(s.chroma), range_(s.range), fps_(s.fps), max_kbps_(s.max_kbps), crf_(s.crf), log_(std::move(log)) {
+    : size_(size), chroma_(s.chroma), range_(s.range), fps_(s.fps), max_kbps_(s.max_kbps), crf_(s.crf), coded_fps_(std::max(1, s.fps)), log_(std::move(log)) {
   x264_param_t p;
   if (x264_param_default_preset(&p, s.preset.c_str(), "zerolatency") < 0)
     throw std::runtime_error("x264 does not know the preset '" + s.preset + "'");
@@ -161,17 +161,21 @@ bool X264Encoder::encode(const I420Image& image, int64_t pts_us, bool force_key,
   out.resize(at + size_t(bytes));
   std::memcpy(out.data() + at, nals[0].p_payload, size_t(bytes));
   is_key = pic_out.b_keyframe != 0;
-  // x264 reports the frame's quantiser as a rate factor: more than a few
-  // steps over the CRF means the VBV, not the picture, sized it.
-  constexpr double kStarvedSteps = 4;
-  last_starved_ = pic_out.prop.f_crf_avg > crf_ + kStarvedSteps;
-  log_->trace("x264: frame {} bytes, effective CRF {:.1f} (CRF {}, VBV {} intervals)", bytes, pic_out.prop.f_crf_avg,
-              crf_, budget_frames_);
+  rate_factor_ = pic_out.prop.f_crf_avg;
+  log_->trace("x264: frame {} bytes, effective CRF {:.1f} (CRF {}, VBV {} intervals)", bytes, rate_factor_, crf_,
+              budget_frames_);
   return true;
 }
 
 void X264Encoder::set_max_kbps(int kbps) {
   if (kbps != max_kbps_) reconfigure(kbps, crf_, budget_frames_);
+}
+
+void X264Encoder::set_frame_rate(int fps) {
+  fps = std::clamp(fps, 1, std::max(1, fps_));
+  if (fps == coded_fps_) return;
+  coded_fps_ = fps;
+  reconfigure(max_kbps_, crf_, budget_frames_);
 }
 
 void X264Encoder::set_crf(int crf) {
@@ -186,8 +190,11 @@ void X264Encoder::set_crf(int crf) {
 void X264Encoder::reconfigure(int max_kbps, int crf, int budget_frames) {
   x264_param_t p;
   x264_encoder_parameters(enc_, &p);
-  p.rc.i_vbv_max_bitrate = vbv_rate_kbps(max_kbps, budget_frames);
-  p.rc.i_vbv_buffer_size = vbv_buffer_kbit(max_kbps, fps_, budget_frames);
+  // x264 refills the VBV by a nominal interval's share of the rate after
+  // each frame: at a lower frame rate a frame's share is that many intervals.
+  const double intervals = std::max(double(budget_frames), double(fps_) / double(coded_fps_));
+  p.rc.i_vbv_max_bitrate = vbv_rate_kbps(max_kbps, intervals);
+  p.rc.i_vbv_buffer_size = vbv_buffer_kbit(max_kbps, fps_, intervals);
   p.rc.f_rf_constant = float(crf);
   const int rc = x264_encoder_reconfig(enc_, &p);
   if (max_kbps != max_kbps_)

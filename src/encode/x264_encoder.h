@@ -62,6 +62,8 @@ class X264Encoder {
 
   // The longest time whose bits one frame may bank.
   static constexpr int64_t kMaxFrameBudgetUs = 200'000;
+  // Rate-factor steps over the CRF beyond which a frame counts as starved.
+  static constexpr double kStarvedSteps = 4;
 
   Size size() const { return size_; }
   ChromaFormat chroma() const { return chroma_; }
@@ -92,9 +94,15 @@ class X264Encoder {
   void set_gap_budget(GapBudget budget) { gap_budget_ = budget; }
   // Nominal intervals the VBV is sized for now (1 unless banked).
   int budget_intervals() const { return budget_frames_; }
+  // The rate frames come at, at most the nominal one: each frame's share of
+  // the cap (VBV refill and size) is at least 1/fps of a second's.
+  void set_frame_rate(int fps);
+  // The last frame's effective rate factor (x264's average; the CRF while
+  // the cap does not bind, more when it makes the quantiser coarser).
+  double rate_factor() const { return rate_factor_; }
   // Whether the VBV raised the quantiser of the last frame well above the
   // CRF's (a starved frame comes out small although its picture is coarse).
-  bool last_frame_starved() const { return last_starved_; }
+  bool last_frame_starved() const { return rate_factor_ > crf_ + kStarvedSteps; }
 
  private:
   void reconfigure(int max_kbps, int crf, int budget_frames);
@@ -109,9 +117,10 @@ class X264Encoder {
   int crf_;
   GapBudget gap_budget_ = GapBudget::kNone;
   int budget_frames_ = 1;  // nominal frame intervals the VBV refill and size are set to
+  int coded_fps_;          // set_frame_rate's, at most fps_
+  double rate_factor_ = 0;
   int64_t last_pts_us_ = 0;
   bool have_pts_ = false;
-  bool last_starved_ = false;
   Logger log_;
 };
 

@@ -22,7 +22,7 @@ double BitrateController::threshold_ms(const LinkEstimator& link) {
 
 void BitrateController::on_feedback(const LinkEstimator& link, double sent_kbps, Time now) {
   if (!link.has_samples()) return;
-  const double queue = link.recent_queue_delay_ms();
+  const double queue = link.standing_queue_delay_ms();
   const double threshold = threshold_ms(link);
   congested_ = queue > threshold;
   if (congested_) {

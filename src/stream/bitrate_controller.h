@@ -1,10 +1,13 @@
 // The bitrate one viewer's link can take, as a target for x264's VBV: a
 // delay-based AIMD in the spirit of WebRTC's congestion control, fed by the
 // viewer's LinkEstimator.
-// - Queueing delay (quickly smoothed - minimum RTT) above a threshold means frames
+// - A standing queue (the least RTT of the last few acks above the minimum,
+//   LinkEstimator::standing_queue_delay_ms) above a threshold means frames
 //   are piling up at the bottleneck: drop to 85% of the recent delivery
 //   rate, so the queue drains (or by 10% once per RTT when nothing was
-//   measured).
+//   measured). A few late acks from a busy machine are not a queue: the
+//   delivery rate they measure is the content's, and cutting to it would
+//   walk a link that is not full down to the floor.
 // - Queueing delay near zero: grow every kGrowEvery, by 3% near the rate
 //   at which the link last pushed back, then faster and faster past it (up
 //   to 15%, also the step far below it), but only while

@@ -14,6 +14,11 @@ FramePacer::Clock::duration per_second(int n) {
 
 FramePacer::FramePacer(int max_fps) : interval_(per_second(max_fps)), step_(per_second(std::max(1, max_fps) + 1)) {}
 
+void FramePacer::set_max_fps(int max_fps) {
+  interval_ = per_second(max_fps);
+  step_ = per_second(std::max(1, max_fps) + 1);
+}
+
 void FramePacer::on_capture(Clock::time_point at) { due_ = std::max(due_, at) + step_; }
 
 }  // namespace voxl::stream

@@ -38,6 +38,9 @@ class FramePacer {
   // Capturing failed at `at`: try again no sooner than one interval later.
   void back_off(Clock::time_point at) { due_ = at + 2 * interval_; }
 
+  // From the next capture on, at most `max_fps` (FrameRateGovernor moves it).
+  void set_max_fps(int max_fps);
+
   // 1 / max_fps.
   Clock::duration interval() const { return interval_; }
 

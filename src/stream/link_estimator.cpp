@@ -21,7 +21,7 @@ void LinkEstimator::on_send(uint32_t id, size_t bytes, bool app_limited, Time no
     only_first_empty_send_ = !last_empty_send_;
     last_empty_send_ = now;
   }
-  in_flight_.push_back({id, bytes, now, delivered_, *delivered_time_, app_limited});
+  in_flight_.push_back({id, bytes, now, delivered_, *delivered_time_, app_limited, bytes_in_flight_});
   bytes_in_flight_ += bytes;
   avg_frame_bytes_ = avg_frame_bytes_ == 0 ? double(bytes) : avg_frame_bytes_ * 0.875 + double(bytes) * 0.125;
   if (in_flight_.size() > kMaxFramesInFlight) {  // a client that does not ack
@@ -46,6 +46,15 @@ void LinkEstimator::on_ack(uint32_t id, double client_hold_ms, Time now) {
   min_rtt_.add(rtt, now);
   srtt_ms_ = srtt_ms_ == 0 ? rtt : srtt_ms_ * 0.875 + rtt * 0.125;
   fast_rtt_ms_ = fast_rtt_ms_ == 0 ? rtt : (fast_rtt_ms_ + rtt) / 2;
+  // The queue this frame met, as far as our own bytes can have made it (the
+  // rate is the fastest seen before this sample; none yet: no bound).
+  double queue = std::max(0.0, rtt - min_rtt_ms());
+  if (delivery_kbps() > 0)
+    queue = std::min(queue, double(acked->bytes_ahead + acked->bytes) * 8.0 / delivery_kbps());
+  recent_queue_.push_back({queue, now});
+  while (recent_queue_.size() > kStandingSamples &&
+         (now - recent_queue_.front().at > kStandingWindow || recent_queue_.size() > kMaxFramesInFlight * 4))
+    recent_queue_.pop_front();
 
   // The interval runs from the ack before this frame left (whose arrival
   // was delayed by a decode much like this one's) or, from an empty pipe,
@@ -80,6 +89,13 @@ double LinkEstimator::queue_delay_ms() const {
 
 double LinkEstimator::recent_queue_delay_ms() const {
   return has_samples() ? std::max(0.0, fast_rtt_ms_ - min_rtt_ms()) : 0.0;
+}
+
+double LinkEstimator::standing_queue_delay_ms() const {
+  if (!has_samples() || recent_queue_.empty()) return 0.0;
+  double least = recent_queue_.front().queue_ms;
+  for (const QueueSample& q : recent_queue_) least = std::min(least, q.queue_ms);
+  return least;
 }
 
 size_t LinkEstimator::frame_window(double fps) const {

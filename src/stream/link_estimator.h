@@ -13,6 +13,19 @@
 // From these: the bandwidth-delay product, the queueing delay (smoothed -
 // minimum RTT) and whether one more frame fits without building a queue.
 //
+// A queue at the bottleneck delays every frame behind it; a busy machine
+// (a late ack, a client or server thread not scheduled for a while) delays
+// one or two, or on a loaded machine all of them by about the same. So the
+// delay a congestion controller reacts to is the standing queue of our own
+// making: each ack's delay above the minimum, but no more than the bytes
+// ahead of and in that frame (what was in flight when it left, and itself)
+// take at the fastest delivery rate seen (a frame sent into an empty LAN
+// pipe cannot have queued behind itself for 15 ms), and of those the
+// smallest over the last kStandingWindow (at least kStandingSamples acks).
+// A lone slow ack, or a CPU-bound client, raises the smoothed RTT but not
+// that. (A queue another flow builds at the bottleneck is not seen either:
+// the window still holds the stream to what the link delivers.)
+//
 // The minimum RTT is only true when some frame crossed an empty path. A
 // large first key frame, or frames sent behind it, can leave a standing
 // queue that the window (sized from that inflated minimum) then keeps
@@ -54,6 +67,10 @@ class LinkEstimator {
   static constexpr auto kFirstProbe = std::chrono::seconds(1);
   // Within kMinRttWindow, so a clean sample is always in the window.
   static constexpr auto kProbeEvery = std::chrono::seconds(8);
+  // The standing queue is the least delay over this long and at least
+  // this many acks (so it spans more than one scheduling hiccup).
+  static constexpr auto kStandingWindow = std::chrono::milliseconds(100);
+  static constexpr size_t kStandingSamples = 4;
 
   // `app_limited`: the sender sent this frame with room to spare in the
   // window, so its rate sample measures the content, not the link.
@@ -72,9 +89,10 @@ class LinkEstimator {
   double srtt_ms() const { return srtt_ms_; }
   // Smoothed RTT above the minimum: time frames spend queued on the path.
   double queue_delay_ms() const;
-  // The same from a quickly smoothed RTT (the last two or three samples):
-  // what a congestion controller reacts to.
+  // The same from a quickly smoothed RTT (the last two or three samples).
   double recent_queue_delay_ms() const;
+  // The standing queue (see above): what a congestion controller reacts to.
+  double standing_queue_delay_ms() const;
   // Windowed max of the per-frame delivery samples, in kbit/s; 0 until the
   // first ack.
   double delivery_kbps() const { return rate_.best().value_or(0.0); }
@@ -105,6 +123,7 @@ class LinkEstimator {
     uint64_t delivered_at_send;  // delivered_ when this frame left
     Time delivered_time_at_send;
     bool app_limited;
+    size_t bytes_ahead;  // bytes in flight when it left
   };
 
   std::deque<Sent> in_flight_;
@@ -115,6 +134,11 @@ class LinkEstimator {
   WindowedMax<double> rate_{kRateWindow};
   double srtt_ms_ = 0;
   double fast_rtt_ms_ = 0;
+  struct QueueSample {
+    double queue_ms;  // bounded by what our own bytes can explain
+    Time at;
+  };
+  std::deque<QueueSample> recent_queue_;  // bounded: kStandingWindow or kStandingSamples, whichever holds more
   double recent_kbps_ = 0;
   double avg_frame_bytes_ = 0;
   // When a frame last left into an empty pipe, and whether that was the

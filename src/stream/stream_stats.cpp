@@ -1,6 +1,7 @@
 #include "stream/stream_stats.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -25,11 +26,13 @@ double median_ms(const std::deque<Sample>& samples, Get get) {
 
 void StreamStats::add(const encode::EncodedFrame& f, std::chrono::steady_clock::time_point published) {
   const auto pipeline = std::chrono::duration_cast<std::chrono::microseconds>(published - f.captured_at);
-  window_.push_back({published, f.times, uint32_t(std::max<int64_t>(0, pipeline.count())), f.data.size(), f.key});
+  window_.push_back({published, f.times, uint32_t(std::max<int64_t>(0, pipeline.count())), f.data.size(), f.key,
+                     uint32_t(std::lround(std::max(0.0, f.rate_factor) * 1000))});
   while (!window_.empty() && published - window_.front().at > kWindow) window_.pop_front();
   ++total_;
   size_ = f.size;
   codec_ = f.codec;
+  frame_rate_ = f.frame_rate;
 }
 
 std::string StreamStats::json(std::chrono::steady_clock::time_point now) const {
@@ -49,6 +52,10 @@ std::string StreamStats::json(std::chrono::steady_clock::time_point now) const {
       {"width", size_.width},
       {"height", size_.height},
       {"codec", codec_},
+      // The frame rate the pacer allows and the coded frames' median rate
+      // factor: how the quantiser is traded against the frame rate.
+      {"frame_rate", frame_rate_},
+      {"rate_factor", median_ms(recent, [](const Sample& s) { return s.rate_factor_milli; })},
       {"stage_ms",
        {{"capture", median_ms(recent, [](const Sample& s) { return s.times.capture_us; })},
         {"convert", median_ms(recent, [](const Sample& s) { return s.times.convert_us; })},

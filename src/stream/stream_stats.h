@@ -17,7 +17,8 @@ class StreamStats {
  public:
   void add(const encode::EncodedFrame& f, std::chrono::steady_clock::time_point published);
 
-  // JSON object: fps, kbps, key_frames, frames_total, size, codec and the
+  // JSON object: fps, kbps, key_frames, frames_total, size, codec,
+  // frame_rate (the pacer's) and rate_factor (median), and the
   // per-stage medians in milliseconds (capture, convert, encode, and
   // capture -> published on the loop thread).
   std::string json(std::chrono::steady_clock::time_point now) const;
@@ -29,12 +30,14 @@ class StreamStats {
     uint32_t pipeline_us;  // capture -> published
     size_t bytes;
     bool key;
+    uint32_t rate_factor_milli;  // x 1000, to share the medians' arithmetic
   };
   static constexpr auto kWindow = std::chrono::seconds(1);
   std::deque<Sample> window_;  // bounded by the frame rate times kWindow
   uint64_t total_ = 0;
   Size size_;
   std::string codec_;
+  int frame_rate_ = 0;
 };
 
 }  // namespace voxl::stream

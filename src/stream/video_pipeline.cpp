@@ -9,6 +9,7 @@
 #include "encode/i420_image.h"
 #include "stream/chroma_policy.h"
 #include "stream/frame_pacer.h"
+#include "stream/frame_rate_governor.h"
 
 namespace voxl::stream {
 
@@ -172,6 +173,7 @@ void VideoPipeline::produce() {
   bool sent_any = false;
   Clock::time_point last_sent;  // when the last frame encoded was captured
   FramePacer pacer(settings_.max_fps);
+  FrameRateGovernor rate(settings_.min_fps, settings_.max_fps);
   const auto longest_settle = std::max(std::chrono::microseconds(settings_.coalesce_us),
                                        std::chrono::duration_cast<std::chrono::microseconds>(pacer.interval() / 4));
   std::string codec;
@@ -367,6 +369,7 @@ void VideoPipeline::produce() {
     encode::X264Encoder& enc = format == encode::ChromaFormat::k444 ? *encoder444 : *encoder;
     const encode::I420Image& pic = format == encode::ChromaFormat::k444 ? image444 : image;
     enc.set_max_kbps(max_kbps_);
+    enc.set_frame_rate(rate.fps());
     enc.set_crf(paintover ? settings_.paintover_crf : settings_.encoder.crf);
     // x264 refills its VBV after each frame: a burst's first frame banks the
     // bits of the stillness, its second spends them (an interval's cannot
@@ -388,6 +391,18 @@ void VideoPipeline::produce() {
     }
     out->stamps.encoded = Clock::now();
     out->times.encode_us = micros_between(t1, out->stamps.encoded);
+    // Motion frames judge the frame rate: fewer, sharper frames when the
+    // cap makes them coarse (a key frame or a paintover says nothing).
+    out->rate_factor = enc.rate_factor();
+    if (!paintover && !is_key && r.status != capture::CaptureStatus::kNoChange) {
+      const int before = rate.fps();
+      rate.on_motion_frame(enc.rate_factor(), settings_.encoder.crf, got);
+      if (rate.fps() != before) {
+        log_->debug("video: {} fps (rate factor {:.1f} over the CRF)", rate.fps(), rate.excess());
+        pacer.set_max_fps(rate.fps());
+      }
+    }
+    out->frame_rate = rate.fps();
     coded = format;
     // Nothing left to sharpen, unless the VBV starved the frame small.
     if (paintover && out->data.size() < kSettledBytes && !enc.last_frame_starved()) paintover_left = 0;

@@ -35,6 +35,9 @@ namespace voxl::stream {
 struct PipelineSettings {
   encode::EncoderSettings encoder;
   int max_fps = 60;
+  // The frame rate may drop to this when the link cannot carry the motion
+  // at an acceptable quantiser (FrameRateGovernor); max_fps locks it.
+  int min_fps = 60;
   int convert_threads = 4;
   // After a change, capture once no more damage has come for this long (at
   // most a quarter frame interval after the first, or coalesce_us if

@@ -179,7 +179,7 @@ TEST(ConfigCommandLine, Defaults) {
   EXPECT_EQ(c.basic_auth_viewonly_password, "");
   EXPECT_TRUE(c.allowed_origins.empty());
   EXPECT_EQ(c.framerate, 60);
-  EXPECT_EQ(c.framerate_min, 60);
+  EXPECT_EQ(c.framerate_min, 20);
   EXPECT_EQ(c.preset, "ultrafast");
   EXPECT_EQ(c.encoder_threads, 0);  // chosen per picture size and frame rate
   EXPECT_EQ(c.crf, 24);
