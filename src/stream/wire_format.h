@@ -69,7 +69,11 @@
 //        the viewer's messages of that kind are dropped (view-only); sent once
 //   {"type":"stats", ...}: the stream's figures over the last second
 //        "fps", "kbps", "key_frames", "frames_total", "width", "height",
-//        "codec", "stage_ms": {"capture","convert","encode","to_loop"}
+//        "codec", "frame_rate" (the rate the pacer allows now: --framerate's
+//        MAX unless the link made it trade frames for quality), "rate_factor"
+//        (x264's median effective rate factor: the CRF while the bitrate cap
+//        does not bind, higher as it coarsens the quantiser),
+//        "stage_ms": {"capture","convert","encode","to_loop"}
 //        (medians, ms; to_loop is capture -> on the network thread), and
 //        "viewer", this connection's own: "queued_frames"/"queued_bytes"
 //        (encoded, not yet handed to the socket), "dropped_frames" (deltas
