@@ -30,11 +30,13 @@ struct NullInjector : input::InputInjector {
   Size desktop_size() const override { return {640, 480}; }
   bool caps_lock() override { return false; }
   bool num_lock() override { return false; }
+  bool failed() const override { return false; }
 };
 
 struct NullClipboard : input::Clipboard {
   void set_listener(Listener) override {}
   bool offer(input::ClipboardContent, std::string&) override { return true; }
+  void set_lost_handler(std::function<void()>) override {}
 };
 
 struct Transport : stream::ViewerTransport {

@@ -48,6 +48,7 @@ struct CheckingInjector : input::InputInjector {
   Size desktop_size() const override { return size; }
   bool caps_lock() override { return false; }
   bool num_lock() override { return false; }
+  bool failed() const override { return false; }
 
   bool all_released() const {
     return std::all_of(keys_down.begin(), keys_down.end(), [](const auto& kv) { return kv.second == 0; }) &&
