@@ -12,7 +12,7 @@ FramePacer::Clock::duration per_second(int n) {
 
 }  // namespace
 
-FramePacer::FramePacer(int max_fps) : interval_(per_second(max_fps)), step_(per_second(std::max(1, max_fps) + 1)) {}
+FramePacer::FramePacer(int max_fps) { set_max_fps(max_fps); }
 
 void FramePacer::set_max_fps(int max_fps) {
   interval_ = per_second(max_fps);

@@ -170,8 +170,7 @@ void VideoPipeline::produce() {
   capture::FrameRef last_frame;
   ChromaPolicy chroma;
   encode::ChromaFormat coded = encode::ChromaFormat::k420;  // the last frame sent
-  bool sent_any = false;
-  Clock::time_point last_sent;  // when the last frame encoded was captured
+  std::optional<Clock::time_point> last_sent;  // when the last frame encoded was captured
   FramePacer pacer(settings_.max_fps);
   FrameRateGovernor rate(settings_.min_fps, settings_.max_fps);
   const auto longest_settle = std::max(std::chrono::microseconds(settings_.coalesce_us),
@@ -327,7 +326,7 @@ void VideoPipeline::produce() {
         // picture, which one interval of the ceiling starves (a flat grey
         // 1080p IDR of 8 KB at 3.8 Mbit/s, then frames too starved to
         // refine it).
-        if (sent_any) s.first_frame_intervals = int((got - last_sent) / pacer.interval());
+        if (last_sent) s.first_frame_intervals = int((got - *last_sent) / pacer.interval());
         encoder444 = std::make_unique<encode::X264Encoder>(image.size(), s, log_);
         if (image444.size() != image.size())
           image444 = encode::I420Image(image.size(), encode::ChromaFormat::k444, settings_.full_chroma_range);
@@ -406,7 +405,6 @@ void VideoPipeline::produce() {
     coded = format;
     // Nothing left to sharpen, unless the VBV starved the frame small.
     if (paintover && out->data.size() < kSettledBytes && !enc.last_frame_starved()) paintover_left = 0;
-    sent_any = true;
     last_sent = got;
     out->key = is_key;
     out->id = ++frame_id;
