@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "http_client.h"
 #include "voxl_fixture.h"
 
 namespace voxl::testing {
@@ -49,7 +50,10 @@ class ResizeTest : public VoxlFixture {
   void SetUp() override {
     start_display(0x203040, kLargest);
     original_modes_ = mode_names(painter_->conn(), painter_->root());
-    start_voxl({"--enable-resize", "--log-level=debug"});
+  }
+  void start(std::vector<std::string> args = {}) {
+    args.insert(args.begin(), {"--enable-resize", "--log-level=debug"});
+    start_voxl(args);
   }
   Size desktop() { return root_size(painter_->conn(), painter_->root()); }
 
@@ -69,6 +73,7 @@ class ResizeTest : public VoxlFixture {
 };
 
 TEST_F(ResizeTest, AViewersRequestResizesTheDesktopAndTheStreamFollows) {
+  start();
   StreamClient viewer(client_options());
   ASSERT_TRUE(viewer.wait_until([&] { return viewer.picture() && viewer.picture()->width == kLargest.width; }, kLimit))
       << viewer.status();
@@ -122,13 +127,13 @@ TEST_F(ResizeTest, AViewersRequestResizesTheDesktopAndTheStreamFollows) {
 }
 
 TEST_F(ResizeTest, TheViewerThatLastUsedInputHoldsTheSize) {
+  start();
   ClientOptions o = client_options();
   StreamClient full(o);
   full.send_text(R"({"type":"resize","width":480,"height":360})");
   ASSERT_TRUE(wait_for_desktop(full, {480, 360}));
-  // A view-only login needs Basic auth; the full viewer above is the
-  // holder, and a second full viewer that never uses input does not take
-  // the size from it.
+  // The full viewer above holds the size; a second full viewer that
+  // has not used input does not take it.
   StreamClient second(o);
   second.send_text(R"({"type":"resize","width":640,"height":480})");
   ASSERT_TRUE(second.wait_until([&] { return last_resize(second).is_object(); }, kLimit));
@@ -140,7 +145,36 @@ TEST_F(ResizeTest, TheViewerThatLastUsedInputHoldsTheSize) {
   ASSERT_TRUE(full.wait_until([&] { return last_resize(full)["holder"] == false; }, kLimit));
 }
 
+TEST_F(ResizeTest, AViewOnlyViewerIsRefused) {
+  start({"--enable-basic-auth", "--basic-auth-password=s3cret", "--basic-auth-viewonly-password=look"});
+  ClientOptions o = client_options();
+  o.authorization = basic_authorization("voxl", "look");
+  StreamClient watcher(o);
+  watcher.send_text(R"({"type":"resize","width":480,"height":360})");
+  watcher.send_text(R"({"type":"move","x":1,"y":1})");
+  watcher.send_text(R"({"type":"resize","width":480,"height":360})");
+  // Whatever the server answers to those comes before the pong.
+  watcher.send_text(R"({"type":"ping","t":7})");
+  const auto ponged = [&] {
+    for (const auto& t : watcher.texts())
+      if (t["type"] == "pong") return true;
+    return false;
+  };
+  ASSERT_TRUE(watcher.wait_until(ponged, kLimit)) << watcher.status();
+  EXPECT_EQ(last_resize(watcher)["holder"], false);
+  // A full viewer's request after it is still applied: the refusal did not
+  // touch the desktop.
+  o.authorization = basic_authorization("voxl", "s3cret");
+  StreamClient full(o);
+  full.send_text(R"({"type":"resize","width":640,"height":360})");
+  ASSERT_TRUE(wait_for_desktop(full, {640, 360}));
+  int refusals = 0;
+  for (const auto& t : watcher.texts()) refusals += t["type"] == "refused" && t["what"] == "resize";
+  EXPECT_EQ(refusals, 1) << "refused once, not once per request";
+}
+
 TEST_F(ResizeTest, TheSizeAndTheModesArePutBackAtExit) {
+  start();
   {
     StreamClient viewer(client_options());
     viewer.send_text(R"({"type":"resize","width":512,"height":384})");
