@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <optional>
 #include <cstdlib>
 #include <span>
 #include <string_view>
@@ -113,11 +114,13 @@ void add_resources(RandrState& s, std::span<const xcb_randr_crtc_t> crtcs,
 
 // Reads the server's configuration and finds the one lit CRTC; false with
 // `error` when the reading fails or the desktop has not exactly one.
-bool load_state(const XcbConnection& conn, RandrState& s, std::string& error) {
+// `current`: the server has RandR 1.3's GetScreenResourcesCurrent (which
+// does not make the driver probe its outputs).
+bool load_state(const XcbConnection& conn, bool current, RandrState& s, std::string& error) {
   xcb_connection_t* c = conn.get();
   const xcb_window_t root = conn.root();
   xcb_generic_error_t* e = nullptr;
-  {
+  if (current) {
     XcbPtr<xcb_randr_get_screen_resources_current_reply_t> r(xcb_randr_get_screen_resources_current_reply(
         c, xcb_randr_get_screen_resources_current(c, root), &e));
     if (!r) {
@@ -136,8 +139,8 @@ bool load_state(const XcbConnection& conn, RandrState& s, std::string& error) {
          size_t(xcb_randr_get_screen_resources_current_names_length(r.get()))});
   }
   if (s.outputs.empty()) {
-    // Some servers list their outputs only once they have been probed,
-    // which the full (slower) request does.
+    // RandR 1.2, or a server that lists its outputs only once they have
+    // been probed, which the full (slower) request does.
     s = RandrState{};
     XcbPtr<xcb_randr_get_screen_resources_reply_t> r(
         xcb_randr_get_screen_resources_reply(c, xcb_randr_get_screen_resources(c, root), &e));
@@ -161,7 +164,8 @@ bool load_state(const XcbConnection& conn, RandrState& s, std::string& error) {
   for (const auto& o : s.outputs) oc.push_back(xcb_randr_get_output_info(c, o.id, s.config_timestamp));
   std::vector<xcb_randr_get_crtc_info_cookie_t> cc;
   for (const auto& k : s.crtcs) cc.push_back(xcb_randr_get_crtc_info(c, k.id, s.config_timestamp));
-  const auto pc = xcb_randr_get_output_primary(c, root);
+  std::optional<xcb_randr_get_output_primary_cookie_t> pc;  // RandR 1.3
+  if (current) pc = xcb_randr_get_output_primary(c, root);
   bool ok = true;
   for (size_t i = 0; i < oc.size(); ++i) {
     XcbPtr<xcb_randr_get_output_info_reply_t> r(xcb_randr_get_output_info_reply(c, oc[i], &e));
@@ -194,9 +198,11 @@ bool load_state(const XcbConnection& conn, RandrState& s, std::string& error) {
     const xcb_randr_output_t* o = xcb_randr_get_crtc_info_outputs(r.get());
     k.outputs.assign(o, o + xcb_randr_get_crtc_info_outputs_length(r.get()));
   }
-  // RandR 1.2 has no primary output: the error is simply dropped.
-  XcbPtr<xcb_randr_get_output_primary_reply_t> primary(xcb_randr_get_output_primary_reply(c, pc, &e));
-  std::free(e);
+  XcbPtr<xcb_randr_get_output_primary_reply_t> primary;
+  if (pc) {
+    primary.reset(xcb_randr_get_output_primary_reply(c, *pc, &e));
+    std::free(e);  // none is set: the first output of the CRTC decides
+  }
   if (!ok) return false;
   s.screen = conn.root_size();
 
@@ -294,6 +300,7 @@ bool RandrResizer::connect(std::string& why) {
   if (v->major_version < 1 || (v->major_version == 1 && v->minor_version < 2))
     return fail("the X server " + name + " has RandR " + std::to_string(v->major_version) + "." +
                 std::to_string(v->minor_version) + "; making display modes needs 1.2 or later");
+  randr13_ = v->major_version > 1 || v->minor_version >= 3;
   XcbPtr<xcb_randr_get_screen_size_range_reply_t> range(xcb_randr_get_screen_size_range_reply(
       c, xcb_randr_get_screen_size_range(c, conn_->root()), &e));
   if (!range) return fail(reply_error("GetScreenSizeRange", e, *conn_));
@@ -304,7 +311,7 @@ bool RandrResizer::connect(std::string& why) {
 
   RandrState s;
   std::string error;
-  if (!load_state(*conn_, s, error)) return fail("cannot resize " + name + ": " + error);
+  if (!load_state(*conn_, randr13_, s, error)) return fail("cannot resize " + name + ": " + error);
   if (const int n = delete_unused_voxl_modes())
     log_->info("deleted {} display mode(s) an earlier voxl left on {}", n, name);
   if (const std::string probe = probe_mode_creation(); !probe.empty())
@@ -350,7 +357,7 @@ bool RandrResizer::resize(Size size, std::string& error) {
   }
   if (!original_) {
     RandrState s;
-    if (!load_state(*conn_, s, error)) return false;
+    if (!load_state(*conn_, randr13_, s, error)) return false;
     const Size now = s.screen;
     original_ = Original{now,
                          now == reference_pixels_ ? reference_mm_
@@ -432,7 +439,7 @@ bool RandrResizer::apply(Size target, Size mm, uint32_t prefer, std::string& err
   xcb_connection_t* c = conn_->get();
   ServerGrab grab(c);
   RandrState s;
-  if (!load_state(*conn_, s, error)) return false;
+  if (!load_state(*conn_, randr13_, s, error)) return false;
   const auto& crtc = s.crtcs[s.crtc];
   if (s.screen == target && crtc.size == target && crtc.x == 0 && crtc.y == 0 &&
       (prefer == 0 || prefer == crtc.mode)) {
@@ -488,7 +495,7 @@ int RandrResizer::delete_unused_voxl_modes() {
   RandrState s;
   std::string error;
   // The lit-CRTC check does not matter here, only the lists.
-  if (!load_state(*conn_, s, error) && s.modes.empty()) return 0;
+  if (!load_state(*conn_, randr13_, s, error) && s.modes.empty()) return 0;
   xcb_connection_t* c = conn_->get();
   int deleted = 0;
   for (const auto& m : s.modes) {
@@ -507,7 +514,7 @@ int RandrResizer::delete_unused_voxl_modes() {
 std::string RandrResizer::probe_mode_creation() {
   RandrState s;
   std::string error;
-  if (!load_state(*conn_, s, error)) return error;
+  if (!load_state(*conn_, randr13_, s, error)) return error;
   const auto& crtc = s.crtcs[s.crtc];
   const Size size = mode_size_for(crtc.size, crtc.rotation);
   const uint32_t mode = create_mode(*conn_, size, std::string(kVoxlProbeModeName), error);

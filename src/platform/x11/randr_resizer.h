@@ -83,6 +83,7 @@ class RandrResizer final : public DesktopResizer {
   std::string display_;
   Logger log_;
   std::unique_ptr<XcbConnection> conn_;
+  bool randr13_ = false;  // RandR 1.3 or later
   Size min_, max_;
   // The screen's pixels and millimetres when connected: the DPI to keep.
   Size reference_pixels_, reference_mm_;
