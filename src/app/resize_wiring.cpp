@@ -15,12 +15,14 @@ ResizeWiring::ResizeWiring(const Config& config, boost::asio::io_context& io, pl
     : log_(log), timer_(io) {
   if (!config.resize) return;
   stream::ResizeSettings settings;
-  settings.scale = config.resize_scale;
   try {
     resizer_ = desktop.make_desktop_resizer(settings.disabled_reason);
   } catch (const std::exception& e) {
     settings.disabled_reason = e.what();
   }
+  const double display_scale = resizer_ ? resizer_->display_scale() : 0;
+  settings.scale = config.resize_scale.value_or(display_scale >= 0.25 && display_scale <= 4 ? display_scale
+                                                                                            : Config::kDefaultResizeScale);
   stream::ResizeHooks hooks;
   if (resizer_) {
     settings.current = resizer_->current_size();

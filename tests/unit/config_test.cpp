@@ -210,7 +210,7 @@ TEST(ConfigCommandLine, Defaults) {
   EXPECT_FALSE(c.capture_region.has_value());
   EXPECT_EQ(c.capture_window, 0u);
   EXPECT_FALSE(c.resize);
-  EXPECT_DOUBLE_EQ(c.resize_scale, 1.5);
+  EXPECT_FALSE(c.resize_scale.has_value()) << "1.5, or the display's scaling on Windows";
   EXPECT_EQ(c.round_corners, 0);
   EXPECT_TRUE(c.round_windows.empty());
   EXPECT_EQ(c.stats_seconds, 5);
@@ -286,7 +286,7 @@ TEST(ConfigCommandLine, EveryFlagWithANonDefaultValue) {
   EXPECT_EQ(c.xvfb, (Size{1280, 720}));
   EXPECT_EQ(c.capture_region, (Rect{1, 2, 30, 40}));
   EXPECT_TRUE(c.resize);
-  EXPECT_DOUBLE_EQ(c.resize_scale, 2.0);
+  EXPECT_DOUBLE_EQ(c.resize_scale.value_or(0), 2.0);
   EXPECT_EQ(c.round_corners, 8);
   EXPECT_EQ(c.round_windows, (std::vector<WindowRounding>{{"Terminal", 4}, {"Note: a", 0}}));
   EXPECT_EQ(c.stats_seconds, 9);
@@ -771,7 +771,7 @@ TEST(ConfigCommandLine, ResizeFlagsAreActive) {
   ASSERT_TRUE(out.config.has_value()) << out.error;
   EXPECT_TRUE(notice_flags(out, Notice::Kind::kNotActiveYet).empty());
   EXPECT_TRUE(out.config->resize);
-  EXPECT_DOUBLE_EQ(out.config->resize_scale, 2.0);
+  EXPECT_DOUBLE_EQ(out.config->resize_scale.value_or(0), 2.0);
 }
 
 TEST(ConfigCommandLine, EveryPendingFlagIsADeclaredFlag) {
