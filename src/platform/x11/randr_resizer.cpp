@@ -286,6 +286,7 @@ bool RandrResizer::connect(std::string& why) {
   }
   xcb_connection_t* c = conn_->get();
   const std::string name = conn_->display_name();
+  display_ = name;  // "" meant $DISPLAY: name it in later messages, and keep to it
   auto fail = [&](std::string text) {
     why = std::move(text);
     conn_.reset();
