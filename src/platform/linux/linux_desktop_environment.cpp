@@ -78,14 +78,16 @@ void LinuxDesktopEnvironment::start_xvfb(Size size) {
 }
 
 bool LinuxDesktopEnvironment::bring_xvfb_to(Size size) {
-  std::string why;
+  std::string why;  // from open(): "cannot resize the desktop: ..."
   auto resizer = x11::RandrResizer::open(display_, log_, why);
-  if (resizer && !resizer->resize(size, why)) resizer.reset();
+  if (resizer && !resizer->resize(size, why)) {
+    why = "cannot resize the desktop: " + why;
+    resizer.reset();
+  }
   if (!resizer) {
-    log_->warn("cannot bring the private Xvfb to {}x{} ({}); starting it again at that size, "
-               "without dynamic resolution",
-               size.width, size.height, why);
-    resize_why_ = "the private Xvfb could not be resized: " + why;
+    log_->warn("starting the private Xvfb again at {}x{}, without dynamic resolution ({})", size.width,
+               size.height, why);
+    resize_why_ = why;
     return false;
   }
   // Its size now is the one to go back to at exit, not the start size.
