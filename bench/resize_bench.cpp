@@ -107,17 +107,18 @@ int run(int argc, char** argv) {
   for (int i = 0; i < rounds + 2; ++i) {  // the first two warm up
     throw_if_interrupted();
     const Size size = sizes[size_t(i) % sizes.size()];
-    const uint32_t rgb = 0x102030u + uint32_t(i) * 0x010305u;
+    const uint32_t rgb = (0x102030u + uint32_t(i) * 0x010305u) & 0xffffffu;
     const auto t0 = Clock::now();
     std::string error;
-    if (!resizer->resize(size, error)) throw std::runtime_error("resize to " + std::to_string(size.width) + "x" + std::to_string(size.height) + ": " + error);
+    if (!resizer->resize(size, error))
+      throw std::runtime_error("resize to " + std::to_string(size.width) + "x" + std::to_string(size.height) +
+                               ": " + error);
     const double resized = ms_since(t0);
-    filler.fill(size, rgb & 0xffffffu);
+    filler.fill(size, rgb);
     for (;;) {
       if (ms_since(t0) > 20000) throw std::runtime_error("no frame of the new size within 20 s");
       auto r = cap.capture(pool, std::chrono::milliseconds(1000));
-      if (r.status == capture::CaptureStatus::kOk && r.frame->size() == size && all_pixels(*r.frame, rgb & 0xffffffu))
-        break;
+      if (r.status == capture::CaptureStatus::kOk && r.frame->size() == size && all_pixels(*r.frame, rgb)) break;
       if (r.status != capture::CaptureStatus::kOk && r.status != capture::CaptureStatus::kNoChange)
         throw std::runtime_error("capture: " + r.error);
     }
