@@ -186,6 +186,7 @@ TEST(ResizerWithoutRandr, SaysUpFrontItCannotResize) {
   VirtualDisplay xvfb(vo);
   std::string why;
   EXPECT_FALSE(RandrResizer::open(xvfb.name(), log.log, why));
+  EXPECT_EQ(why.rfind("cannot resize the desktop: ", 0), 0u) << why;
   EXPECT_NE(why.find("no RANDR extension"), std::string::npos) << why;
 }
 

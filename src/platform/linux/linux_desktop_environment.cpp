@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <stdexcept>
 
 #include "platform/child_process.h"
 #include "platform/pulse/pulse_microphone_sink.h"
@@ -37,11 +38,24 @@ LinuxDesktopEnvironment::LinuxDesktopEnvironment(DesktopOptions options, Logger 
       // to the size asked for before anything captures or runs in it.
       const Size largest{std::max(wanted.width, kLargestXvfb.width),
                          std::max(wanted.height, kLargestXvfb.height)};
-      start_xvfb(largest);
-      log_->info("the private Xvfb's framebuffer stays {}x{} whatever the desktop's size: {:.1f} MiB of "
-                 "shared memory (4 bytes a pixel), the price of growing up to that size",
-                 largest.width, largest.height, double(largest.area()) * 4 / (1024 * 1024));
-      if (!bring_xvfb_to(wanted)) start_xvfb(wanted);
+      const double mib = double(largest.area()) * 4 / (1024 * 1024);
+      bool started = false;
+      try {
+        start_xvfb(largest);
+        started = true;
+      } catch (const std::runtime_error& e) {
+        // Memory (shared-memory limits, say) may not allow it: the size
+        // asked for without resizing beats no desktop.
+        resize_why_ = "cannot resize the desktop: the private Xvfb did not start at " +
+                      std::to_string(largest.width) + "x" + std::to_string(largest.height) + " (" + e.what() +
+                      ")";
+        log_->warn("{}; starting it at {}x{}", resize_why_, wanted.width, wanted.height);
+      }
+      if (started)
+        log_->info("the private Xvfb's framebuffer stays {}x{} whatever the desktop's size: {:.1f} MiB of "
+                   "shared memory (4 bytes a pixel), the price of growing up to that size",
+                   largest.width, largest.height, mib);
+      if (!started || !bring_xvfb_to(wanted)) start_xvfb(wanted);
     }
   } else if (display_.empty()) {
     display_ = env_display;
@@ -78,14 +92,16 @@ void LinuxDesktopEnvironment::start_xvfb(Size size) {
 }
 
 bool LinuxDesktopEnvironment::bring_xvfb_to(Size size) {
-  std::string why;
+  std::string why;  // from open(): "cannot resize the desktop: ..."
   auto resizer = x11::RandrResizer::open(display_, log_, why);
-  if (resizer && !resizer->resize(size, why)) resizer.reset();
+  if (resizer && !resizer->resize(size, why)) {
+    why = "cannot resize the desktop: " + why;
+    resizer.reset();
+  }
   if (!resizer) {
-    log_->warn("cannot bring the private Xvfb to {}x{} ({}); starting it again at that size, "
-               "without dynamic resolution",
-               size.width, size.height, why);
-    resize_why_ = "the private Xvfb could not be resized: " + why;
+    log_->warn("starting the private Xvfb again at {}x{}, without dynamic resolution ({})", size.width,
+               size.height, why);
+    resize_why_ = why;
     return false;
   }
   // Its size now is the one to go back to at exit, not the start size.

@@ -262,7 +262,10 @@ uint32_t create_mode(const XcbConnection& conn, Size size, const std::string& na
 
 std::unique_ptr<RandrResizer> RandrResizer::open(const std::string& display, Logger log, std::string& why) {
   std::unique_ptr<RandrResizer> r(new RandrResizer(display, std::move(log)));
-  if (!r->connect(why)) return nullptr;
+  if (!r->connect(why)) {
+    why = "cannot resize the desktop: " + why;
+    return nullptr;
+  }
   return r;
 }
 
@@ -286,6 +289,7 @@ bool RandrResizer::connect(std::string& why) {
   }
   xcb_connection_t* c = conn_->get();
   const std::string name = conn_->display_name();
+  display_ = name;  // "" meant $DISPLAY: name it in later messages, and keep to it
   auto fail = [&](std::string text) {
     why = std::move(text);
     conn_.reset();
@@ -311,7 +315,7 @@ bool RandrResizer::connect(std::string& why) {
 
   RandrState s;
   std::string error;
-  if (!load_state(*conn_, randr13_, s, error)) return fail("cannot resize " + name + ": " + error);
+  if (!load_state(*conn_, randr13_, s, error)) return fail(name + ": " + error);
   if (const int n = delete_unused_voxl_modes())
     log_->info("deleted {} display mode(s) an earlier voxl left on {}", n, name);
   if (const std::string probe = probe_mode_creation(); !probe.empty())
@@ -326,7 +330,7 @@ bool RandrResizer::ensure_connected(std::string& error) {
   conn_.reset();
   std::string why;
   if (!connect(why)) {
-    error = "cannot resize the X display: " + why;
+    error = "cannot resize the desktop: " + why;
     return false;
   }
   log_->info("connected to {} again for resizing", conn_->display_name());

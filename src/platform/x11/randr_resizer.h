@@ -24,8 +24,9 @@
 // When the X server goes away, calls fail with an error (never throw); the
 // next call connects again, so a desktop that restarts is followed.
 //
-// Threads: one thread owns it (see DesktopResizer); it has its own X
-// connection. Blocking: every call makes round trips to the server.
+// Threads and ownership: one thread owns it (see DesktopResizer), whoever
+// made it; it has its own X connection. Blocking: every call makes round
+// trips to the server.
 #pragma once
 
 #include <cstdint>
