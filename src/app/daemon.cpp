@@ -13,6 +13,7 @@
 #include "app/input_wiring.h"
 #include "app/server_wiring.h"
 #include "app/video_wiring.h"
+#include "input/interaction.h"
 #include "platform/desktop_environment.h"
 #include "platform/fd_limits.h"
 
@@ -53,6 +54,9 @@ int run_daemon(const Config& config, const Logger& log) {
   auto server = start_server(config, io, video, audio, input, agents, log);
   asio::signal_set signals(io, SIGINT, SIGTERM);
 
+  // Viewers' and agents' positions follow the picture the stream shows.
+  if (input::Interaction* interaction = input.interaction())
+    video.set_picture_listener([interaction](Point origin, Size area) { interaction->set_picture({origin, area}); });
   int exit_code = 0;
   video.start([&desktop] { return desktop->make_capturer(); }, [&exit_code, &io] {
     exit_code = 1;
