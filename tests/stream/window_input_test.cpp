@@ -144,5 +144,42 @@ TEST_F(WindowInputTest, ClicksFollowTheWindowWhenItMovesWithoutChanging) {
   EXPECT_EQ(client_->decode_errors(), 0);
 }
 
+TEST_F(WindowInputTest, WaitRegionsAreInTheWindowsCoordinates) {
+  const auto seq = [&] {
+    const HttpAnswer a = get("/wait?idle=0");
+    EXPECT_EQ(a.status, 200) << a.body;
+    return body_json(a).value("seq", uint64_t(0));
+  };
+  // Until the change monitor has seen what was just drawn.
+  const auto seq_after = [&](uint64_t before) {
+    const auto end = Clock::now() + kLimit;
+    uint64_t now = seq();
+    while (now <= before && Clock::now() < end) {
+      client_->read_one(std::chrono::milliseconds(20));
+      now = seq();
+    }
+    return now;
+  };
+  const auto changed_since = [&](const std::string& region, uint64_t since) {
+    const HttpAnswer a = get("/wait?change&timeout=1000&since=" + std::to_string(since) + region);
+    EXPECT_EQ(a.status, 200) << a.body;
+    return body_json(a).value("changed", true);
+  };
+  const uint64_t s0 = seq();
+  // The screen's corner (the picture's 0,0 would be there if the window's
+  // position were ignored) and beside the window: neither is in the picture.
+  fill({0, 0, 64, 64}, 0xff0000);
+  fill({500, 400, 40, 40}, 0x00ff00);
+  const uint64_t s1 = seq_after(s0);
+  EXPECT_FALSE(changed_since("&region=0,0,32,32", s0));
+  EXPECT_FALSE(changed_since("", s0));
+  // The window's own corner.
+  painter_->fill(recorder_->window(), {0, 0, 32, 32}, 0x0000ff);
+  seq_after(s1);
+  EXPECT_TRUE(changed_since("&region=0,0,32,32", s1));
+  EXPECT_TRUE(changed_since("", s1));
+  EXPECT_FALSE(changed_since("&region=100,60,32,32", s1));
+}
+
 }  // namespace
 }  // namespace voxl::testing
