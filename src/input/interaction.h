@@ -3,9 +3,10 @@
 // and the platform's InputInjector, Clipboard and CursorSource (any of
 // which may be missing), and keeps the one mapping from the picture to the
 // desktop (picture_mapping.h) that viewers' and agents' positions go
-// through, following the frames the stream sends. Cursor changes go to every viewer; what the
-// desktop copies goes to viewers with full access when the clipboard flows
-// out; what a viewer copies is offered to the desktop when it flows in.
+// through, following the frames the stream sends. Cursor changes go to
+// every viewer; what the desktop copies goes to viewers with full access
+// when the clipboard flows out; what a viewer copies is offered to the
+// desktop when it flows in.
 //
 // Threads: loop thread only. Lifetime: outlives every ViewerInput it hands
 // out; detach() before the platform objects it was given are destroyed.
