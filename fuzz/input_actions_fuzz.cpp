@@ -121,7 +121,7 @@ void actions(std::string_view body, uint8_t shape) {
     }
 
   // The picture's coordinates moved onto a larger screen stay on it.
-  endpoints::translate_input_actions(*list, 17, 5);
+  endpoints::map_input_actions(*list, input::PictureMapping{{17, 5}, desktop});
   CheckingInjector offset;
   offset.size = {desktop.width + 17, desktop.height + 5};
   r = endpoints::run_input_actions(*list, offset);

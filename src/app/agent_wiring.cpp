@@ -10,7 +10,8 @@ namespace voxl::app {
 
 AgentWiring::AgentWiring(const Config& config, boost::asio::io_context& io, platform::DesktopEnvironment& desktop,
                          stream::Hub& hub, input::Interaction* interaction, const Logger& log)
-    : io_(io), log_(log), interaction_(interaction), capture_area_(config.capture_region) {
+    : io_(io), log_(log), interaction_(interaction),
+      whole_screen_(!config.capture_region && !config.capture_window) {
   changes_ = std::make_unique<endpoints::ChangeMonitor>(
       io, [&desktop, &io] { return desktop.make_damage_watcher(io); }, log);
   screenshots_ = std::make_unique<endpoints::ScreenshotService>([&desktop] { return desktop.make_capturer(); }, log);
@@ -26,7 +27,7 @@ AgentWiring::~AgentWiring() = default;
 
 net::EndpointTable AgentWiring::endpoints() {
   return endpoints::agent_endpoints(
-      {io_, *changes_, *screenshots_, *recordings_, log_, interaction_, capture_area_, max_wait_});
+      {io_, *changes_, *screenshots_, *recordings_, log_, interaction_, whole_screen_, max_wait_});
 }
 
 }  // namespace voxl::app

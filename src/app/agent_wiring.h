@@ -57,7 +57,7 @@ class AgentWiring {
   boost::asio::io_context& io_;
   Logger log_;
   input::Interaction* interaction_;
-  std::optional<Rect> capture_area_;
+  bool whole_screen_;
   std::chrono::milliseconds max_wait_;
   std::unique_ptr<endpoints::ChangeMonitor> changes_;
   std::unique_ptr<endpoints::ScreenshotService> screenshots_;

@@ -14,6 +14,7 @@
 #include "app/resize_wiring.h"
 #include "app/server_wiring.h"
 #include "app/video_wiring.h"
+#include "input/interaction.h"
 #include "platform/desktop_environment.h"
 #include "platform/fd_limits.h"
 
@@ -55,6 +56,9 @@ int run_daemon(const Config& config, const Logger& log) {
   auto server = start_server(config, io, video, audio, input, agents, resize.controller(), log);
   asio::signal_set signals(io, SIGINT, SIGTERM);
 
+  // Viewers' and agents' positions follow the picture the stream shows.
+  if (input::Interaction* interaction = input.interaction())
+    video.set_picture_listener([interaction](Point origin, Size area) { interaction->set_picture({origin, area}); });
   int exit_code = 0;
   video.start([&desktop] { return desktop->make_capturer(); }, [&exit_code, &io] {
     exit_code = 1;

@@ -18,10 +18,7 @@ input::InteractionSettings interaction_settings(const Config& c) {
   s.clipboard_in = c.clipboard == ClipboardMode::kIn || c.clipboard == ClipboardMode::kBoth;
   s.clipboard_out = c.clipboard == ClipboardMode::kOut || c.clipboard == ClipboardMode::kBoth;
   s.scroll_px_per_notch = c.scroll_px_per_notch;
-  if (c.capture_region) {
-    s.origin_x = c.capture_region->x;
-    s.origin_y = c.capture_region->y;
-  }
+  if (c.capture_region) s.picture = {{c.capture_region->x, c.capture_region->y}, c.capture_region->size()};
   return s;
 }
 

@@ -40,6 +40,13 @@ class VideoWiring {
   stream::Hub& hub() { return hub_; }
   std::string stats_json() const;
 
+  // Where the picture lies on the desktop (capture::Frame::origin) and the
+  // captured area's size: told on the loop for the first capturer at
+  // start() and then with every frame, before the hub sees it. Set before
+  // start().
+  using PictureListener = std::function<void(Point origin, Size area)>;
+  void set_picture_listener(PictureListener listener) { picture_ = std::move(listener); }
+
   // Starts the pipeline thread on a capturer from `make_capturer` (called
   // here first, so a desktop that cannot be captured fails the start with
   // std::runtime_error, and again on the video thread after a kReinit).
@@ -54,6 +61,7 @@ class VideoWiring {
   boost::asio::io_context& io_;
   Logger log_;
   stream::StreamStats stats_;
+  PictureListener picture_;
   struct KeyTimer;  // an asio timer: the hub's key frame requests put off
   std::unique_ptr<KeyTimer> key_timer_;  // made before the hub; gone at stop(), before the loop
   stream::Hub hub_;

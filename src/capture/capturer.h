@@ -70,6 +70,11 @@ class Capturer {
 
   // Current size of the captured area.
   virtual Size size() const = 0;
+  // Current desktop position of the captured area's pixel 0,0, as the next
+  // frame's Frame::origin will say. A capturer whose area moves without
+  // its pixels changing (a window dragged across the screen) still makes a
+  // frame, so the new position reaches the frames' consumers.
+  virtual Point origin() const = 0;
 
   // Which pixel source is in use and why, for logs and /stats.
   virtual std::string describe() const = 0;

@@ -42,6 +42,10 @@ class Frame {
   // reported, clipped to the frame, and the 16-px blocks they touch.
   std::vector<Rect> damage_rects;
   BlockMap damage_blocks;
+  // Where pixel 0,0 lies on the desktop, in the coordinates the platform's
+  // InputInjector takes (X11: the root window's): 0,0 for the screen, a
+  // region's corner, a window's current position.
+  Point origin;
   uint64_t seq = 0;  // counts frames of one capturer, from 1
   std::chrono::steady_clock::time_point captured_at;  // when the grab finished
   uint32_t grab_us = 0;  // time spent reading pixels (not waiting for damage)

@@ -33,7 +33,12 @@ struct EncodedFrame {
   std::vector<uint8_t> data;  // one H.264 Annex B access unit
   bool key = false;           // IDR, with SPS and PPS in front
   uint32_t id = 0;            // counts encoded frames from 1
-  Size size;
+  Size size;                  // the coded picture: `captured` rounded down to even
+  // The desktop area the picture shows: its pixel 0,0 lies at `origin` on
+  // the desktop (capture::Frame::origin), and it was captured at `captured`
+  // (one column or row more than `size` when odd). Input is mapped with it.
+  Point origin;
+  Size captured;
   std::string codec;          // "avc1.PPCCLL" from the stream's SPS
   uint64_t capture_wall_us = 0;  // CLOCK_REALTIME at capture
   std::chrono::steady_clock::time_point captured_at;

@@ -52,12 +52,15 @@ EndpointReply mp4_reply(RecordOutcome o) {
   return r;
 }
 
-// Where the stream's (and /screenshot's) 0,0 lies on the screen: the corner
-// of --capture-region, else the screen's own. The viewers' input is mapped
-// with the same origin.
-std::pair<int, int> stream_origin(const AgentServices& s) {
-  if (!s.capture_area) return {0, 0};
-  return {s.capture_area->x, s.capture_area->y};
+// Where the picture (the stream's, /screenshot's) lies on the desktop now:
+// the interaction's mapping, which follows every frame; on the whole
+// screen at the screen's own size now, which frames follow too but only
+// while someone watches.
+input::PictureMapping picture_now(const AgentServices& s) {
+  input::PictureMapping m = s.interaction ? s.interaction->picture() : input::PictureMapping{};
+  input::InputInjector* injector = s.interaction ? s.interaction->injector() : nullptr;
+  if (injector && (s.whole_screen || !m.known())) m.area = injector->desktop_size();
+  return m;
 }
 
 CancelFn screenshot(const AgentServices& s, const EndpointRequest& req, ReplyFn reply) {
@@ -71,8 +74,12 @@ CancelFn screenshot(const AgentServices& s, const EndpointRequest& req, ReplyFn 
   const uint64_t seq = s.changes.current_seq();
   auto cancelled = std::make_shared<bool>(false);
   auto& io = s.io;
-  const bool queued = s.screenshots.submit(region, [&io, reply, seq, cancelled](Screenshot shot) {
-    asio::post(io, [reply, seq, cancelled, shot = std::move(shot)]() mutable {
+  input::Interaction* interaction = s.interaction;
+  const bool queued = s.screenshots.submit(region, [&io, reply, seq, cancelled, interaction](Screenshot shot) {
+    asio::post(io, [reply, seq, cancelled, interaction, shot = std::move(shot)]() mutable {
+      // The agent clicks next on what it saw: where the captured area is
+      // now, also when no viewer's frames have said so since it moved.
+      if (shot.status == 200 && interaction) interaction->set_picture({shot.origin, shot.area});
       if (*cancelled) return;
       if (shot.status != 200) return reply(net::json_error(shot.status, shot.parameter,
                                                            (shot.parameter.empty() ? "" : shot.parameter + " ") + shot.error));
@@ -103,12 +110,11 @@ CancelFn wait(const AgentServices& s, const EndpointRequest& req, ReplyFn reply)
   // /screenshot, which show the captured area); the change monitor watches
   // the whole screen, so without a region a wait watches the captured area:
   // what is drawn beside it is not in the picture.
-  if (spec->region) {
-    const auto [x, y] = stream_origin(s);
-    spec->region = spec->region->translated(x, y);
-  } else {
-    spec->region = s.capture_area;
-  }
+  const input::PictureMapping picture = picture_now(s);
+  if (spec->region)
+    spec->region = picture.to_desktop(*spec->region);
+  else if (!s.whole_screen && picture.known())
+    spec->region = picture.desktop_area();
   const uint64_t id = s.changes.start_wait(*spec, [reply](const WaitOutcome& o) {
     EndpointReply r;
     r.body = o.json() + "\n";
@@ -210,13 +216,12 @@ CancelFn input_actions(const AgentServices& s, const EndpointRequest& req, Reply
   input::InputInjector* injector = s.interaction ? s.interaction->injector() : nullptr;
   if (!injector) return reply(net::json_error(503, "", "this desktop takes no input")), nullptr;
   // Coordinates are the picture's, like a viewer's clicks: checked against
-  // the captured area and moved by its corner.
-  const Size area = s.capture_area ? s.capture_area->size() : injector->desktop_size();
+  // the captured area's size now and mapped as the viewers' are.
+  const input::PictureMapping picture = picture_now(s);
   ActionError error;
-  auto actions = parse_input_actions(req.body, area, s.interaction->settings().scroll_px_per_notch, error);
+  auto actions = parse_input_actions(req.body, picture.area, s.interaction->settings().scroll_px_per_notch, error);
   if (!actions) return reply(net::json_error(400, error.parameter, error.message)), nullptr;
-  const auto [origin_x, origin_y] = stream_origin(s);
-  translate_input_actions(*actions, origin_x, origin_y);
+  map_input_actions(*actions, picture);
   // Read before the first event: whatever the actions draw gets a later
   // seq, so /wait?change&since=seq cannot miss it.
   const uint64_t seq = s.changes.current_seq();

@@ -31,11 +31,14 @@ struct AgentServices {
   Logger log;
   // For /input (503 without one, or once detached). Outlives the server.
   input::Interaction* interaction = nullptr;
-  // The screen rectangle the picture shows under --capture-region: /input
-  // and /wait take the picture's coordinates and /wait without a region
-  // watches only it. nullopt (screen or window): screen coordinates, and
-  // /wait watches the whole screen.
-  std::optional<Rect> capture_area;
+  // /input and /wait take the picture's coordinates (what the stream and
+  // /screenshot show), mapped to the desktop by the interaction's picture
+  // mapping, which /screenshot keeps current too. `whole_screen`: the
+  // picture is the whole screen (neither --capture-region nor
+  // --capture-window), so /input checks positions against the screen's
+  // size now and /wait without a region watches all of it; otherwise a
+  // /wait without a region watches only the captured area.
+  bool whole_screen = true;
   // The longest /wait timeout and idle (--max-wait-seconds).
   std::chrono::milliseconds max_wait = kDefaultMaxWait;
 };

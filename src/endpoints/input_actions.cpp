@@ -231,14 +231,16 @@ std::optional<std::vector<InputAction>> parse_input_actions(std::string_view bod
   return out;
 }
 
-void translate_input_actions(std::vector<InputAction>& actions, int dx, int dy) {
+void map_input_actions(std::vector<InputAction>& actions, const input::PictureMapping& picture) {
   for (InputAction& a : actions) {
     if (!a.positioned) continue;
-    a.x += dx;
-    a.y += dy;
+    const Point p = picture.to_desktop(a.x, a.y);
+    a.x = p.x;
+    a.y = p.y;
     if (a.type == Type::kDrag) {
-      a.to_x += dx;
-      a.to_y += dy;
+      const Point to = picture.to_desktop(a.to_x, a.to_y);
+      a.to_x = to.x;
+      a.to_y = to.y;
     }
   }
 }

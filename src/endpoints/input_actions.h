@@ -14,6 +14,7 @@
 
 #include "base/geometry.h"
 #include "input/input_injector.h"
+#include "input/picture_mapping.h"
 
 namespace voxl::endpoints {
 
@@ -47,9 +48,10 @@ inline constexpr size_t kMaxTypedChars = 4096;  // per request
 std::optional<std::vector<InputAction>> parse_input_actions(std::string_view body, Size desktop, double px_per_notch,
                                                             ActionError& error);
 
-// Moves every position (a move, a positioned click or scroll, both ends of
-// a drag) by dx, dy: from the picture's coordinates to the screen's.
-void translate_input_actions(std::vector<InputAction>& actions, int dx, int dy);
+// Maps every position (a move, a positioned click or scroll, both ends of
+// a drag) from the picture's coordinates to the desktop's, through the one
+// mapping viewers' input uses.
+void map_input_actions(std::vector<InputAction>& actions, const input::PictureMapping& picture);
 
 struct RunOutcome {
   input::InputStatus status = input::InputStatus::kOk;

@@ -87,6 +87,9 @@ Screenshot ScreenshotService::take(const std::optional<Rect>& region) {
     s.error = std::string("cannot capture the screen: ") + e.what();
     return s;
   }
+  // Take the platform's news first (X11: a resize of the screen or the
+  // window since the last shot), so the size below is the current one.
+  capturer_->wait_for_change(std::chrono::milliseconds(0));
   const Size screen = capturer_->size();
   const Rect area = region.value_or(Rect::from_size(screen));
   if (!Rect::from_size(screen).contains(area)) {
@@ -108,12 +111,15 @@ Screenshot ScreenshotService::take(const std::optional<Rect>& region) {
   }
   s.grab_us = micros_since(t0);
   const capture::Frame& f = *r.frame;
-  const Rect crop = area.intersect(Rect::from_size(f.size()));  // the screen may just have shrunk
+  // The screen may just have changed size: without a region, all of it.
+  const Rect crop = region ? area.intersect(Rect::from_size(f.size())) : Rect::from_size(f.size());
   const auto t1 = Clock::now();
   std::string why;
   s.png = encode_png(f.row(crop.y) + ptrdiff_t(crop.x) * capture::kBytesPerPixel, f.stride(), crop.size(), why);
   s.encode_us = micros_since(t1);
   s.size = crop.size();
+  s.origin = f.origin;
+  s.area = f.size();
   if (s.png.empty()) {
     s.status = 500;
     s.error = why;

@@ -32,6 +32,10 @@ struct Screenshot {
   std::string error;
   std::string parameter;
   Size size;
+  // Where the captured area lay on the desktop and its size when the shot
+  // was taken (capture::Frame::origin, the frame's size).
+  Point origin;
+  Size area;
   uint32_t grab_us = 0;
   uint32_t encode_us = 0;
 };

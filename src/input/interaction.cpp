@@ -34,7 +34,12 @@ bool CursorImage::hidden() const {
 
 Interaction::Interaction(InputInjector* injector, Clipboard* clipboard, CursorSource* cursor,
                          InteractionSettings settings, Logger log)
-    : injector_(injector), clipboard_(clipboard), cursor_(cursor), settings_(settings), log_(std::move(log)) {
+    : injector_(injector),
+      clipboard_(clipboard),
+      cursor_(cursor),
+      settings_(settings),
+      picture_(settings.picture),
+      log_(std::move(log)) {
   if (cursor_) cursor_->set_listener([this](const CursorImagePtr& image) { on_cursor(image); });
   if (clipboard_)
     clipboard_->set_listener({[this](const ClipboardContent& c) { on_copied(c); },

@@ -1,9 +1,12 @@
 // What viewers may do to the desktop besides watching: one per desktop, it
 // owns nothing platform-specific and routes between the viewer sessions
 // and the platform's InputInjector, Clipboard and CursorSource (any of
-// which may be missing). Cursor changes go to every viewer; what the
-// desktop copies goes to viewers with full access when the clipboard flows
-// out; what a viewer copies is offered to the desktop when it flows in.
+// which may be missing), and keeps the one mapping from the picture to the
+// desktop (picture_mapping.h) that viewers' and agents' positions go
+// through, following the frames the stream sends. Cursor changes go to
+// every viewer; what the desktop copies goes to viewers with full access
+// when the clipboard flows out; what a viewer copies is offered to the
+// desktop when it flows in.
 //
 // Threads: loop thread only. Lifetime: outlives every ViewerInput it hands
 // out; detach() before the platform objects it was given are destroyed.
@@ -20,6 +23,7 @@
 #include "input/clipboard.h"
 #include "input/cursor_source.h"
 #include "input/input_injector.h"
+#include "input/picture_mapping.h"
 
 namespace voxl::input {
 
@@ -29,9 +33,9 @@ struct InteractionSettings {
   bool clipboard_in = true;   // viewer -> desktop
   bool clipboard_out = true;  // desktop -> viewer
   double scroll_px_per_notch = 180;
-  // Desktop position of the stream's top-left pixel (a captured region's corner).
-  int origin_x = 0;
-  int origin_y = 0;
+  // Where the picture lies until the first frame says (a captured
+  // region's corner and size; the screen's 0,0, its size not known yet).
+  PictureMapping picture;
 };
 
 // Messages of which a viewer needs only the latest: one still waiting to
@@ -69,6 +73,12 @@ class Interaction {
   InputInjector* injector() const { return injector_; }
   Clipboard* clipboard() const { return clipboard_; }
 
+  // Where the picture viewers and agents see lies on the desktop now. Set
+  // from each frame the stream sends (and from a new capturer before its
+  // first frame); every pointer position goes through it.
+  const PictureMapping& picture() const { return picture_; }
+  void set_picture(const PictureMapping& m) { picture_ = m; }
+
   // The JSON for a cursor shape, made once per serial (bounded cache).
   const std::string& cursor_json(const CursorImage& image);
 
@@ -83,6 +93,7 @@ class Interaction {
   Clipboard* clipboard_;
   CursorSource* cursor_;
   InteractionSettings settings_;
+  PictureMapping picture_;
   Logger log_;
   std::vector<ViewerInput*> viewers_;
   std::map<uint64_t, std::string> cursor_cache_;  // serial -> JSON

@@ -192,8 +192,8 @@ void ViewerInput::on_pointer(std::string_view type, const json& m) {
   }
   if (mods >= 0) sync_modifiers(mods, 0);
   if (x && y) {
-    const auto& s = owner_.settings();
-    inj->move(s.origin_x + std::max(0, *x), s.origin_y + std::max(0, *y));
+    const Point p = owner_.picture().to_desktop(*x, *y);
+    inj->move(p.x, p.y);
   }
   if (type == "button") {
     if (b < 1 || (b > 3 && b != kButtonBack && b != kButtonForward)) return;

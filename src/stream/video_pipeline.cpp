@@ -178,6 +178,10 @@ void VideoPipeline::produce() {
   std::string codec;
   uint32_t frame_id = 0;
   bool have_picture = false;
+  // Where the picture lies on the desktop, from the newest capture; frames
+  // made without one (paintover) show the same area.
+  Point origin;
+  Size captured;
   std::vector<Rect> rects;
   // Paintover: frames still to sharpen the last change with, and when it
   // happened. Off when its CRF is no better than the normal one.
@@ -275,6 +279,8 @@ void VideoPipeline::produce() {
       const capture::Frame& f = *r.frame;
       const Size want = encode::encodable_size(f.size());
       out->times.capture_us = f.grab_us;
+      origin = f.origin;
+      captured = f.size();
       out->stamps.grab_start = f.captured_at - std::chrono::microseconds(f.grab_us);
       const auto t0 = Clock::now();
       if (!encoder || encoder->size() != want) {
@@ -409,6 +415,8 @@ void VideoPipeline::produce() {
     out->key = is_key;
     out->id = ++frame_id;
     out->size = enc.size();
+    out->origin = origin;
+    out->captured = captured;
     if (is_key) {
       if (auto c = encode::codec_string(out->data)) codec = *c;
     }

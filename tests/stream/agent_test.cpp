@@ -532,5 +532,38 @@ TEST_F(AgentResizeTest, AResizeEndsTheRecording) {
   EXPECT_EQ(a.header("x-voxl-ended"), "resize");
 }
 
+TEST_F(AgentResizeTest, ScreenshotAndInputFollowTheScreensSize) {
+  platform::x11::VirtualDisplayOptions o;
+  o.size = {800, 600};
+  display_.emplace(o);
+  painter_.emplace(display_->name());
+  fill({0, 0, 800, 600}, kBackground);
+  start_voxl();
+  const auto shot_size = [&] {
+    const HttpAnswer a = get("/screenshot");
+    EXPECT_EQ(a.status, 200) << a.body;
+    return decode_png(a.body).size;
+  };
+  EXPECT_EQ(shot_size(), (Size{800, 600}));
+  const std::string env = "DISPLAY=" + display_->name() + " ";
+  const auto randr = [&](const std::string& what) {
+    const std::string cmd = env + "xrandr " + what;
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  };
+  randr("--newmode voxlsmall 25.18 640 656 752 800 480 490 492 525");
+  randr("--addmode screen voxlsmall");
+  randr("--output screen --mode voxlsmall");
+  EXPECT_EQ(shot_size(), (Size{640, 480}));
+  // /input checks positions against the screen's size now.
+  const HttpAnswer refused = call("POST", "/input", R"({"type":"move","x":700,"y":10})");
+  expect_error(refused, 400, "x");
+  EXPECT_NE(refused.body.find("640x480"), std::string::npos) << refused.body;
+  // Back to the larger size: the whole of it is shot, not the part that
+  // was there before.
+  randr("--output screen --mode 800x600");
+  EXPECT_EQ(shot_size(), (Size{800, 600}));
+  EXPECT_EQ(call("POST", "/input", R"({"type":"move","x":700,"y":10})").status, 200);
+}
+
 }  // namespace
 }  // namespace voxl::testing

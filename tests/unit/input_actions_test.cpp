@@ -72,11 +72,11 @@ TEST(InputActionsTest, DragPressesMovesInStepsAndReleases) {
   EXPECT_GT(log.size(), 4u);  // intermediate motion
 }
 
-TEST(InputActionsTest, TranslateMovesEveryPositionAndLeavesThePointerWhereItIs) {
+TEST(InputActionsTest, MappingMovesEveryPositionAndLeavesThePointerWhereItIs) {
   auto actions = parse_ok(R"({"actions":[{"type":"move","x":1,"y":2},{"type":"click","x":3,"y":4},)"
                           R"({"type":"click"},{"type":"drag","from":[5,6],"to":[7,8]},)"
                           R"({"type":"scroll","x":9,"y":10,"dy":1},{"type":"scroll","dy":1}]})");
-  translate_input_actions(actions, 100, 80);
+  map_input_actions(actions, input::PictureMapping{{100, 80}, {640, 480}});
   FakeInjector inj;
   run_input_actions(actions, inj);
   const std::vector<std::string> want = {"move 101 82", "move 103 84", "button 1 down", "button 1 up",

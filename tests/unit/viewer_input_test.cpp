@@ -121,8 +121,7 @@ TEST_F(ViewerInputTest, DeadKeysAndRepeatsAreNotPresses) {
 
 TEST_F(ViewerInputTest, PointerUsesTheCaptureOriginAndKnownButtonsOnly) {
   InteractionSettings s;
-  s.origin_x = 100;
-  s.origin_y = 50;
+  s.picture = {{100, 50}, {640, 480}};
   Interaction in(&inj, &clip, &cur, s, spdlog::default_logger());
   auto v = in.join(link, false, 1);
   v->handle("move", json{{"x", 10}, {"y", 20}});
@@ -131,6 +130,22 @@ TEST_F(ViewerInputTest, PointerUsesTheCaptureOriginAndKnownButtonsOnly) {
   v->handle("release", json::object());
   EXPECT_EQ(inj.log, (std::vector<std::string>{"move 110 70", "move 110 70", "button 9 down", "move 110 70",
                                                "button 9 up"}));
+}
+
+TEST_F(ViewerInputTest, PointerFollowsThePictureAndIsClampedToIt) {
+  Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger());
+  auto v = in.join(link, false, 1);
+  // A captured window at 300,200, 101x51: the last pixel is 100,50.
+  in.set_picture({{300, 200}, {101, 51}});
+  v->handle("move", json{{"x", 5.7}, {"y", 6.2}});
+  v->handle("move", json{{"x", 5000}, {"y", -40}});
+  v->handle("button", json{{"button", 1}, {"down", true}, {"x", 101}, {"y", 51}});
+  // The window moves and grows: the same position lands somewhere else.
+  in.set_picture({{10, 20}, {800, 600}});
+  v->handle("button", json{{"button", 1}, {"down", false}, {"x", 101}, {"y", 51}});
+  v->handle("scroll", json{{"dx", 0}, {"dy", 1}, {"unit", "notch"}, {"x", 900}, {"y", 700}});
+  EXPECT_EQ(inj.log, (std::vector<std::string>{"move 305 206", "move 400 200", "move 400 250", "button 1 down",
+                                               "move 111 71", "button 1 up", "move 809 619", "scroll 0 1"}));
 }
 
 TEST_F(ViewerInputTest, SmoothScrollAccumulates) {

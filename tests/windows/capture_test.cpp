@@ -138,6 +138,7 @@ TEST(WindowsCapture, ScreenShowsTheWindowsPixelsInPlace) {
   });
   ASSERT_TRUE(f) << "the window's colors never showed at " << to_string(kWhere);
   EXPECT_EQ(f->size(), c->size());
+  EXPECT_EQ(f->origin, (Point{0, 0}));  // the monitor's own corner
 }
 
 TEST(WindowsCapture, RegionAndWindowTargetsCrop) {
@@ -148,7 +149,11 @@ TEST(WindowsCapture, RegionAndWindowTargetsCrop) {
   region.region = kWhere;
   auto rc = make_capturer(region);
   EXPECT_EQ(rc->size(), kWhere.size());
-  EXPECT_TRUE(capture_until(*rc, pool, [](const capture::Frame& f) { return shows_red_with_blue_box(f, 0, 0); }));
+  auto rf = capture_until(*rc, pool, [](const capture::Frame& f) { return shows_red_with_blue_box(f, 0, 0); });
+  ASSERT_TRUE(rf);
+  // The primary monitor (the injector's desktop) has its corner at 0,0.
+  EXPECT_EQ(rf->origin, (Point{kWhere.x, kWhere.y}));
+  EXPECT_EQ(rc->origin(), (Point{kWhere.x, kWhere.y}));
 
   CaptureTarget window;
   window.kind = CaptureTarget::Kind::kWindow;
@@ -156,7 +161,16 @@ TEST(WindowsCapture, RegionAndWindowTargetsCrop) {
   capture::FramePool wpool(2);
   auto wc = make_capturer(window);
   EXPECT_EQ(wc->size(), kWhere.size());
-  EXPECT_TRUE(capture_until(*wc, wpool, [](const capture::Frame& f) { return shows_red_with_blue_box(f, 0, 0); }));
+  auto wf = capture_until(*wc, wpool, [](const capture::Frame& f) { return shows_red_with_blue_box(f, 0, 0); });
+  ASSERT_TRUE(wf);
+  EXPECT_EQ(wf->origin, (Point{kWhere.x, kWhere.y}));
+
+  // Moved without a change of its pixels: a frame still says where it went.
+  const Point moved{kWhere.x + 150, kWhere.y + 40};
+  ASSERT_TRUE(SetWindowPos(w.hwnd(), nullptr, moved.x, moved.y, 0, 0, SWP_NOSIZE | SWP_NOZORDER | SWP_NOACTIVATE));
+  EXPECT_TRUE(capture_until(*wc, wpool, [&](const capture::Frame& f) { return f.origin == moved; }))
+      << "the window's move never showed in a frame";
+  EXPECT_EQ(wc->origin(), moved);
 
   w.destroy();
   const auto end = std::chrono::steady_clock::now() + kDeadline;

@@ -110,6 +110,53 @@ TEST_F(Damage, RegionSeesOnlyItsOwnChangesInItsOwnCoordinates) {
   EXPECT_EQ(r.frame->pixel(9, 14), 0x0000ffu);
 }
 
+TEST_F(Damage, FramesSayWhereTheirAreaLiesOnTheScreen) {
+  FramePool pool(1);
+  {
+    X11Capturer cap(options());
+    EXPECT_EQ(cap.origin(), (Point{0, 0}));
+    auto r = capture_until_ok(cap, pool);
+    ASSERT_EQ(r.status, CaptureStatus::kOk) << r.error;
+    EXPECT_EQ(r.frame->origin, (Point{0, 0}));
+  }
+  {
+    auto o = options();
+    o.target = X11CaptureOptions::Target::kRegion;
+    o.region = {200, 100, 300, 200};
+    X11Capturer cap(o);
+    auto r = capture_until_ok(cap, pool);
+    ASSERT_EQ(r.status, CaptureStatus::kOk) << r.error;
+    EXPECT_EQ(r.frame->origin, (Point{200, 100}));
+  }
+  {
+    auto o = options();
+    o.target = X11CaptureOptions::Target::kWindow;
+    o.window = painter_.create_window({130, 70, 101, 51}, 0xff0000);
+    X11Capturer cap(o);
+    EXPECT_EQ(cap.origin(), (Point{130, 70}));
+    auto r = capture_until_ok(cap, pool);
+    ASSERT_EQ(r.status, CaptureStatus::kOk) << r.error;
+    EXPECT_EQ(r.frame->origin, (Point{130, 70}));
+    EXPECT_EQ(r.frame->size(), (Size{101, 51}));
+  }
+}
+
+TEST_F(Damage, AWindowMovedWithoutNewPixelsStillMakesAFrameThatSaysWhere) {
+  auto o = options();
+  o.target = X11CaptureOptions::Target::kWindow;
+  o.window = painter_.create_window({130, 70, 101, 51}, 0xff0000);
+  X11Capturer cap(o);
+  FramePool pool(1);
+  ASSERT_EQ(capture_until_ok(cap, pool).status, CaptureStatus::kOk);
+  EXPECT_EQ(cap.capture(pool, std::chrono::milliseconds(200)).status, CaptureStatus::kNoChange);
+  painter_.move_window(o.window, {400, 300});
+  auto r = capture_until_ok(cap, pool);
+  ASSERT_EQ(r.status, CaptureStatus::kOk) << r.error;
+  EXPECT_EQ(r.frame->origin, (Point{400, 300}));
+  EXPECT_EQ(cap.origin(), (Point{400, 300}));
+  EXPECT_EQ(r.frame->pixel(50, 25), 0xff0000u);
+}
+
 TEST_F(Damage, InvalidateForcesAGrabWithoutDamage) {
   X11Capturer cap(options());
   FramePool pool(1);

@@ -87,6 +87,12 @@ void Painter::resize_window(xcb_window_t w, Size s) {
   sync();
 }
 
+void Painter::move_window(xcb_window_t w, Point p) {
+  const uint32_t v[] = {uint32_t(p.x), uint32_t(p.y)};
+  xcb_configure_window(c_, w, XCB_CONFIG_WINDOW_X | XCB_CONFIG_WINDOW_Y, v);
+  sync();
+}
+
 void Painter::unmap_window(xcb_window_t w) {
   xcb_unmap_window(c_, w);
   sync();

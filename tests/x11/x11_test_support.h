@@ -45,6 +45,7 @@ class Painter {
   // A mapped override-redirect window with a solid background.
   xcb_window_t create_window(const Rect& r, uint32_t rgb);
   void resize_window(xcb_window_t w, Size s);
+  void move_window(xcb_window_t w, Point p);
   void unmap_window(xcb_window_t w);
   void destroy_window(xcb_window_t w);
   void sync();

@@ -53,6 +53,7 @@ X11Capturer::X11Capturer(X11CaptureOptions options) : opt_(std::move(options)), 
                                  std::to_string(root.height) + " screen");
       drawable_ = conn_->root();
       origin_ = {opt_.region.x, opt_.region.y, 0, 0};
+      root_origin_ = {opt_.region.x, opt_.region.y};
       size_ = opt_.region.size();
       break;
     case X11CaptureOptions::Target::kWindow: {
@@ -71,6 +72,13 @@ X11Capturer::X11Capturer(X11CaptureOptions options) : opt_(std::move(options)), 
       check_request(c, xcb_change_window_attributes_checked(c, drawable_, XCB_CW_EVENT_MASK, &mask));
   if (!err.empty()) throw std::runtime_error("cannot watch window " + hex(drawable_) + ": " + err);
 
+  // The window's position is asked for after its events are selected, so
+  // a move in between is reported rather than missed.
+  if (opt_.target == X11CaptureOptions::Target::kWindow) {
+    const auto p = window_position();
+    if (!p) throw std::runtime_error("no window " + hex(opt_.window) + " on " + conn_->display_name());
+    root_origin_ = *p;
+  }
   damage_ = std::make_unique<DamageTracker>(c, drawable_);
 
   xcb_visualtype_t* visual = nullptr;
@@ -198,6 +206,14 @@ void X11Capturer::resize_to(Size s) {
   pending_rects_.assign(1, Rect::from_size(s));
 }
 
+std::optional<Point> X11Capturer::window_position() {
+  xcb_connection_t* c = conn_->get();
+  XcbPtr<xcb_translate_coordinates_reply_t> t(
+      xcb_translate_coordinates_reply(c, xcb_translate_coordinates(c, drawable_, conn_->root(), 0, 0), nullptr));
+  if (!t) return std::nullopt;
+  return Point{t->dst_x, t->dst_y};
+}
+
 void X11Capturer::add_damage(const Rect& r) {
   const Rect c = r.intersect(Rect::from_size(size_));
   if (c.empty()) return;
@@ -233,6 +249,17 @@ void X11Capturer::drain_events() {
           log_->info("capture area resized from {}x{} to {}x{}", size_.width, size_.height, s.width,
                      s.height);
           resize_to(s);
+        }
+        // A window moved (by itself, or its frame by a window manager,
+        // which then sends a synthetic notify): input is mapped by where
+        // it is, so a frame goes out even when no pixel changed.
+        if (opt_.target == X11CaptureOptions::Target::kWindow) {
+          const auto p = window_position();
+          if (p && *p != root_origin_) {
+            log_->debug("captured window moved from {},{} to {},{}", root_origin_.x, root_origin_.y, p->x, p->y);
+            root_origin_ = *p;
+            add_damage({0, 0, 1, 1});
+          }
         }
         break;
       }
@@ -424,6 +451,7 @@ capture::CaptureResult X11Capturer::capture(capture::FramePool& pool, std::chron
     frame.damage_rects = pending_rects_;
   else
     frame.damage_rects = pending_blocks_.to_rects();
+  frame.origin = root_origin_;
   frame.seq = ++seq_;
   frame.captured_at = std::chrono::steady_clock::now();
   frame.grab_us = uint32_t(

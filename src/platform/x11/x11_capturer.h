@@ -65,6 +65,7 @@ class X11Capturer final : public capture::Capturer {
   void invalidate(const Rect& r) override;
   void wake() override;
   Size size() const override { return size_; }
+  Point origin() const override { return root_origin_; }
   std::string describe() const override;
 
   SourceKind source_kind() const { return active_->kind(); }
@@ -87,6 +88,9 @@ class X11Capturer final : public capture::Capturer {
   void take_damage();
   bool change_pending() const;
   void resize_to(Size s);
+  // Where the captured window's 0,0 lies on the root now (a round trip);
+  // nullopt when the window is gone.
+  std::optional<Point> window_position();
   void add_damage(const Rect& capture_rect);
   // Prepares the active source for the current size, replacing a primary
   // source that cannot serve it; empty or why GetImage cannot either.
@@ -111,6 +115,7 @@ class X11Capturer final : public capture::Capturer {
 
   uint32_t drawable_ = 0;
   Rect origin_;  // x, y: drawable offset of the capture area
+  Point root_origin_;  // root position of the capture area's 0,0
   Size size_;
   Size prepared_;
   Size root_size_;  // followed for region captures

@@ -63,6 +63,12 @@ WindowsCapturer::WindowsCapturer(WindowsCaptureOptions options) : opt_(std::move
       break;
     }
   }
+  {
+    const Rect m = opt_.target.kind == CaptureTarget::Kind::kScreen ? monitor_.monitor.rect
+                                                                     : choose_monitor(opt_.display).monitor.rect;
+    input_corner_ = {m.x, m.y};
+  }
+  if (window_) follow_window_position();
   gdi_ = std::make_unique<GdiGrabber>(window_);
   choose_source();
   resize_to(area_.size());
@@ -140,6 +146,20 @@ bool WindowsCapturer::woken(DWORD wait_ms) {
   return WaitForSingleObject(wake_event_.get(), wait_ms) == WAIT_OBJECT_0;
 }
 
+Point WindowsCapturer::origin() const {
+  const Point corner = window_ ? window_corner_ : Point{area_.x, area_.y};
+  return {corner.x - input_corner_.x, corner.y - input_corner_.y};
+}
+
+void WindowsCapturer::follow_window_position() {
+  POINT p{0, 0};
+  if (!ClientToScreen(window_, &p)) return;
+  const Point now{int(p.x), int(p.y)};
+  if (now == window_corner_) return;
+  window_corner_ = now;
+  add_damage({0, 0, 1, 1});
+}
+
 bool WindowsCapturer::current_area(Rect& area, std::string& error) {
   switch (opt_.target.kind) {
     case CaptureTarget::Kind::kWindow: {
@@ -199,6 +219,7 @@ WindowsCapturer::Refresh WindowsCapturer::refresh_gdi(std::chrono::steady_clock:
       log_->info("capture area resized from {} to {}", size_text(size_), size_text(area.size()));
       resize_to(area.size());
     }
+    if (window_) follow_window_position();
     BlockMap changed;
     if (std::string err = gdi_->grab(area, changed); !err.empty()) {
       if (window_ && !IsWindow(window_)) {
@@ -386,6 +407,7 @@ CaptureResult WindowsCapturer::capture(capture::FramePool& pool, std::chrono::mi
 
   out.damage_blocks = pending_blocks_;
   out.damage_rects = pending_rects_overflow_ ? pending_blocks_.to_rects() : pending_rects_;
+  out.origin = origin();
   out.seq = ++seq_;
   out.captured_at = std::chrono::steady_clock::now();
   out.grab_us = uint32_t(

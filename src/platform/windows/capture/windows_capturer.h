@@ -73,6 +73,9 @@ class WindowsCapturer final : public capture::Capturer {
   void invalidate(const Rect& r) override;
   void wake() override;
   Size size() const override { return size_; }
+  // Relative to the --display monitor's top-left, the 0,0 of the
+  // SendInputInjector's desktop.
+  Point origin() const override;
   std::string describe() const override;
 
   bool uses_dxgi() const { return dxgi_ != nullptr; }
@@ -96,6 +99,9 @@ class WindowsCapturer final : public capture::Capturer {
   Refresh refresh_dxgi(std::chrono::steady_clock::time_point deadline, std::string& error);
   // The area to grab now, in GDI coordinates; false when the target is gone.
   bool current_area(Rect& area, std::string& error);
+  // The window's client 0,0 on the virtual desktop now (window targets);
+  // a move without new pixels still makes a frame (see Capturer::origin).
+  void follow_window_position();
   void resize_to(Size s);
   void add_damage(const Rect& capture_rect);
   bool change_pending() const { return !pending_blocks_.empty(); }
@@ -119,6 +125,8 @@ class WindowsCapturer final : public capture::Capturer {
   OwnedHandle wake_event_;
 
   Rect area_;       // GDI: what is grabbed; DXGI: the capture area on the virtual desktop
+  Point input_corner_;    // the --display monitor's top-left on the virtual desktop
+  Point window_corner_;   // window targets: the client area's top-left on the virtual desktop
   Size size_;
   BlockMap pending_blocks_;
   std::vector<Rect> pending_rects_;
