@@ -54,6 +54,11 @@ export class RemoteCursor {
     this.apply();
   }
 
+  // The picture's scale may have changed (a new stream size in the same box).
+  refresh(): void {
+    this.apply();
+  }
+
   // A new connection starts without a shape: the server sends the current one.
   reset(): void {
     this.shapes.clear();

@@ -104,6 +104,26 @@ export interface ClipboardMessage { type: "clipboard"; mime: string; text?: stri
 export interface ClipboardErrorMessage { type: "clipboard_error"; message: string }
 // The server dropped this viewer's input or clipboard messages.
 export interface RefusedMessage { type: "refused"; what: string; reason: string }
+// Dynamic resolution (--enable-resize): sent after "interaction", and again
+// whenever a field changes for this viewer. enabled=false with a reason: the
+// desktop cannot follow (the page says so once and keeps scaling). holder:
+// this viewer's window decides the desktop's size now; policy "last-input":
+// the full viewer that last sent input holds it, until anyone has the first
+// full viewer that asked, never a view-only one. scale: --resize-scale, the
+// most desktop pixels a page asks for per CSS pixel. The desktop's actual
+// size still comes in "video".
+export interface ResizeStateMessage {
+  type: "resize";
+  enabled: boolean;
+  reason?: string;
+  holder: boolean;
+  policy?: string;
+  scale: number;
+  min_width: number;
+  min_height: number;
+  max_width: number;
+  max_height: number;
+}
 export type ServerMessage =
   | HelloMessage
   | VideoConfigMessage
@@ -114,6 +134,7 @@ export type ServerMessage =
   | ClipboardMessage
   | ClipboardErrorMessage
   | RefusedMessage
+  | ResizeStateMessage
   | AudioConfigMessage;
 
 // Client -> server control messages.
@@ -155,6 +176,12 @@ export interface ButtonMessage { type: "button"; button: number; down: boolean; 
 export interface ScrollMessage { type: "scroll"; dx: number; dy: number; unit: "px" | "notch"; x: number; y: number }
 // Release every key and button this viewer holds (the page lost focus).
 export interface ReleaseMessage { type: "release" }
+// The desktop size (desktop pixels, integers 1..16384) this page would like:
+// its stage's CSS size times min(devicePixelRatio, scale). The server rounds
+// it (width down to a multiple of 8, height down to even), clamps it to
+// [min, max], applies its policy and resizes at most every 250 ms (latest
+// request wins); a view-only viewer's requests are refused once and ignored.
+export interface ResizeRequest { type: "resize"; width: number; height: number }
 export type ClientMessage =
   | AckMessage
   | KeyframeRequest
@@ -167,6 +194,7 @@ export type ClientMessage =
   | ButtonMessage
   | ScrollMessage
   | ReleaseMessage
+  | ResizeRequest
   | ClipboardMessage;
 
 // Parses a text message from the server; null for anything malformed or of a
@@ -212,6 +240,19 @@ export function parseServerMessage(text: string): ServerMessage | null {
       return typeof o.message === "string" ? (o as unknown as ClipboardErrorMessage) : null;
     case "refused":
       return typeof o.what === "string" && typeof o.reason === "string" ? (o as unknown as RefusedMessage) : null;
+    case "resize":
+      return typeof o.enabled === "boolean" &&
+        typeof o.holder === "boolean" &&
+        (o.reason === undefined || typeof o.reason === "string") &&
+        (o.policy === undefined || typeof o.policy === "string") &&
+        num("scale") &&
+        (o.scale as number) > 0 &&
+        num("min_width") &&
+        num("min_height") &&
+        num("max_width") &&
+        num("max_height")
+        ? (o as unknown as ResizeStateMessage)
+        : null;
     default:
       return null;
   }
