@@ -140,7 +140,7 @@ async function waitPixelExact(page, board, dpr = 1, { timeout = e2e.FRAME_TIMEOU
 function post(path) {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: "127.0.0.1", port: voxl.port, path, method: "POST", headers: { "Content-Type": "application/json" }, timeout: 60_000 },
+      { host: "127.0.0.1", port: voxl.port, path, method: "POST", headers: { "Content-Type": "application/json", "Content-Length": 0 }, timeout: 60_000 },
       (res) => {
         const chunks = [];
         res.on("data", (c) => chunks.push(c));
@@ -260,8 +260,8 @@ test("the viewer that last used input decides the desktop's size", opts, async (
     );
     assert.match((await resizeState(first.page)).status, /another viewer's window/);
 
-    // And back: a key on the first page.
-    await first.page.keyboard.press("Shift");
+    // And back: the first page uses input (a click on its scaled picture).
+    await first.page.mouse.click(400, 300);
     await e2e.waitScreenSize(voxl.display, { width: 800, height: 600 });
     await waitShownOneToOne(first.page, { width: 800, height: 600 });
     assert.equal((await resizeState(first.page)).status, "desktop follows this window");
@@ -282,6 +282,10 @@ test("at a pixel ratio of 2 the desktop has the window's device pixels, shown 1:
     const board = { x: 300, y: 200, w: 320, h: 200 };
     await e2e.drawRect(local, voxl.display, board, "ffffff", { checker: 1 });
     await waitPixelExact(hidpi.page, board, 2);
+    // The cursor is drawn at the picture's scale from an image of the
+    // screen's density, not enlarged from a 1x one.
+    const cursor = (await hidpi.page.evaluate(() => window.voxl.interaction())).cursor;
+    if (cursor && !cursor.hidden) assert.match(cursor.css, /^image-set\(url\(data:image\/png;base64,[^)]*\) 2x\) \d+ \d+, default$/);
   } finally {
     await local.close();
   }

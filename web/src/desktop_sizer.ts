@@ -75,10 +75,10 @@ export class DesktopSizer {
   snapshot(): ResizeState {
     return {
       enabled: this.state?.enabled === true,
-      holder: this.state?.holder === true,
+      holder: this.state?.enabled === true && this.state.holder,
       viewOnly: this.viewOnly,
       reason: this.state?.reason || null,
-      scale: this.state?.scale ?? null,
+      scale: this.state?.enabled ? this.state.scale : null,
       wanted: this.wanted(),
       lastSent: this.debounce.last,
       sent: this.sentCount,

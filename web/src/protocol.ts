@@ -102,19 +102,19 @@ export interface CursorMessage {
 // Clipboard content, either way: UTF-8 text, or PNG bytes in base64.
 export interface ClipboardMessage { type: "clipboard"; mime: string; text?: string; data?: string }
 export interface ClipboardErrorMessage { type: "clipboard_error"; message: string }
-// The server dropped this viewer's input or clipboard messages.
+// The server dropped this viewer's input, clipboard or resize messages.
 export interface RefusedMessage { type: "refused"; what: string; reason: string }
 // Dynamic resolution (--enable-resize): sent after "interaction", and again
-// whenever a field changes for this viewer. enabled=false with a reason: the
-// desktop cannot follow (the page says so once and keeps scaling). holder:
-// this viewer's window decides the desktop's size now; policy "last-input":
-// the full viewer that last sent input holds it, until anyone has the first
-// full viewer that asked, never a view-only one. scale: --resize-scale, the
-// most desktop pixels a page asks for per CSS pixel. The desktop's actual
-// size still comes in "video".
-export interface ResizeStateMessage {
+// whenever a field changes for this viewer. holder: this viewer's window
+// decides the desktop's size now; policy "last-input": the full viewer that
+// asked for a size and last used input holds it, until anyone has the first
+// that asked, never a view-only one. scale: --resize-scale, the most desktop
+// pixels a page asks for per CSS pixel. enabled=false with a reason (the
+// other fields may be left out): the desktop cannot follow, the page says so
+// once and keeps scaling. The desktop's actual size still comes in "video".
+export interface ResizeEnabledMessage {
   type: "resize";
-  enabled: boolean;
+  enabled: true;
   reason?: string;
   holder: boolean;
   policy?: string;
@@ -124,6 +124,8 @@ export interface ResizeStateMessage {
   max_width: number;
   max_height: number;
 }
+export interface ResizeDisabledMessage { type: "resize"; enabled: false; reason?: string }
+export type ResizeStateMessage = ResizeEnabledMessage | ResizeDisabledMessage;
 export type ServerMessage =
   | HelloMessage
   | VideoConfigMessage
@@ -241,9 +243,10 @@ export function parseServerMessage(text: string): ServerMessage | null {
     case "refused":
       return typeof o.what === "string" && typeof o.reason === "string" ? (o as unknown as RefusedMessage) : null;
     case "resize":
-      return typeof o.enabled === "boolean" &&
+      if (o.reason !== undefined && typeof o.reason !== "string") return null;
+      if (o.enabled === false) return o as unknown as ResizeDisabledMessage;
+      return o.enabled === true &&
         typeof o.holder === "boolean" &&
-        (o.reason === undefined || typeof o.reason === "string") &&
         (o.policy === undefined || typeof o.policy === "string") &&
         num("scale") &&
         (o.scale as number) > 0 &&
@@ -251,7 +254,7 @@ export function parseServerMessage(text: string): ServerMessage | null {
         num("min_height") &&
         num("max_width") &&
         num("max_height")
-        ? (o as unknown as ResizeStateMessage)
+        ? (o as unknown as ResizeEnabledMessage)
         : null;
     default:
       return null;

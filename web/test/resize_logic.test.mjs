@@ -128,8 +128,13 @@ test("the server's resize message is read, and malformed ones are dropped", () =
   assert.deepEqual(parseServerMessage(JSON.stringify(good)), good);
   const off = { ...good, enabled: false, holder: false, reason: "the X server cannot make modes" };
   assert.deepEqual(parseServerMessage(JSON.stringify(off)), off);
+  // Disabled, the other fields may be left out.
+  const bare = { type: "resize", enabled: false, reason: "no RandR" };
+  assert.deepEqual(parseServerMessage(JSON.stringify(bare)), bare);
   for (const bad of [
     { ...good, enabled: "yes" },
+    { type: "resize", enabled: true, reason: "" },
+    { type: "resize", enabled: false, reason: 3 },
     { ...good, holder: undefined },
     { ...good, scale: 0 },
     { ...good, max_width: "3840" },
