@@ -43,10 +43,23 @@ export class View {
   ) {
     this.measure();
     this.watchSize();
+    if (canvas instanceof HTMLVideoElement) {
+      canvas.addEventListener("resize", () => {
+        if (!canvas.hidden && canvas.videoWidth > 0) this.shown(canvas.videoWidth, canvas.videoHeight);
+      });
+    }
   }
 
-  // A frame of this size was drawn: place it, and show the canvas.
+  // A frame of this size was drawn: place it, and show the canvas. A video
+  // element presents a frame a moment after it is handed over, so its box
+  // follows the size it presents (its "resize" event), never a frame it
+  // does not show yet.
   shown(w: number, h: number): void {
+    const el = this.canvas;
+    if (el instanceof HTMLVideoElement && el.videoWidth > 0) {
+      w = el.videoWidth;
+      h = el.videoHeight;
+    }
     if (w !== this.streamW || h !== this.streamH) {
       this.streamW = w;
       this.streamH = h;
