@@ -4,8 +4,9 @@
 // or drawn on the canvas, and laid out at one desktop pixel per device
 // pixel). Starts voxl --enable-resize on a private Xvfb, opens the page in
 // headless Chromium, resizes the viewport N times alternating between a few
-// sizes, and prints p50, p90, min and max in ms as JSON, with the part spent
-// before the page's request went out (its 300 ms debounce included).
+// sizes, and prints p50, p90, min and max in ms as JSON, with its parts:
+// until the page's request went out (its 300 ms debounce), until the server's
+// "video" message of the new size arrived, until its frame was shown.
 //
 //   node bench/browser/resize_latency.mjs [resizes=20] [sizes=1280x720,1024x576,1600x900,1152x648]
 //   (VOXL_BINARY defaults to build/release/voxl, else build/dev/voxl)
@@ -58,12 +59,24 @@ function start(bin, args, ready) {
 // Runs in the page before its scripts: notes each viewport resize, each
 // resize request the page sends, and each picture shown with its size.
 function instrument() {
-  const log = { resized: [], requests: [], shown: [] };
+  const log = { resized: [], requests: [], video: [], shown: [] };
   window.addEventListener("resize", () => log.resized.push(performance.now()));
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (data) {
     if (typeof data === "string" && data.startsWith('{"type":"resize"')) log.requests.push(performance.now());
     return send.call(this, data);
+  };
+  // The server's "video" messages: the new size, just before its key frame.
+  const Socket = window.WebSocket;
+  window.WebSocket = class extends Socket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (ev) => {
+        if (typeof ev.data !== "string" || !ev.data.includes('"video"')) return;
+        const m = JSON.parse(ev.data);
+        if (m.type === "video") log.video.push({ t: performance.now(), width: m.width, height: m.height });
+      });
+    }
   };
   // A picture counts once it is shown 1:1 at its size: checked when the
   // video element presents a frame, and at every animation frame (the
@@ -126,6 +139,8 @@ try {
   const wantDesktop = (s) => ({ width: Math.floor(s.width / 8) * 8, height: Math.floor(s.height / 2) * 2 });
   const total = [];
   const beforeRequest = [];
+  const requestToVideo = [];
+  const videoToShown = [];
   let viewport = first;
   for (let i = 0; i < resizes; i++) {
     const next = sizes[(i + 1) % sizes.length];
@@ -144,7 +159,13 @@ try {
           const shown = log.shown.find((s) => s.t >= t0 && s.width === want.width && s.height === want.height);
           if (!shown) return null;
           const sent = log.requests[mark.requests];
-          return { total: shown.t - t0, request: sent === undefined ? null : sent - t0 };
+          const video = log.video.find((v) => v.t >= t0 && v.width === want.width && v.height === want.height);
+          return {
+            total: shown.t - t0,
+            request: sent === undefined ? null : sent - t0,
+            video: video === undefined || sent === undefined ? null : video.t - sent,
+            shown: video === undefined ? null : shown.t - video.t,
+          };
         },
         { mark, want },
         { timeout: 30_000, polling: 10 },
@@ -152,6 +173,8 @@ try {
       .then((h) => h.jsonValue());
     total.push(r.total);
     if (r.request !== null) beforeRequest.push(r.request);
+    if (r.video !== null) requestToVideo.push(r.video);
+    if (r.shown !== null) videoToShown.push(r.shown);
     viewport = next;
   }
   const summary = (values) => {
@@ -171,7 +194,12 @@ try {
       sizes: sizes.map((s) => `${s.width}x${s.height}`),
       binary: path.relative(repo, voxlBin),
       resize_to_sharp: summary(total),
+      // The parts: the page's debounce until its request went out; the
+      // server resizing, capturing and encoding until the "video" message of
+      // the new size arrived; decoding and presenting its key frame.
       resize_to_request: beforeRequest.length ? summary(beforeRequest) : null,
+      request_to_video_message: requestToVideo.length ? summary(requestToVideo) : null,
+      video_message_to_shown: videoToShown.length ? summary(videoToShown) : null,
       last_viewport: `${viewport.width}x${viewport.height}`,
     }),
   );
