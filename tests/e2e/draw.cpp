@@ -1,10 +1,12 @@
 // voxl-e2e-draw: shows a filled rectangle on an X display, for the browser
 // tests.
 //
-//   voxl-e2e-draw --display=:N --rect=X,Y,W,H --color=RRGGBB
+//   voxl-e2e-draw --display=:N --rect=X,Y,W,H --color=RRGGBB [--checker=N]
 //
 // Maps an override-redirect window (no window manager needed) with that
-// background, then prints "ready" on stdout once the server has it. Each line
+// background, then prints "ready" on stdout once the server has it. With
+// --checker=N the window is a checkerboard of N-pixel cells instead, the
+// colour and black, starting with the colour at its top-left corner. Each line
 // "color RRGGBB" on stdin repaints it and is answered with "ready" again. Exits
 // when stdin closes, on SIGTERM, or when the X server goes away.
 #include <poll.h>
@@ -66,6 +68,7 @@ int main(int argc, char** argv) {
   uint8_t rgb[3] = {0, 0, 0};
   bool have_rect = false;
   bool have_color = false;
+  int checker = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a.rfind("--display=", 0) == 0) {
@@ -76,6 +79,9 @@ int main(int argc, char** argv) {
     } else if (a.rfind("--color=", 0) == 0) {
       if (!parse_color(a.substr(8), rgb)) die("--color wants RRGGBB");
       have_color = true;
+    } else if (a.rfind("--checker=", 0) == 0) {
+      checker = std::atoi(a.c_str() + 10);
+      if (checker <= 0 || checker > 1024) die("--checker wants a cell size of 1 to 1024 pixels");
     } else {
       die("unknown argument " + a);
     }
@@ -92,6 +98,24 @@ int main(int argc, char** argv) {
   xcb_create_window(c, XCB_COPY_FROM_PARENT, win, screen->root, int16_t(rect[0]), int16_t(rect[1]),
                     uint16_t(rect[2]), uint16_t(rect[3]), 0, XCB_WINDOW_CLASS_INPUT_OUTPUT,
                     screen->root_visual, mask, values);
+  if (checker > 0) {
+    // A 2x2-cell tile as the background: the server repeats it from the
+    // window's origin.
+    const xcb_pixmap_t tile = xcb_generate_id(c);
+    const auto side = uint16_t(2 * checker);
+    xcb_create_pixmap(c, screen->root_depth, tile, win, side, side);
+    const xcb_gcontext_t gc = xcb_generate_id(c);
+    xcb_create_gc(c, gc, tile, XCB_GC_FOREGROUND, &screen->black_pixel);
+    const xcb_rectangle_t all{0, 0, side, side};
+    xcb_poly_fill_rectangle(c, tile, gc, 1, &all);
+    xcb_change_gc(c, gc, XCB_GC_FOREGROUND, &values[0]);
+    const auto n = uint16_t(checker);
+    const xcb_rectangle_t cells[2] = {{0, 0, n, n}, {int16_t(checker), int16_t(checker), n, n}};
+    xcb_poly_fill_rectangle(c, tile, gc, 2, cells);
+    xcb_change_window_attributes(c, win, XCB_CW_BACK_PIXMAP, &tile);
+    xcb_free_gc(c, gc);
+    xcb_free_pixmap(c, tile);
+  }
   xcb_map_window(c, win);
   sync(c);
   std::printf("ready\n");

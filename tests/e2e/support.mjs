@@ -17,6 +17,7 @@ import https from "node:https";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -244,12 +245,39 @@ export async function setRootColor(display, rgb) {
   await execFileP("xsetroot", ["-solid", `#${rgb}`], { env: displayEnv(display), timeout: 20_000 });
 }
 
-// Shows a filled rectangle (desktop pixels) on `display`. Returns
-// { setColor(rgb), close() }; close() is also deferred to `scope`.
-export async function drawRect(scope, display, rect, rgb) {
+// The X screen's size now, from xdpyinfo: { width, height }.
+export async function screenSize(display) {
+  const { stdout } = await execFileP("xdpyinfo", [], { env: displayEnv(display), timeout: 20_000 });
+  const m = /dimensions:\s+(\d+)x(\d+) pixels/.exec(stdout);
+  if (!m) throw new Error(`xdpyinfo names no dimensions:\n${stdout}`);
+  return { width: Number(m[1]), height: Number(m[2]) };
+}
+
+// Waits until the X screen of `display` is `want` ({ width, height }); the
+// X server signals nothing a test could wait on, so it asks every 200 ms.
+export async function waitScreenSize(display, want, { timeout = FRAME_TIMEOUT_MS } = {}) {
+  const deadline = Date.now() + timeout;
+  let got = null;
+  for (;;) {
+    got = await screenSize(display);
+    if (got.width === want.width && got.height === want.height) return got;
+    if (Date.now() > deadline) {
+      throw new Error(`the X screen is ${got.width}x${got.height}, not ${want.width}x${want.height}, after ${timeout} ms`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+// Shows a filled rectangle (desktop pixels) on `display`, or with
+// { checker: N } a checkerboard of N-pixel cells of `rgb` and black (`rgb`
+// at its top-left corner). Returns { setColor(rgb), close() }; close() is
+// also deferred to `scope`.
+export async function drawRect(scope, display, rect, rgb, { checker = 0 } = {}) {
   if (!DRAW_BINARY) throw new Error("VOXL_E2E_DRAW is not set");
+  const args = [`--display=${display}`, `--rect=${rect.x},${rect.y},${rect.w},${rect.h}`, `--color=${rgb}`];
+  if (checker > 0) args.push(`--checker=${checker}`);
   const child = track(
-    spawnTied(DRAW_BINARY, [`--display=${display}`, `--rect=${rect.x},${rect.y},${rect.w},${rect.h}`, `--color=${rgb}`], {
+    spawnTied(DRAW_BINARY, args, {
       stdio: ["pipe", "pipe", "pipe"],
       env: displayEnv(display),
     }),
@@ -384,6 +412,68 @@ export async function launchBrowser(scope, options = {}) {
   page.on("console", (m) => messages.push(`console.${m.type()}: ${m.text()}`));
   page.on("pageerror", (e) => messages.push(`pageerror: ${e.message}`));
   return { context, page, messages };
+}
+
+// The pixels of a PNG, as page.screenshot() writes them (8-bit RGB or RGBA,
+// not interlaced): { width, height, rgb(x, y) -> [r, g, b] }.
+export function decodePng(buf) {
+  if (buf.readUInt32BE(0) !== 0x89504e47) throw new Error("not a PNG");
+  let pos = 8;
+  let width = 0;
+  let height = 0;
+  let channels = 0;
+  const idat = [];
+  while (pos < buf.length) {
+    const len = buf.readUInt32BE(pos);
+    const type = buf.toString("latin1", pos + 4, pos + 8);
+    const data = buf.subarray(pos + 8, pos + 8 + len);
+    if (type === "IHDR") {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+      const [depth, color, , , interlace] = data.subarray(8, 13);
+      channels = { 2: 3, 6: 4 }[color] ?? 0;
+      if (depth !== 8 || !channels || interlace) throw new Error(`PNG of depth ${depth}, colour type ${color}, interlace ${interlace}`);
+    } else if (type === "IDAT") {
+      idat.push(data);
+    } else if (type === "IEND") {
+      break;
+    }
+    pos += 12 + len;
+  }
+  const raw = zlib.inflateSync(Buffer.concat(idat));
+  const stride = width * channels;
+  const px = Buffer.alloc(stride * height);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)];
+    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    const out = px.subarray(y * stride, (y + 1) * stride);
+    const up = y > 0 ? px.subarray((y - 1) * stride, y * stride) : null;
+    for (let i = 0; i < stride; i++) {
+      const a = i >= channels ? out[i - channels] : 0;
+      const b = up ? up[i] : 0;
+      const c = up && i >= channels ? up[i - channels] : 0;
+      let v = line[i];
+      if (filter === 1) v += a;
+      else if (filter === 2) v += b;
+      else if (filter === 3) v += (a + b) >> 1;
+      else if (filter === 4) {
+        const p = a + b - c;
+        const pa = Math.abs(p - a);
+        const pb = Math.abs(p - b);
+        const pc = Math.abs(p - c);
+        v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+      } else if (filter !== 0) throw new Error(`PNG filter ${filter}`);
+      out[i] = v & 0xff;
+    }
+  }
+  return {
+    width,
+    height,
+    rgb: (x, y) => {
+      const o = y * stride + x * channels;
+      return [px[o], px[o + 1], px[o + 2]];
+    },
+  };
 }
 
 export async function stats(page) {

@@ -8,6 +8,7 @@ import { MicrophoneSender } from "./audio/microphone_sender";
 import { ClockSync } from "./clock_sync";
 import { Connection, streamUrl } from "./connection";
 import { decoderMessage } from "./decoder_caps";
+import { DesktopSizer } from "./desktop_sizer";
 import { Interaction } from "./interaction";
 import {
   PROTOCOL_VERSION,
@@ -18,6 +19,7 @@ import {
   type StatsMessage,
 } from "./protocol";
 import type { StatusOverlay } from "./status_overlay";
+import { StatusLine } from "./status_line";
 import { MarkerLog, type MarkerReport } from "./frame_marker";
 import { StreamStats } from "./stream_stats";
 import type { ClientState, VoxlStats } from "./test_hook";
@@ -39,6 +41,7 @@ export class Client {
   private readonly microphone: MicrophoneSender;
   private readonly audioControls: AudioControls;
   readonly interaction: Interaction;
+  readonly sizer: DesktopSizer;
 
   constructor(
     private readonly view: View,
@@ -48,6 +51,8 @@ export class Client {
     private readonly decoder: VideoOutput,
   ) {
     this.interaction = new Interaction(canvas, (m) => this.send(m));
+    view.onLayout(() => this.interaction.pictureMoved());
+    this.sizer = new DesktopSizer(view, (m) => this.send(m), new StatusLine(document.body));
     this.microphone = new MicrophoneSender((m) => this.conn.sendBinary(m));
     this.audioControls = new AudioControls(document.body, this.audio, this.microphone);
     this.conn = new Connection(streamUrl(), {
@@ -96,6 +101,7 @@ export class Client {
     this.connections++;
     this.state = "connected";
     this.resetSession();
+    this.sizer.connectionOpened();
     this.status.connected();
     this.clock.start((ping) => this.send(ping));
     if (this.wantStats) this.send({ type: "stats", enabled: true });
@@ -150,6 +156,13 @@ export class Client {
         break;
       case "stats":
         this.serverStats = msg;
+        break;
+      case "interaction":
+        this.sizer.setViewOnly(msg.view_only);
+        this.interaction.onMessage(msg);
+        break;
+      case "resize":
+        this.sizer.onMessage(msg);
         break;
       default:
         this.interaction.onMessage(msg);

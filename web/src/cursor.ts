@@ -33,6 +33,7 @@ export class RemoteCursor {
   private readonly shapes = new Map<number, Shape>();
   private serial = -1;
   private scale = 0;
+  private dpr = 0;
   private css = "";
 
   constructor(private readonly canvas: ScreenElement) {
@@ -51,6 +52,11 @@ export class RemoteCursor {
     }
     this.serial = m.serial;
     this.scale = 0;
+    this.apply();
+  }
+
+  // The picture's scale may have changed (a new stream size in the same box).
+  refresh(): void {
     this.apply();
   }
 
@@ -87,12 +93,20 @@ export class RemoteCursor {
     }
     const r = this.canvas.getBoundingClientRect();
     const pw = pictureSize(this.canvas).width;
+    // CSS pixels per stream pixel, and the screen's device pixels per CSS pixel.
     const scale = pw > 0 && r.width > 0 ? r.width / pw : 1;
-    if (scale === this.scale && this.css) return;
+    const dpr = window.devicePixelRatio || 1;
+    if (scale === this.scale && dpr === this.dpr && this.css) return;
     this.scale = scale;
+    this.dpr = dpr;
+    // The cursor's size in CSS pixels follows the picture's; on a screen of
+    // another pixel ratio its image has that many pixels per CSS pixel
+    // (image-set), so a picture shown 1:1 in device pixels gets a cursor
+    // drawn 1:1 too, not one enlarged from a smaller image.
     const fit = Math.min(scale, MAX_CURSOR_PX / Math.max(s.width, s.height));
-    const w = Math.max(1, Math.round(s.width * fit));
-    const h = Math.max(1, Math.round(s.height * fit));
+    const density = dpr !== 1 && imageSetCursors() ? dpr : 1;
+    const w = Math.max(1, Math.round(s.width * fit * density));
+    const h = Math.max(1, Math.round(s.height * fit * density));
     let url: string;
     if (w === s.width && h === s.height) {
       url = s.image.toDataURL("image/png");
@@ -102,19 +116,32 @@ export class RemoteCursor {
       c.height = h;
       const ctx = c.getContext("2d");
       if (!ctx) return;
-      ctx.imageSmoothingEnabled = fit < 1;
+      ctx.imageSmoothingEnabled = w < s.width || !Number.isInteger(w / s.width);
       ctx.drawImage(s.image, 0, 0, w, h);
       url = c.toDataURL("image/png");
     }
-    const hx = Math.min(w - 1, Math.round(s.hotX * fit));
-    const hy = Math.min(h - 1, Math.round(s.hotY * fit));
-    this.set(`url(${url}) ${hx} ${hy}, default`);
+    // The hotspot in CSS pixels (browsers scale it with the image's density).
+    const cssW = Math.max(1, Math.round(w / density));
+    const cssH = Math.max(1, Math.round(h / density));
+    const hx = Math.min(cssW - 1, Math.round(s.hotX * fit));
+    const hy = Math.min(cssH - 1, Math.round(s.hotY * fit));
+    const image = density === 1 ? `url(${url})` : `image-set(url(${url}) ${density}x)`;
+    this.set(`${image} ${hx} ${hy}, default`);
   }
 
   private set(css: string): void {
     this.css = css;
     this.canvas.style.cursor = css;
   }
+}
+
+let imageSetSupport: boolean | null = null;
+
+// Whether this browser takes image-set() for a cursor (Chromium 113+,
+// Firefox 89+, Safari 17+).
+function imageSetCursors(): boolean {
+  imageSetSupport ??= CSS.supports("cursor", "image-set(url(data:,) 2x) 0 0, default");
+  return imageSetSupport;
 }
 
 function decode(m: CursorMessage): Shape | null {

@@ -33,3 +33,19 @@ export function fitStream(streamW: number, streamH: number, viewW: number, viewH
     pixelated: Number.isInteger(scale),
   };
 }
+
+// With dynamic resolution: the desktop shown at `f` desktop pixels per CSS
+// pixel (CSS size = desktop / f, so 1:1 in device pixels when f == dpr),
+// centred on whole device pixels; null when that does not fit the window
+// (another viewer's larger desktop, or the smallest the server allows), and
+// the caller falls back to fitStream.
+export function fitDesktop(streamW: number, streamH: number, viewW: number, viewH: number, dpr: number, f: number): Fit | null {
+  if (streamW <= 0 || streamH <= 0 || viewW <= 0 || viewH <= 0 || !(dpr > 0) || !(f > 0)) return null;
+  const scale = dpr / f;
+  const w = scale === 1 ? streamW : Math.max(1, Math.round(streamW * scale));
+  const h = scale === 1 ? streamH : Math.max(1, Math.round(streamH * scale));
+  if (w > viewW || h > viewH) return null;
+  const x = Math.floor((viewW - w) / 2);
+  const y = Math.floor((viewH - h) / 2);
+  return { scale, left: x / dpr, top: y / dpr, width: w / dpr, height: h / dpr, pixelated: Number.isInteger(scale) };
+}

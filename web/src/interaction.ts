@@ -72,6 +72,11 @@ export class Interaction {
     }
   }
 
+  // The picture's box or scale changed: the cursor follows its scale.
+  pictureMoved(): void {
+    this.cursor.refresh();
+  }
+
   // The connection dropped; the server has released every key already.
   reset(): void {
     this.keyboard.reset();

@@ -79,6 +79,7 @@ async function main(): Promise<void> {
     () => client.audioStats(),
     () => client.interaction.state(),
     () => client.markerReport(),
+    () => client.sizer.snapshot(),
   );
   if (wantStats) {
     const overlay = new StatsOverlay(document.body);

@@ -102,8 +102,30 @@ export interface CursorMessage {
 // Clipboard content, either way: UTF-8 text, or PNG bytes in base64.
 export interface ClipboardMessage { type: "clipboard"; mime: string; text?: string; data?: string }
 export interface ClipboardErrorMessage { type: "clipboard_error"; message: string }
-// The server dropped this viewer's input or clipboard messages.
+// The server dropped this viewer's input, clipboard or resize messages.
 export interface RefusedMessage { type: "refused"; what: string; reason: string }
+// Dynamic resolution (--enable-resize): sent after "interaction", and again
+// whenever a field changes for this viewer. holder: this viewer's window
+// decides the desktop's size now; policy "last-input": the full viewer that
+// asked for a size and last used input holds it, until anyone has the first
+// that asked, never a view-only one. scale: --resize-scale, the most desktop
+// pixels a page asks for per CSS pixel. enabled=false with a reason (the
+// other fields may be left out): the desktop cannot follow, the page says so
+// once and keeps scaling. The desktop's actual size still comes in "video".
+export interface ResizeEnabledMessage {
+  type: "resize";
+  enabled: true;
+  reason?: string;
+  holder: boolean;
+  policy?: string;
+  scale: number;
+  min_width: number;
+  min_height: number;
+  max_width: number;
+  max_height: number;
+}
+export interface ResizeDisabledMessage { type: "resize"; enabled: false; reason?: string }
+export type ResizeStateMessage = ResizeEnabledMessage | ResizeDisabledMessage;
 export type ServerMessage =
   | HelloMessage
   | VideoConfigMessage
@@ -114,6 +136,7 @@ export type ServerMessage =
   | ClipboardMessage
   | ClipboardErrorMessage
   | RefusedMessage
+  | ResizeStateMessage
   | AudioConfigMessage;
 
 // Client -> server control messages.
@@ -155,6 +178,12 @@ export interface ButtonMessage { type: "button"; button: number; down: boolean; 
 export interface ScrollMessage { type: "scroll"; dx: number; dy: number; unit: "px" | "notch"; x: number; y: number }
 // Release every key and button this viewer holds (the page lost focus).
 export interface ReleaseMessage { type: "release" }
+// The desktop size (desktop pixels, integers 1..16384) this page would like:
+// its stage's CSS size times min(devicePixelRatio, scale). The server rounds
+// it (width down to a multiple of 8, height down to even), clamps it to
+// [min, max], applies its policy and resizes at most every 250 ms (latest
+// request wins); a view-only viewer's requests are refused once and ignored.
+export interface ResizeRequest { type: "resize"; width: number; height: number }
 export type ClientMessage =
   | AckMessage
   | KeyframeRequest
@@ -167,6 +196,7 @@ export type ClientMessage =
   | ButtonMessage
   | ScrollMessage
   | ReleaseMessage
+  | ResizeRequest
   | ClipboardMessage;
 
 // Parses a text message from the server; null for anything malformed or of a
@@ -212,6 +242,20 @@ export function parseServerMessage(text: string): ServerMessage | null {
       return typeof o.message === "string" ? (o as unknown as ClipboardErrorMessage) : null;
     case "refused":
       return typeof o.what === "string" && typeof o.reason === "string" ? (o as unknown as RefusedMessage) : null;
+    case "resize":
+      if (o.reason !== undefined && typeof o.reason !== "string") return null;
+      if (o.enabled === false) return o as unknown as ResizeDisabledMessage;
+      return o.enabled === true &&
+        typeof o.holder === "boolean" &&
+        (o.policy === undefined || typeof o.policy === "string") &&
+        num("scale") &&
+        (o.scale as number) > 0 &&
+        num("min_width") &&
+        num("min_height") &&
+        num("max_width") &&
+        num("max_height")
+        ? (o as unknown as ResizeEnabledMessage)
+        : null;
     default:
       return null;
   }

@@ -28,6 +28,7 @@ export interface VoxlStats {
   lastError: string | null;
 }
 
+import type { ResizeState } from "./desktop_sizer";
 import type { MarkerReport } from "./frame_marker";
 import type { InteractionState } from "./interaction";
 
@@ -43,6 +44,9 @@ export interface VoxlHook {
   // The benchmarks' frame marker read off every drawn frame, with
   // ?marker=CELL in the address (frame_marker.ts); empty without it.
   marker(): MarkerReport;
+  // Dynamic resolution as the page sees it: what the server said, what this
+  // stage asks for and sent, and how the picture is laid out.
+  resize(): ResizeState | null;
 }
 
 declare global {
@@ -57,7 +61,8 @@ export function installTestHook(
   audio: () => unknown = () => null,
   interaction: () => InteractionState | null = () => null,
   marker: () => MarkerReport = () => ({ seen: [], pictures: 0, unreadable: 0 }),
+  resize: () => ResizeState | null = () => null,
 ): void {
-  const hook: VoxlHook = Object.freeze({ stats: () => ({ ...stats() }), latencies, audio, interaction, marker });
+  const hook: VoxlHook = Object.freeze({ stats: () => ({ ...stats() }), latencies, audio, interaction, marker, resize });
   Object.defineProperty(window, "voxl", { value: hook, enumerable: false, writable: false, configurable: false });
 }

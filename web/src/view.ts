@@ -1,12 +1,26 @@
 // The canvas that shows the stream: keeps its on-screen box at the fit for
 // the current window. Whoever draws (the render worker on the transferred
 // canvas, or the page itself) keeps the backing store at the stream's own
-// size and says so through setStreamSize.
+// size and says so through setStreamSize. With dynamic resolution the
+// desktop is shown at its own size over the CSS pixel factor whenever it
+// fits (fitDesktop), scaled to fit otherwise.
 //
 // Main thread.
 
 import type { ScreenElement } from "./screen_element";
-import { fitStream } from "./fit";
+import { fitDesktop, fitStream, type Fit } from "./fit";
+import { desktopPixelsPerCss, type Size } from "./resize_rule";
+
+// How the picture is shown: "desktop" at desktop size / f, or "fit".
+export interface ViewLayout {
+  mode: "desktop" | "fit";
+  scale: number; // device pixels per stream pixel
+  stream: Size;
+  stage: Size; // device pixels
+  dpr: number;
+}
+
+export type StageListener = (stage: Size, dpr: number) => void;
 
 export class View {
   private streamW = 0;
@@ -16,6 +30,12 @@ export class View {
   private viewH = 0;
   // Whether the ResizeObserver reports device pixels itself.
   private exact = false;
+  // --resize-scale while the desktop follows the window, else null.
+  private resizeScale: number | null = null;
+  private mode: ViewLayout["mode"] = "fit";
+  private fitScale = 1;
+  private readonly stageListeners: StageListener[] = [];
+  private readonly layoutListeners: (() => void)[] = [];
 
   constructor(
     private readonly stage: HTMLElement,
@@ -23,10 +43,23 @@ export class View {
   ) {
     this.measure();
     this.watchSize();
+    if (canvas instanceof HTMLVideoElement) {
+      canvas.addEventListener("resize", () => {
+        if (!canvas.hidden && canvas.videoWidth > 0) this.shown(canvas.videoWidth, canvas.videoHeight);
+      });
+    }
   }
 
-  // A frame of this size was drawn: place it, and show the canvas.
+  // A frame of this size was drawn: place it, and show the canvas. A video
+  // element presents a frame a moment after it is handed over, so its box
+  // follows the size it presents (its "resize" event), never a frame it
+  // does not show yet.
   shown(w: number, h: number): void {
+    const el = this.canvas;
+    if (el instanceof HTMLVideoElement && el.videoWidth > 0) {
+      w = el.videoWidth;
+      h = el.videoHeight;
+    }
     if (w !== this.streamW || h !== this.streamH) {
       this.streamW = w;
       this.streamH = h;
@@ -38,6 +71,44 @@ export class View {
   // Hides the last picture, so a stale one is not mistaken for a live one.
   clear(): void {
     this.canvas.hidden = true;
+  }
+
+  // Dynamic resolution on (the server's --resize-scale) or off (null).
+  setResizeScale(scale: number | null): void {
+    if (scale === this.resizeScale) return;
+    this.resizeScale = scale;
+    this.layout();
+  }
+
+  // `fn` hears the stage's size in device pixels now and at every change
+  // (of its size or of the pixel ratio).
+  watchStage(fn: StageListener): void {
+    this.stageListeners.push(fn);
+    fn(this.stageSize(), this.dpr());
+  }
+
+  // `fn` runs after every layout (the picture's box may have moved or
+  // changed scale).
+  onLayout(fn: () => void): void {
+    this.layoutListeners.push(fn);
+  }
+
+  layoutState(): ViewLayout {
+    return { mode: this.mode, scale: this.fitScale, stream: { width: this.streamW, height: this.streamH }, stage: this.stageSize(), dpr: this.dpr() };
+  }
+
+  private stageSize(): Size {
+    return { width: this.viewW, height: this.viewH };
+  }
+
+  private dpr(): number {
+    return window.devicePixelRatio || 1;
+  }
+
+  private stageChanged(): void {
+    const stage = this.stageSize();
+    const dpr = this.dpr();
+    for (const fn of this.stageListeners) fn(stage, dpr);
   }
 
   private watchSize(): void {
@@ -57,6 +128,7 @@ export class View {
         }
       }
       this.layout();
+      this.stageChanged();
     });
     try {
       // Exact device pixels where supported; rounding CSS sizes can be off by one.
@@ -76,6 +148,7 @@ export class View {
       () => {
         if (!this.exact) this.measure();
         this.layout();
+        this.stageChanged();
         this.watchPixelRatio();
       },
       { once: true },
@@ -90,12 +163,20 @@ export class View {
   }
 
   private layout(): void {
-    const f = fitStream(this.streamW, this.streamH, this.viewW, this.viewH, window.devicePixelRatio || 1);
+    const dpr = this.dpr();
+    let f: Fit | null = null;
+    if (this.resizeScale !== null) {
+      f = fitDesktop(this.streamW, this.streamH, this.viewW, this.viewH, dpr, desktopPixelsPerCss(dpr, this.resizeScale));
+    }
+    this.mode = f ? "desktop" : "fit";
+    f ??= fitStream(this.streamW, this.streamH, this.viewW, this.viewH, dpr);
+    this.fitScale = f.scale;
     const s = this.canvas.style;
     s.left = `${f.left}px`;
     s.top = `${f.top}px`;
     s.width = `${f.width}px`;
     s.height = `${f.height}px`;
     s.imageRendering = f.pixelated ? "pixelated" : "auto";
+    for (const fn of this.layoutListeners) fn();
   }
 }
