@@ -3,8 +3,8 @@
 // that would throw shows up. The first byte picks the role (bit 0: view
 // only) and the kind (bit 1: binary); the rest is the message. Each input
 // gets a fresh connection over a transport that completes every write, on
-// a hub, an interaction with a null desktop (input, clipboard) and no
-// microphone.
+// a hub, an interaction with a null desktop (input, clipboard), a resize
+// controller over a resizer that takes every size, and no microphone.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -15,6 +15,7 @@
 
 #include "input/interaction.h"
 #include "stream/hub.h"
+#include "stream/resize_controller.h"
 #include "stream/viewer_connection.h"
 
 namespace {
@@ -53,6 +54,9 @@ struct World {
   NullInjector injector;
   NullClipboard clipboard;
   input::Interaction interaction{&injector, &clipboard, nullptr, {}, log};
+  stream::ResizeController resize{{.current = {640, 480}, .max = {3840, 2160}},
+                                  {.resize = [](Size, std::string&) { return true; }, .arm_timer = [](auto) {}},
+                                  log};
 };
 
 }  // namespace
@@ -66,6 +70,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   stream::ViewerServices services{.hub = world.hub, .log = world.log};
   services.interaction = &world.interaction;
+  services.resize = &world.resize;
   Transport transport;
   stream::ViewerConnection conn(transport, services, view_only);
   conn.start(1);

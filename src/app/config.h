@@ -110,7 +110,10 @@ struct Config {
   std::optional<Rect> capture_region;
   uint32_t capture_window = 0;
   bool resize = false;        // desktop follows the viewer's window size
-  double resize_scale = 1.5;  // desktop pixels per CSS pixel when resizing
+  // Desktop pixels per CSS pixel at most when resizing; not given: the
+  // display's scaling where it has one (Windows), else kDefaultResizeScale.
+  std::optional<double> resize_scale;
+  static constexpr double kDefaultResizeScale = 1.5;
   int round_corners = 0;      // radius in pixels for top-level windows; 0: off
   std::vector<WindowRounding> round_windows;
 

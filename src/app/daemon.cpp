@@ -11,6 +11,7 @@
 #include "app/desktop_options.h"
 #include "app/guarded_run.h"
 #include "app/input_wiring.h"
+#include "app/resize_wiring.h"
 #include "app/server_wiring.h"
 #include "app/video_wiring.h"
 #include "platform/desktop_environment.h"
@@ -50,7 +51,8 @@ int run_daemon(const Config& config, const Logger& log) {
   AudioWiring audio(config, io, *desktop, log);
   InputWiring input(config, io, *desktop, log);
   AgentWiring agents(config, io, *desktop, video.hub(), input.interaction(), log);
-  auto server = start_server(config, io, video, audio, input, agents, log);
+  ResizeWiring resize(config, io, *desktop, log);
+  auto server = start_server(config, io, video, audio, input, agents, resize.controller(), log);
   asio::signal_set signals(io, SIGINT, SIGTERM);
 
   int exit_code = 0;

@@ -7,6 +7,7 @@ platform::DesktopOptions desktop_options(const Config& c) {
   o.display = c.display;
   o.virtual_display = c.xvfb;
   o.exec = c.exec;
+  o.resize = c.resize;
   if (c.capture_region) {
     o.target.kind = platform::CaptureTarget::Kind::kRegion;
     o.target.region = *c.capture_region;

@@ -1,6 +1,6 @@
 // The platform seam's options as the flags give them: which display, a
-// private virtual display, --exec's program, the capture target, and the
-// sound devices.
+// private virtual display, --exec's program, the capture target, the sound
+// devices, and whether the desktop follows the viewers' windows.
 //
 // Threads: any; a pure function of the config.
 #pragma once

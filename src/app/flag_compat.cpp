@@ -16,8 +16,6 @@ constexpr std::array kPendingFlags = std::to_array<PendingFlag>({
     {"--files-root", "the Files panel"},
     {"--upload-dir", "file upload"},
     {"--max-upload-mb", "file upload"},
-    {"--enable-resize", "desktop resizing"},
-    {"--resize-scale", "desktop resizing"},
     {"--round-corners", "window rounding"},
     {"--round-windows", "window rounding"},
 });

@@ -233,7 +233,7 @@ void declare_display(FlagSet& f, Config& c) {
   f.value("--capture-window", "ID", "capture one window by id", "", "a window id, decimal or 0x hex",
           [&c](const std::string& text) { return apply_window_id(text, c.capture_window); });
   f.boolean("--enable-resize", "the desktop follows the viewer's window size", c.resize);
-  f.value("--resize-scale", "X", "desktop pixels per CSS pixel when resizing, 0.25-4", "1.5",
+  f.value("--resize-scale", "X", "most desktop pixels per CSS pixel when resizing, 0.25-4", platform::kDefaultResizeScaleText,
           "a number from 0.25 to 4",
           storing(c.resize_scale, [](const std::string& t) { return parse_decimal(t, 0.25, 4.0); }));
   f.integer("--round-corners", "PX", "corner radius of top-level windows, 0 for square", 0,

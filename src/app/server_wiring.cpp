@@ -30,7 +30,7 @@ net::ServerOptions server_options(const Config& c) {
 
 std::unique_ptr<net::Server> start_server(const Config& config, boost::asio::io_context& io, VideoWiring& video,
                                           AudioWiring& audio, InputWiring& input, AgentWiring& agents,
-                                          const Logger& log) {
+                                          stream::ResizeController* resize, const Logger& log) {
   auto options = server_options(config);
   AccessPlan access = plan_access(config, machine_host_names(), random_access_token);
   for (const std::string& w : access.warnings) log->warn("{}", w);
@@ -42,6 +42,7 @@ std::unique_ptr<net::Server> start_server(const Config& config, boost::asio::io_
   options.audio_hub = audio.hub();
   options.microphone = audio.microphone();
   options.interaction = input.interaction();
+  options.resize = resize;
   options.stats_json = [&video] { return video.stats_json(); };
   options.endpoints = agents.endpoints();
   return std::make_unique<net::Server>(io, options, video.hub(), log);

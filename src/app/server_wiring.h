@@ -1,7 +1,7 @@
 // The HTTP/WebSocket server as the flags configure it (address, TLS, access
 // rules, frame rate and bitrate limits), given the parts it serves: the
 // video hub and /stats, desktop sound and the microphone when on, the
-// interaction, and the agent endpoints.
+// interaction, the agent endpoints, and the resize controller when on.
 //
 // Threads: the loop thread. Lifetime: started once every part it serves
 // exists; at the end stop() closes every session, and once the loop has run
@@ -26,6 +26,6 @@ class VideoWiring;
 // address, unreadable certificate).
 std::unique_ptr<net::Server> start_server(const Config& config, boost::asio::io_context& io, VideoWiring& video,
                                           AudioWiring& audio, InputWiring& input, AgentWiring& agents,
-                                          const Logger& log);
+                                          stream::ResizeController* resize, const Logger& log);
 
 }  // namespace voxl::app

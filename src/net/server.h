@@ -38,6 +38,7 @@ class Microphone;
 namespace voxl::stream {
 class Hub;
 class AudioHub;
+class ResizeController;
 }
 namespace voxl::input {
 class Interaction;
@@ -59,6 +60,7 @@ struct ServerOptions {
   stream::AudioHub* audio_hub = nullptr;     // desktop sound; null when disabled
   audio::Microphone* microphone = nullptr;   // viewers' microphones; null when disabled
   input::Interaction* interaction = nullptr;  // outlives the server's sessions
+  stream::ResizeController* resize = nullptr;  // outlives them too; null without --enable-resize
   // Open connections (HTTP and WebSocket, from accept to close) in all and
   // per remote address; one over either is closed at once.
   ConnectionCaps connections;

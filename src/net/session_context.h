@@ -20,6 +20,7 @@ class Microphone;
 namespace voxl::stream {
 class Hub;
 class AudioHub;
+class ResizeController;
 }
 namespace voxl::input {
 class Interaction;
@@ -40,6 +41,7 @@ struct SessionContext {
   stream::AudioHub* audio_hub = nullptr;  // desktop sound; null when disabled
   audio::Microphone* microphone = nullptr;  // viewers' microphones; null when disabled
   input::Interaction* interaction = nullptr;  // input, cursor, clipboard; none: watch only
+  stream::ResizeController* resize = nullptr;  // none: --enable-resize is off
   AuthThrottle auth_throttle{};  // back-off for addresses sending wrong credentials
   std::function<AuthThrottle::Clock::time_point()> now = &AuthThrottle::Clock::now;  // tests set a fake
   SessionRegistry* sessions = nullptr;  // the server's live sessions; set by the server, outlives them

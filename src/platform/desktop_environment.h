@@ -61,6 +61,12 @@ struct DesktopOptions {
   // source, a render device name (a virtual cable) on Windows. Empty: the
   // platform's default.
   std::string microphone_device;
+  // Dynamic resolution (--enable-resize): the desktop follows the viewers'
+  // windows through make_desktop_resizer(). On X11 a private Xvfb then
+  // starts at the largest size it may take (3840x2160, or virtual_display
+  // where larger) and is brought to virtual_display (default 1920x1080) at
+  // once, since Xvfb cannot grow past its start size.
+  bool resize = false;
 };
 
 class DesktopEnvironment {

@@ -28,6 +28,10 @@ class DesktopResizer {
   // Puts back the size the desktop had before the first resize(); also done
   // by the destructor.
   virtual void restore() = 0;
+  // Desktop pixels per point the display is set to (Windows' display
+  // scaling: 1.5 at 150%); 0 where the platform has no such setting (X11).
+  // What --resize-scale means when it is not given.
+  virtual double display_scale() { return 0; }
 };
 
 }  // namespace voxl::platform

@@ -11,6 +11,7 @@
 #include "base/json_depth.h"
 #include "base/json_text.h"
 #include "input/viewer_input.h"
+#include "stream/resize_controller.h"
 
 namespace voxl::stream {
 
@@ -34,6 +35,13 @@ constexpr size_t kMaxSentSamples = 512;
 constexpr double kMaxClientMs = 1e7;
 constexpr double kMaxClientClockMs = 1e15;
 constexpr size_t kMaxReasonBytes = 256;
+// A desktop size a page may ask for, each way (the controller clamps it).
+constexpr int64_t kMaxAskedPixels = 16384;
+
+// The messages that count as using input, for the resize policy.
+bool is_input_use(std::string_view type) {
+  return type == "key" || type == "text" || type == "move" || type == "button" || type == "scroll";
+}
 // Debug lines about ignored messages: this many per window per viewer.
 // Debug lines about ignored messages: a few at once, then one every 2 s.
 constexpr int kIgnoredLogBurst = 5;
@@ -92,12 +100,15 @@ void ViewerConnection::start(uint64_t id) {
   services_.hub.add(this);
   if (services_.audio_hub) services_.audio_hub->add(this);
   if (services_.interaction) input_ = services_.interaction->join(*this, view_only_, id_);
+  if (services_.resize)
+    services_.resize->join(id_, view_only_, [this](std::string text) { send_control(std::move(text)); });
 }
 
 void ViewerConnection::leave() {
   if (joined_) services_.hub.remove(this);
   if (joined_ && services_.audio_hub) services_.audio_hub->remove(this);
   if (joined_ && services_.microphone) services_.microphone->forget(this);
+  if (joined_ && services_.resize) services_.resize->leave(id_);
   joined_ = false;
   input_.reset();  // releases the keys and buttons this viewer holds
 }
@@ -182,8 +193,11 @@ void ViewerConnection::dispatch_text(std::string_view text) {
     on_stats(f);
   } else if (type == "decoder") {
     on_decoder(f);
+  } else if (type == "resize") {
+    on_resize(f);
   } else if (input_ && input_->handle(type, m)) {
     if (const char* bad = input_->bad_field()) ignore("a bad field", type, bad);
+    else if (services_.resize && !view_only_ && is_input_use(type)) services_.resize->on_input(id_);
   } else {
     ignore("a message of a type voxl does not take", type);
   }
@@ -273,6 +287,24 @@ void ViewerConnection::on_decoder(JsonFields& f) {
   full_chroma_ = full;
   services_.log->debug("viewer {} {} High 4:4:4", id_, full ? "decodes" : "does not decode");
   if (joined_) services_.hub.refresh_chroma();
+}
+
+// The desktop size the viewer's window would show 1:1. Refused once to a
+// view-only viewer, like its input; ignored when resizing is off.
+void ViewerConnection::on_resize(JsonFields& f) {
+  const auto width = f.integer("width", 1, kMaxAskedPixels);
+  const auto height = f.integer("height", 1, kMaxAskedPixels);
+  if (!f.ok()) return ignore("a bad field", "resize", f.bad_field());
+  if (!width || !height) return ignore("a message without a size", "resize");
+  if (!services_.resize || !services_.resize->enabled()) return ignore("a resize the server does not do", "resize");
+  if (view_only_) {
+    if (!refused_resize_) {
+      refused_resize_ = true;
+      send_control(json_text(json{{"type", "refused"}, {"what", "resize"}, {"reason", "view-only viewers cannot resize the desktop"}}));
+    }
+    return;
+  }
+  services_.resize->on_request(id_, Size{int(*width), int(*height)});
 }
 
 bool ViewerConnection::ready() const {

@@ -57,6 +57,8 @@ class ViewerInput;
 
 namespace voxl::stream {
 
+class ResizeController;
+
 // WebSocket close codes (RFC 6455 7.4.1) a connection is closed with.
 enum class CloseCode : uint16_t {
   kGoingAway = 1001,  // the server is stopping
@@ -93,6 +95,7 @@ struct ViewerServices {
   AudioHub* audio_hub = nullptr;            // desktop sound; null when disabled
   audio::Microphone* microphone = nullptr;  // null when disabled
   input::Interaction* interaction = nullptr;  // null: watch only
+  ResizeController* resize = nullptr;         // null: --enable-resize is off
 };
 
 // The clocks a connection reads; empty members mean the system's.
@@ -193,6 +196,7 @@ class ViewerConnection final : public VideoSink, public AudioSink, public input:
   void on_ping(JsonFields& f);
   void on_stats(JsonFields& f);
   void on_decoder(JsonFields& f);
+  void on_resize(JsonFields& f);
   void ask_keyframe(Time now);
   void acked(uint32_t id, double hold_ms);
 
@@ -250,6 +254,7 @@ class ViewerConnection final : public VideoSink, public AudioSink, public input:
   bool closed_ = false;
   bool stats_on_ = false;
   bool full_chroma_ = false;  // said it decodes High 4:4:4 Predictive ("decoder" message)
+  bool refused_resize_ = false;  // told a view-only viewer once that it cannot resize
   std::unique_ptr<input::ViewerInput> input_;
 };
 

@@ -65,7 +65,18 @@
 //   {"type":"clipboard","mime":"image/png","data":"<base64>"}
 //        the desktop copied this (only to full viewers, when the clipboard flows out)
 //   {"type":"clipboard_error","message":"..."}   e.g. over the size limit
-//   {"type":"refused","what":"input"|"clipboard","reason":"..."}
+//   {"type":"resize","enabled":true,"holder":true|false,"policy":"last-input",
+//    "scale":1.5,"min_width":320,"min_height":240,"max_width":W,"max_height":H}
+//   {"type":"resize","enabled":false,"reason":"..."}
+//        only with --enable-resize: after "interaction" and whenever a field
+//        changes for this viewer. "holder": this viewer's window decides the
+//        desktop's size now (stream::ResizeController: the full viewer that
+//        asked for a size and last used input; before anyone has, the first
+//        that asked). "scale": desktop pixels per CSS pixel at most (the page
+//        asks for its stage x min(devicePixelRatio, scale)). Disabled with a
+//        reason: the desktop cannot follow; the page keeps scaling. The size
+//        the desktop took comes in the next "video" message, as always
+//   {"type":"refused","what":"input"|"clipboard"|"resize","reason":"..."}
 //        the viewer's messages of that kind are dropped (view-only); sent once
 //   {"type":"stats", ...}: the stream's figures over the last second
 //        "fps", "kbps", "key_frames", "frames_total", "width", "height",
@@ -114,6 +125,12 @@
 //        right/down positive; "px" in stream pixels (--scroll-px-per-notch
 //        make a notch, fractions carry over), "notch" may be fractional
 //   {"type":"release"}                    let go of every key and button held
+//   {"type":"resize","width":W,"height":H}
+//        the desktop size (desktop pixels, 1..16384 each way) this page would
+//        show 1:1; the server clamps it to the limits, rounds the width down
+//        to a multiple of 8 and the height down to even, and applies the
+//        holder's latest at most every 250 ms. Ignored without
+//        --enable-resize; refused once to a view-only viewer
 //   {"type":"clipboard",...}              as above, viewer -> desktop
 //
 // Acknowledgements: what the server's rate control (LinkEstimator,

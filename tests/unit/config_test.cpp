@@ -210,7 +210,7 @@ TEST(ConfigCommandLine, Defaults) {
   EXPECT_FALSE(c.capture_region.has_value());
   EXPECT_EQ(c.capture_window, 0u);
   EXPECT_FALSE(c.resize);
-  EXPECT_DOUBLE_EQ(c.resize_scale, 1.5);
+  EXPECT_FALSE(c.resize_scale.has_value()) << "1.5, or the display's scaling on Windows";
   EXPECT_EQ(c.round_corners, 0);
   EXPECT_TRUE(c.round_windows.empty());
   EXPECT_EQ(c.stats_seconds, 5);
@@ -286,7 +286,7 @@ TEST(ConfigCommandLine, EveryFlagWithANonDefaultValue) {
   EXPECT_EQ(c.xvfb, (Size{1280, 720}));
   EXPECT_EQ(c.capture_region, (Rect{1, 2, 30, 40}));
   EXPECT_TRUE(c.resize);
-  EXPECT_DOUBLE_EQ(c.resize_scale, 2.0);
+  EXPECT_DOUBLE_EQ(c.resize_scale.value_or(0), 2.0);
   EXPECT_EQ(c.round_corners, 8);
   EXPECT_EQ(c.round_windows, (std::vector<WindowRounding>{{"Terminal", 4}, {"Note: a", 0}}));
   EXPECT_EQ(c.stats_seconds, 9);
@@ -751,19 +751,27 @@ TEST(ConfigCommandLine, NotActiveNoticesOnlyForFlagsGiven) {
   EXPECT_TRUE(parse({"--crf=20", "--framerate=30", "--max-kbps=9000", "--xvfb"}).notices.empty());
 
   const ParseOutcome out =
-      parse({"--enable-resize=true", "--stripes=2", "--stripes=3", "--crf=20", "--audio-enabled=false"});
+      parse({"--round-corners=4", "--stripes=2", "--stripes=3", "--crf=20", "--audio-enabled=false"});
   ASSERT_TRUE(out.config.has_value()) << out.error;
   EXPECT_EQ(notice_flags(out, Notice::Kind::kNotActiveYet),
-            (std::vector<std::string>{"--stripes", "--enable-resize"}));
-  const auto resize = std::find_if(out.notices.begin(), out.notices.end(),
-                                   [](const Notice& n) { return n.flag == "--enable-resize"; });
-  ASSERT_NE(resize, out.notices.end());
-  EXPECT_EQ(resize->text, "--enable-resize: desktop resizing is not active yet");
+            (std::vector<std::string>{"--stripes", "--round-corners"}));
+  const auto stripes = std::find_if(out.notices.begin(), out.notices.end(),
+                                    [](const Notice& n) { return n.flag == "--stripes"; });
+  ASSERT_NE(stripes, out.notices.end());
+  EXPECT_EQ(stripes->text, "--stripes: striped encoding is not active yet");
 }
 
 TEST(ConfigCommandLine, NotActiveNoticeForSelkiesSpelling) {
-  const ParseOutcome out = parse({"--enable_resize", "true"});
-  EXPECT_EQ(notice_flags(out, Notice::Kind::kNotActiveYet), (std::vector<std::string>{"--enable-resize"}));
+  const ParseOutcome out = parse({"--adaptive_threads", "true"});
+  EXPECT_EQ(notice_flags(out, Notice::Kind::kNotActiveYet), (std::vector<std::string>{"--adaptive-threads"}));
+}
+
+TEST(ConfigCommandLine, ResizeFlagsAreActive) {
+  const ParseOutcome out = parse({"--enable-resize", "--resize-scale=2"});
+  ASSERT_TRUE(out.config.has_value()) << out.error;
+  EXPECT_TRUE(notice_flags(out, Notice::Kind::kNotActiveYet).empty());
+  EXPECT_TRUE(out.config->resize);
+  EXPECT_DOUBLE_EQ(out.config->resize_scale.value_or(0), 2.0);
 }
 
 TEST(ConfigCommandLine, EveryPendingFlagIsADeclaredFlag) {

@@ -15,6 +15,13 @@ TEST(DesktopOptions, ScreenByDefault) {
   EXPECT_TRUE(o.display.empty());
   EXPECT_FALSE(o.virtual_display);
   EXPECT_EQ(o.audio_device, platform::kDefaultAudioDevice);
+  EXPECT_FALSE(o.resize);
+}
+
+TEST(DesktopOptions, ResizeFollowsTheFlag) {
+  Config c;
+  c.resize = true;
+  EXPECT_TRUE(desktop_options(c).resize);
 }
 
 TEST(DesktopOptions, RegionWinsOverWindow) {

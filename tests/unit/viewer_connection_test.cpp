@@ -2,6 +2,7 @@
 // messages make voxl do, what is refused, and the limits on both
 // directions. Times come from a clock the test moves.
 #include "stream/viewer_connection.h"
+#include "stream/resize_controller.h"
 
 #include <gtest/gtest.h>
 
@@ -436,6 +437,61 @@ TEST_F(ViewerConnectionTest, DecoderMessageSetsWhatTheViewerTakes) {
   c2.on_transport_closed();
   EXPECT_FALSE(hub.full_chroma());  // no sink: nothing to allow
   EXPECT_FALSE(t.closed);
+}
+
+}  // namespace
+}  // namespace voxl::stream
+
+namespace voxl::stream {
+namespace {
+
+// The resize message reaches the controller from full viewers only; input
+// makes a viewer the holder; bad sizes are ignored.
+TEST_F(ViewerConnectionTest, ResizeRequestsGoToTheControllerFromFullViewers) {
+  std::vector<Size> resized;
+  ResizeHooks hooks;
+  hooks.resize = [&resized](Size s, std::string&) {
+    resized.push_back(s);
+    return true;
+  };
+  hooks.arm_timer = [](ResizeHooks::Time) {};
+  hooks.now = [this] { return clock; };
+  ResizeController resize({.current = {1920, 1080}, .max = {3840, 2160}}, hooks, spdlog::default_logger());
+  auto s = services();
+  s.resize = &resize;
+
+  FakeTransport watcher_t;
+  ViewerConnection watcher(watcher_t, s, true, clocks());
+  watcher.start(1);
+  FakeTransport full_t;
+  ViewerConnection full(full_t, s, false, clocks());
+  full.start(2);
+
+  watcher.receive_text(R"({"type":"resize","width":800,"height":600})");
+  watcher.receive_text(R"({"type":"resize","width":640,"height":480})");
+  flush(watcher, watcher_t);
+  ASSERT_EQ(watcher_t.of("refused").size(), 1u) << "refused once";
+  EXPECT_EQ(watcher_t.of("refused")[0]["what"], "resize");
+  EXPECT_TRUE(resized.empty());
+
+  for (const char* bad : {R"({"type":"resize","width":0,"height":600})", R"({"type":"resize","width":800})",
+                          R"({"type":"resize","width":800.5,"height":600})",
+                          R"({"type":"resize","width":16385,"height":600})",
+                          R"({"type":"resize","width":"800","height":600})"})
+    full.receive_text(bad);
+  EXPECT_TRUE(resized.empty());
+  EXPECT_GE(full.ignored(), 5u);
+
+  full.receive_text(R"({"type":"resize","width":1283,"height":721})");
+  flush(full, full_t);
+  EXPECT_EQ(resized, (std::vector<Size>{{1280, 720}}));
+  ASSERT_FALSE(full_t.of("resize").empty());
+  EXPECT_EQ(full_t.of("resize").back()["holder"], true);
+  EXPECT_EQ(watcher_t.of("resize").back()["holder"], false);
+  EXPECT_FALSE(full_t.closed);
+  EXPECT_FALSE(watcher_t.closed);
+  full.on_transport_closed();
+  EXPECT_FALSE(resize.holder()) << "a viewer that leaves lets go of the size";
 }
 
 }  // namespace

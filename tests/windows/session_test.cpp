@@ -83,5 +83,14 @@ TEST(WindowsDisplayModeResizer, ReadsTheMonitorsMode) {
   EXPECT_FALSE(error.empty());
 }
 
+// What --resize-scale means on Windows when it is not given: the display's
+// scaling, 1 at 96 DPI (Wine's default), more on a scaled display.
+TEST(WindowsDisplayModeResizer, ReadsTheDisplaysScaling) {
+  const MonitorChoice m = choose_monitor("");
+  DisplayModeResizer r(m.monitor.device, test_log());
+  EXPECT_GE(r.display_scale(), 1.0);
+  EXPECT_LE(r.display_scale(), 4.0);
+}
+
 }  // namespace
 }  // namespace voxl::platform::windows

@@ -1,10 +1,13 @@
 #include "platform/linux/linux_desktop_environment.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <stdexcept>
 
 #include "platform/child_process.h"
 #include "platform/pulse/pulse_microphone_sink.h"
 #include "platform/pulse/pulse_source.h"
+#include "platform/x11/randr_resizer.h"
 #include "platform/x11/selection_clipboard.h"
 #include "platform/x11/virtual_display.h"
 #include "platform/x11/x11_capturer.h"
@@ -26,19 +29,34 @@ LinuxDesktopEnvironment::LinuxDesktopEnvironment(DesktopOptions options, Logger 
     : options_(std::move(options)), log_(std::move(log)), display_(options_.display) {
   const char* env_display = std::getenv("DISPLAY");
   if (options_.virtual_display || (display_.empty() && (!env_display || !*env_display))) {
-    x11::VirtualDisplayOptions vo;
-    if (options_.virtual_display) vo.size = *options_.virtual_display;
-    vo.private_authority = true;
-    xvfb_ = std::make_unique<x11::VirtualDisplay>(vo);
-    display_ = xvfb_->name();
-    // Every X connection voxl opens from now on (xcb_connect reads
-    // XAUTHORITY at each call) and the program get the cookie; nobody else.
-    if (const char* old = std::getenv("XAUTHORITY")) saved_xauthority_ = old;
-    setenv("XAUTHORITY", xvfb_->authority_file().c_str(), 1);
-    log_->info("started a private Xvfb on {} ({}x{}), admitting only holders of its cookie ({})", display_,
-               vo.size.width, vo.size.height, xvfb_->authority_file());
-    if (!xvfb_->framebuffer_warning().empty())
-      log_->warn("the private Xvfb's {}: other local users may see the screen", xvfb_->framebuffer_warning());
+    const Size wanted = options_.virtual_display.value_or(x11::VirtualDisplayOptions{}.size);
+    if (!options_.resize) {
+      start_xvfb(wanted);
+    } else {
+      // Xvfb's framebuffer never grows, so RandR can only shrink it from its
+      // start size: start at the largest the desktop may take and bring it
+      // to the size asked for before anything captures or runs in it.
+      const Size largest{std::max(wanted.width, kLargestXvfb.width),
+                         std::max(wanted.height, kLargestXvfb.height)};
+      const double mib = double(largest.area()) * 4 / (1024 * 1024);
+      bool started = false;
+      try {
+        start_xvfb(largest);
+        started = true;
+      } catch (const std::runtime_error& e) {
+        // Memory (shared-memory limits, say) may not allow it: the size
+        // asked for without resizing beats no desktop.
+        resize_why_ = "cannot resize the desktop: the private Xvfb did not start at " +
+                      std::to_string(largest.width) + "x" + std::to_string(largest.height) + " (" + e.what() +
+                      ")";
+        log_->warn("{}; starting it at {}x{}", resize_why_, wanted.width, wanted.height);
+      }
+      if (started)
+        log_->info("the private Xvfb's framebuffer stays {}x{} whatever the desktop's size: {:.1f} MiB of "
+                   "shared memory (4 bytes a pixel), the price of growing up to that size",
+                   largest.width, largest.height, mib);
+      if (!started || !bring_xvfb_to(wanted)) start_xvfb(wanted);
+    }
   } else if (display_.empty()) {
     display_ = env_display;
   }
@@ -51,6 +69,44 @@ LinuxDesktopEnvironment::LinuxDesktopEnvironment(DesktopOptions options, Logger 
     program_ = std::make_unique<ChildProcess>(co);
     log_->info("started `{}` on {} (pid {})", options_.exec, display_, program_->pid());
   }
+}
+
+void LinuxDesktopEnvironment::start_xvfb(Size size) {
+  xvfb_.reset();  // a second start replaces the first server
+  x11::VirtualDisplayOptions vo;
+  vo.size = size;
+  vo.private_authority = true;
+  xvfb_ = std::make_unique<x11::VirtualDisplay>(vo);
+  display_ = xvfb_->name();
+  // Every X connection voxl opens from now on (xcb_connect reads
+  // XAUTHORITY at each call) and the program get the cookie; nobody else.
+  if (!saved_xauthority_set_) {
+    if (const char* old = std::getenv("XAUTHORITY")) saved_xauthority_ = old;
+    saved_xauthority_set_ = true;
+  }
+  setenv("XAUTHORITY", xvfb_->authority_file().c_str(), 1);
+  log_->info("started a private Xvfb on {} ({}x{}), admitting only holders of its cookie ({})", display_,
+             vo.size.width, vo.size.height, xvfb_->authority_file());
+  if (!xvfb_->framebuffer_warning().empty())
+    log_->warn("the private Xvfb's {}: other local users may see the screen", xvfb_->framebuffer_warning());
+}
+
+bool LinuxDesktopEnvironment::bring_xvfb_to(Size size) {
+  std::string why;  // from open(): "cannot resize the desktop: ..."
+  auto resizer = x11::RandrResizer::open(display_, log_, why);
+  if (resizer && !resizer->resize(size, why)) {
+    why = "cannot resize the desktop: " + why;
+    resizer.reset();
+  }
+  if (!resizer) {
+    log_->warn("starting the private Xvfb again at {}x{}, without dynamic resolution ({})", size.width,
+               size.height, why);
+    resize_why_ = why;
+    return false;
+  }
+  // Its size now is the one to go back to at exit, not the start size.
+  resizer->keep_current_as_original();
+  return true;
 }
 
 LinuxDesktopEnvironment::~LinuxDesktopEnvironment() {
@@ -114,8 +170,11 @@ std::unique_ptr<audio::MicrophoneSink> LinuxDesktopEnvironment::make_microphone_
 }
 
 std::unique_ptr<DesktopResizer> LinuxDesktopEnvironment::make_desktop_resizer(std::string& why) {
-  why = "resizing the X display is not built yet";
-  return nullptr;
+  if (!resize_why_.empty()) {
+    why = resize_why_;
+    return nullptr;
+  }
+  return x11::RandrResizer::open(display_, log_, why);
 }
 
 }  // namespace voxl::platform::linux_desktop

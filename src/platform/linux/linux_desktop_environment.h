@@ -1,7 +1,9 @@
 // The Linux desktop: an X display (a private Xvfb when none is given, or
 // when asked for one) with --exec's program in it, captured and driven
 // through X11, with sound and the microphone through PulseAudio. Every
-// product opens an X connection of its own to display_name().
+// product opens an X connection of its own to display_name(). The desktop
+// resizer is RandR's (platform/x11/randr_resizer.h); with options.resize a
+// private Xvfb starts at its largest size and is shrunk to the one asked for.
 //
 // Threads and ownership: see DesktopEnvironment. With a private Xvfb,
 // XAUTHORITY is set in voxl's environment (to the server's cookie file) for
@@ -48,11 +50,22 @@ class LinuxDesktopEnvironment final : public DesktopEnvironment {
   std::unique_ptr<DesktopResizer> make_desktop_resizer(std::string& why) override;
 
  private:
+  // With options.resize, voxl's own Xvfb starts at least this large.
+  static constexpr Size kLargestXvfb{3840, 2160};
+
+  // Starts (or starts again) the private Xvfb at `size`.
+  void start_xvfb(Size size);
+  // Brings the private Xvfb to `size` with RandR; false (with resize_why_
+  // set) when it cannot.
+  bool bring_xvfb_to(Size size);
+
   DesktopOptions options_;
   Logger log_;
   std::unique_ptr<x11::VirtualDisplay> xvfb_;
   std::string display_;
   std::optional<std::string> saved_xauthority_;  // XAUTHORITY before ours
+  bool saved_xauthority_set_ = false;
+  std::string resize_why_;  // why the desktop cannot be resized, when known at start
   std::unique_ptr<ChildProcess> program_;  // goes before the display it runs in
 };
 

@@ -46,6 +46,14 @@ Size DisplayModeResizer::current_size() {
   return cur ? size_of(*cur) : Size{};
 }
 
+double DisplayModeResizer::display_scale() {
+  HDC dc = CreateDCW(L"DISPLAY", to_wide(device_).c_str(), nullptr, nullptr);
+  if (!dc) return 0;
+  const int dpi = GetDeviceCaps(dc, LOGPIXELSX);
+  DeleteDC(dc);
+  return dpi > 0 ? dpi / 96.0 : 0;
+}
+
 Size DisplayModeResizer::max_size() {
   const std::wstring dev = to_wide(device_);
   Size best = current_size();

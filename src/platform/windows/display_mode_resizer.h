@@ -25,6 +25,8 @@ class DisplayModeResizer final : public DesktopResizer {
   Size max_size() override;
   bool resize(Size size, std::string& error) override;
   void restore() override;
+  // The system's DPI over 96.
+  double display_scale() override;
 
  private:
   std::string device_;

@@ -32,7 +32,9 @@
 namespace voxl::platform::x11 {
 
 struct VirtualDisplayOptions {
-  Size size{1920, 1080};  // the largest size RandR can later switch to
+  // The largest size RandR can later switch to: Xvfb's framebuffer (4
+  // bytes a pixel at depth 24) keeps this size whatever the screen's.
+  Size size{1920, 1080};
   int depth = 24;
   bool shmem_framebuffer = true;     // -shmem
   bool mit_shm = true;               // false: -extension MIT-SHM

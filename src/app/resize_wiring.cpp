@@ -1,0 +1,67 @@
+#include "app/resize_wiring.h"
+
+#include <exception>
+#include <string>
+#include <utility>
+
+#include "platform/desktop_environment.h"
+#include "platform/desktop_resizer.h"
+#include "stream/resize_controller.h"
+
+namespace voxl::app {
+
+ResizeWiring::ResizeWiring(const Config& config, boost::asio::io_context& io, platform::DesktopEnvironment& desktop,
+                           const Logger& log)
+    : log_(log), timer_(io) {
+  if (!config.resize) return;
+  stream::ResizeSettings settings;
+  try {
+    resizer_ = desktop.make_desktop_resizer(settings.disabled_reason);
+  } catch (const std::exception& e) {
+    settings.disabled_reason = e.what();
+  }
+  const double display_scale = resizer_ ? resizer_->display_scale() : 0;
+  settings.scale = config.resize_scale.value_or(display_scale >= 0.25 && display_scale <= 4 ? display_scale
+                                                                                            : Config::kDefaultResizeScale);
+  stream::ResizeHooks hooks;
+  if (resizer_) {
+    settings.current = resizer_->current_size();
+    settings.max = resizer_->max_size();
+    hooks.resize = [this](Size size, std::string& error) {
+      try {
+        return resizer_->resize(size, error);
+      } catch (const std::exception& e) {
+        error = e.what();
+        return false;
+      }
+    };
+    hooks.arm_timer = [this](stream::ResizeHooks::Time when) {
+      timer_.expires_at(when);
+      timer_.async_wait([this](const boost::system::error_code& ec) {
+        if (!ec && controller_) controller_->on_timer();
+      });
+    };
+    log_->info("the desktop ({}x{}) follows the window of the viewer that last used input, up to {}x{}; "
+               "{} desktop pixels per CSS pixel at most",
+               settings.current.width, settings.current.height, settings.max.width, settings.max.height,
+               settings.scale);
+  } else {
+    if (settings.disabled_reason.empty()) settings.disabled_reason = "this desktop cannot be resized";
+    log_->warn("--enable-resize: the desktop cannot follow viewers' windows ({}); pages scale the picture",
+               settings.disabled_reason);
+  }
+  controller_ = std::make_unique<stream::ResizeController>(std::move(settings), std::move(hooks), log_);
+}
+
+ResizeWiring::~ResizeWiring() {
+  timer_.cancel();
+  controller_.reset();
+  if (!resizer_) return;
+  try {
+    resizer_->restore();
+  } catch (const std::exception& e) {
+    log_->warn("cannot put the desktop's size back: {}", e.what());
+  }
+}
+
+}  // namespace voxl::app
