@@ -331,7 +331,7 @@ test("a view-only viewer's page does not resize the desktop", opts, async () => 
           };
         }),
     );
-    assert.equal(typeof refused.reason, "string");
+    assert.equal(refused.what, "resize", JSON.stringify(refused));
     assert.deepEqual(await e2e.screenSize(guarded.display), e2e.DESKTOP);
 
     // A full viewer does resize it; the view-only page then scales the
