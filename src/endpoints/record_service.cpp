@@ -48,6 +48,7 @@ class RecordService::Recording final : public stream::VideoSink {
       if (!f->key) return;  // wait for the IDR asked for at add()
       size_ = f->size;
       first_ = f->captured_at;
+      svc_.log_->info("recording {} begins with a {}x{} key frame", id_, size_.width, size_.height);
       writer_.emplace(file_->get(), f->size);
       timer_.cancel();
       timer_.expires_at(first_ + limit_);

@@ -216,7 +216,8 @@ test("a recording that spans a resize ends with X-Voxl-Ended: resize", opts, asy
   const started = await post("/record/start");
   assert.equal(started.status, 200, started.body.toString());
   const id = JSON.parse(started.body.toString()).id;
-  await waitLog(voxl, new RegExp(`recording ${id} started`), `recording ${id} started`);
+  // A resize before the recording's first frame is not one it spans.
+  await waitLog(voxl, new RegExp(`recording ${id} begins with a`), `recording ${id}'s first frame`);
   await resizeViewport(page, { width: 800, height: 600 }, { width: 800, height: 600 });
   await waitLog(voxl, new RegExp(`recording ${id} ended \\(resize\\)`), `recording ${id} ended (resize)`);
   const stopped = await post(`/record/stop?id=${id}`);

@@ -21,8 +21,11 @@ export interface SizeLimits {
   maxHeight: number;
 }
 
-// A stage must have been still this long before its size is asked for, so a
-// window being dragged does not resize the desktop at every step.
+// A change that comes after the stage was still this long (a window
+// maximised, a phone turned, fullscreen) is asked for at once; the changes
+// that follow it within this time (a window's edge being dragged) are asked
+// for once the stage has been still this long, so a drag costs two resizes,
+// not one per step.
 export const RESIZE_DEBOUNCE_MS = 300;
 // The protocol's range for a requested width or height.
 export const MAX_REQUEST_PX = 16384;
@@ -65,17 +68,20 @@ export function sameSize(a: Size | null, b: Size | null): boolean {
 
 export type ResizeDecision = { send: Size } | { waitMs: number } | null;
 
-// When to send: once the stage has been still for the debounce time, and
-// only what differs from the last size sent. forgetSent() makes the next
-// decision send again (a new connection; this page just became the holder).
+// When to send: at once for the first change after a still stage, else once
+// the stage has been still for the debounce time, and only what differs from
+// the last size sent. forgetSent() makes the next decision send again (a new
+// connection; this page just became the holder).
 export class ResizeDebounce {
   private changedAt = Number.NEGATIVE_INFINITY;
+  private leading = true;  // the latest change came after a still stage and is not sent yet
   private lastSent: Size | null = null;
 
   constructor(private readonly delayMs = RESIZE_DEBOUNCE_MS) {}
 
   // The stage's size (or pixel ratio) changed at `now` (ms).
   stageChanged(now: number): void {
+    this.leading = now - this.changedAt >= this.delayMs;
     this.changedAt = now;
   }
 
@@ -86,15 +92,16 @@ export class ResizeDebounce {
   // With `wanted` the size the stage asks for now (null: nothing to ask):
   // send it, wait `waitMs` and decide again, or nothing to do.
   decide(now: number, wanted: Size | null): ResizeDecision {
-    if (!wanted) return null;
+    if (!wanted || sameSize(wanted, this.lastSent)) return null;
     const left = this.changedAt + this.delayMs - now;
-    if (left > 0) return { waitMs: left };
-    return sameSize(wanted, this.lastSent) ? null : { send: wanted };
+    if (left > 0 && !this.leading) return { waitMs: left };
+    return { send: wanted };
   }
 
   // `size` went out.
   sent(size: Size): void {
     this.lastSent = { width: size.width, height: size.height };
+    this.leading = false;
   }
 
   get last(): Size | null {

@@ -69,7 +69,7 @@ test("a stage asks for its device pixels up to the scale", () => {
   assert.equal(wantedDesktopSize(size(0, 720), 1, 1.5, LIMITS), null);
 });
 
-test("the debounce sends once the stage is still for 300 ms, and only what changed", () => {
+test("the debounce sends a change after a still stage at once, a drag once it is still for 300 ms, and only what changed", () => {
   assert.equal(RESIZE_DEBOUNCE_MS, 300);
   const d = new ResizeDebounce();
   // Nothing wanted: nothing to do.
@@ -78,21 +78,31 @@ test("the debounce sends once the stage is still for 300 ms, and only what chang
   assert.deepEqual(d.decide(0, size(1280, 720)), { send: size(1280, 720) });
   d.sent(size(1280, 720));
   assert.equal(d.decide(10, size(1280, 720)), null, "the same size is not sent again");
-  // A drag: each step restarts the wait.
+  // A drag: its first step after a still stage goes at once...
   d.stageChanged(1000);
-  assert.deepEqual(d.decide(1000, size(1200, 700)), { waitMs: 300 });
+  assert.deepEqual(d.decide(1000, size(1200, 700)), { send: size(1200, 700) });
+  d.sent(size(1200, 700));
+  // ...the next ones wait until the stage is still, each restarting the wait.
   d.stageChanged(1100);
-  assert.deepEqual(d.decide(1250, size(1100, 650)), { waitMs: 150 });
-  assert.deepEqual(d.decide(1400, size(1100, 650)), { send: size(1100, 650) });
+  assert.deepEqual(d.decide(1100, size(1150, 680)), { waitMs: 300 });
+  d.stageChanged(1200);
+  assert.deepEqual(d.decide(1350, size(1100, 650)), { waitMs: 150 });
+  assert.deepEqual(d.decide(1500, size(1100, 650)), { send: size(1100, 650) });
   d.sent(size(1100, 650));
-  // Dragged away and back within the wait: nothing new to send.
+  // Dragged away and back: nothing new to send.
   d.stageChanged(2000);
-  assert.deepEqual(d.decide(2100, size(1100, 650)), { waitMs: 200 });
-  assert.equal(d.decide(2300, size(1100, 650)), null);
+  d.stageChanged(2050);
+  assert.equal(d.decide(2100, size(1100, 650)), null);
+  assert.equal(d.decide(2400, size(1100, 650)), null);
+
   // A new connection (or becoming the holder): the same size again.
   d.forgetSent();
   assert.equal(d.last, null);
   assert.deepEqual(d.decide(2400, size(1100, 650)), { send: size(1100, 650) });
+  d.sent(size(1100, 650));
+  // A maximised window, long after: at once.
+  d.stageChanged(5000);
+  assert.deepEqual(d.decide(5000, size(1900, 1000)), { send: size(1900, 1000) });
 });
 
 test("the desktop is shown at its size over f, centred on whole device pixels, when it fits", () => {
