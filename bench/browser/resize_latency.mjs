@@ -8,7 +8,12 @@
 // until the page's request went out (its 300 ms debounce), until the server's
 // "video" message of the new size arrived, until its frame was shown.
 //
-//   node bench/browser/resize_latency.mjs [resizes=20] [sizes=1280x720,1024x576,1600x900,1152x648]
+// Each resize comes after the window has kept its size for gap_ms, as a
+// user's maximise or a phone's turn does; gap 0 resizes again as soon as the
+// last one is sharp, a slow drag, where the page's debounce and the server's
+// 250 ms between resizes take their share.
+//
+//   node bench/browser/resize_latency.mjs [resizes=20] [sizes=1280x720,1024x576,1600x900,1152x648] [gap_ms=1000]
 //   (VOXL_BINARY defaults to build/release/voxl, else build/dev/voxl)
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -25,6 +30,8 @@ const sizes = (process.argv[3] ?? "1280x720,1024x576,1600x900,1152x648").split("
   if (!(width > 0 && height > 0)) throw new Error(`not a size: ${s}`);
   return { width, height };
 });
+const gapMs = Number(process.argv[4] ?? 1000);
+if (!(gapMs >= 0)) throw new Error(`not a gap in ms: ${process.argv[4]}`);
 const built = (name) =>
   ["build/release", "build/dev"].map((d) => path.join(repo, d, name)).find((p) => fs.existsSync(p));
 const voxlBin = process.env.VOXL_BINARY ?? built("voxl");
@@ -143,6 +150,7 @@ try {
   const videoToShown = [];
   let viewport = first;
   for (let i = 0; i < resizes; i++) {
+    if (gapMs > 0) await new Promise((r) => setTimeout(r, gapMs));
     const next = sizes[(i + 1) % sizes.length];
     const want = wantDesktop(next);
     const mark = await page.evaluate(() => {
@@ -191,6 +199,7 @@ try {
   console.log(
     JSON.stringify({
       resizes,
+      gap_ms: gapMs,
       sizes: sizes.map((s) => `${s.width}x${s.height}`),
       binary: path.relative(repo, voxlBin),
       resize_to_sharp: summary(total),
