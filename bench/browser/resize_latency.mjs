@@ -81,7 +81,7 @@ function instrument() {
       this.addEventListener("message", (ev) => {
         if (typeof ev.data !== "string" || !ev.data.includes('"video"')) return;
         const m = JSON.parse(ev.data);
-        if (m.type === "video") log.video.push({ t: performance.now(), width: m.width, height: m.height });
+        if (m.type === "video") log.video.push({ t: performance.now(), width: m.width, height: m.height, codec: m.codec });
       });
     }
   };
@@ -148,6 +148,7 @@ try {
   const beforeRequest = [];
   const requestToVideo = [];
   const videoToShown = [];
+  const toPaintover = [];
   let viewport = first;
   for (let i = 0; i < resizes; i++) {
     if (gapMs > 0) await new Promise((r) => setTimeout(r, gapMs));
@@ -183,6 +184,22 @@ try {
     if (r.request !== null) beforeRequest.push(r.request);
     if (r.video !== null) requestToVideo.push(r.video);
     if (r.shown !== null) videoToShown.push(r.shown);
+    // The still screen's 4:4:4 paintover at the new size (High 4:4:4,
+    // "avc1.F4..."), where the browser decodes it: at most 3 s more.
+    const paintover = await page
+      .waitForFunction(
+        ({ mark, want }) => {
+          const { log } = window.__resizeLatency;
+          const t0 = log.resized[mark.resized];
+          const v = log.video.find((v) => v.t >= t0 && v.width === want.width && v.height === want.height && v.codec.startsWith("avc1.F4"));
+          return v === undefined ? null : v.t - t0;
+        },
+        { mark, want },
+        { timeout: 3_000, polling: 10 },
+      )
+      .then((h) => h.jsonValue())
+      .catch(() => null);
+    if (paintover !== null) toPaintover.push(paintover);
     viewport = next;
   }
   const summary = (values) => {
@@ -209,6 +226,9 @@ try {
       resize_to_request: beforeRequest.length ? summary(beforeRequest) : null,
       request_to_video_message: requestToVideo.length ? summary(requestToVideo) : null,
       video_message_to_shown: videoToShown.length ? summary(videoToShown) : null,
+      // Then, the screen being still, the full-chroma paintover's "video"
+      // message (--paintover-444; none where the browser cannot decode it).
+      resize_to_paintover_message: toPaintover.length ? summary(toPaintover) : null,
       last_viewport: `${viewport.width}x${viewport.height}`,
     }),
   );
