@@ -7,19 +7,15 @@
 //
 //   node bench/browser/key_latency.mjs [presses=50] [WxH=1280x720]
 //   (VOXL_BINARY and VOXL_E2E_INPUT_PROBE default to build/release or build/dev)
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { built, repo, start } from "./children.mjs";
 import { launchHeadlessChromium } from "./headless_chromium.mjs";
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 const presses = Number(process.argv[2] ?? 50);
 const size = process.argv[3] ?? "1280x720";
-const built = (name) =>
-  ["build/release", "build/dev"].map((d) => path.join(repo, d, name)).find((p) => fs.existsSync(p));
 const voxlBin = process.env.VOXL_BINARY ?? built("voxl");
 const probeBin = process.env.VOXL_E2E_INPUT_PROBE ?? built("tests/e2e/voxl-e2e-input-probe");
 if (!voxlBin || !probeBin) {
@@ -27,28 +23,6 @@ if (!voxlBin || !probeBin) {
   process.exit(2);
 }
 
-const children = [];
-process.on("exit", () => children.forEach((c) => c.kill("SIGKILL")));
-
-function start(bin, args, ready) {
-  const child = spawn(bin, args, { stdio: ["pipe", "pipe", "pipe"] });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`${bin} did not start:\n${out}`)), 60_000);
-    const on = (d) => {
-      out += d.toString();
-      const m = ready.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, match: m, out });
-      }
-    };
-    child.stdout.on("data", on);
-    child.stderr.on("data", on);
-    child.once("exit", (code) => reject(new Error(`${bin} exited (${code}):\n${out}`)));
-  });
-}
 
 const home = fs.mkdtempSync(path.join(os.tmpdir(), "voxl-keylat-"));
 process.env.HOME = home;
@@ -57,7 +31,7 @@ const [, url, display] = voxl.match;
 // voxl's private Xvfb admits only holders of its cookie; the probe needs it.
 const cookie = /admitting only holders of its cookie \((\S+)\)/.exec(voxl.out);
 if (cookie) process.env.XAUTHORITY = cookie[1];
-const probe = await start(probeBin, [`--display=${display}`, "--flash"], /^ready$/m);
+const probe = await start(probeBin, [`--display=${display}`, "--flash"], /^ready$/m, { stdin: "pipe" });
 
 const ctx = await launchHeadlessChromium(home, { width: 1600, height: 1000 });
 try {

@@ -15,14 +15,12 @@
 //
 //   node bench/browser/resize_latency.mjs [resizes=20] [sizes=1280x720,1024x576,1600x900,1152x648] [gap_ms=1000]
 //   (VOXL_BINARY defaults to build/release/voxl, else build/dev/voxl)
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { built, repo, start } from "./children.mjs";
 import { launchHeadlessChromium } from "./headless_chromium.mjs";
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 const resizes = Number(process.argv[2] ?? 20);
 const sizes = (process.argv[3] ?? "1280x720,1024x576,1600x900,1152x648").split(",").map((s) => {
@@ -32,36 +30,12 @@ const sizes = (process.argv[3] ?? "1280x720,1024x576,1600x900,1152x648").split("
 });
 const gapMs = Number(process.argv[4] ?? 1000);
 if (!(gapMs >= 0)) throw new Error(`not a gap in ms: ${process.argv[4]}`);
-const built = (name) =>
-  ["build/release", "build/dev"].map((d) => path.join(repo, d, name)).find((p) => fs.existsSync(p));
 const voxlBin = process.env.VOXL_BINARY ?? built("voxl");
 if (!voxlBin) {
   console.error("build voxl first (cmake --preset release && cmake --build --preset release --target voxl)");
   process.exit(2);
 }
 
-const children = [];
-process.on("exit", () => children.forEach((c) => c.kill("SIGKILL")));
-
-function start(bin, args, ready) {
-  const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`${bin} did not start:\n${out}`)), 60_000);
-    const on = (d) => {
-      out += d.toString();
-      const m = ready.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, match: m, out });
-      }
-    };
-    child.stdout.on("data", on);
-    child.stderr.on("data", on);
-    child.once("exit", (code) => reject(new Error(`${bin} exited (${code}):\n${out}`)));
-  });
-}
 
 // Runs in the page before its scripts: notes each viewport resize, each
 // resize request the page sends, and each picture shown with its size.

@@ -7,6 +7,7 @@
 #include "platform/x11/shm_segment.h"
 #include "platform/x11/virtual_display.h"
 #include "platform/x11/x11_capturer.h"
+#include "pixel_source_param.h"
 #include "x11_test_support.h"
 
 namespace voxl::testing {
@@ -18,30 +19,6 @@ using platform::x11::SourceKind;
 using platform::x11::X11CaptureOptions;
 using platform::x11::X11Capturer;
 
-enum class Source { kGetImage, kShmMemfd, kShmSysV, kFramebuffer };
-
-std::string source_name(const ::testing::TestParamInfo<Source>& info) {
-  switch (info.param) {
-    case Source::kGetImage: return "GetImage";
-    case Source::kShmMemfd: return "ShmMemfd";
-    case Source::kShmSysV: return "ShmSysV";
-    case Source::kFramebuffer: return "XvfbFramebuffer";
-  }
-  return "unknown";
-}
-
-void PrintTo(Source s, std::ostream* os) {
-  *os << source_name(::testing::TestParamInfo<Source>(s, 0));
-}
-
-SourceKind expected_kind(Source s) {
-  switch (s) {
-    case Source::kGetImage: return SourceKind::kGetImage;
-    case Source::kFramebuffer: return SourceKind::kFramebuffer;
-    default: return SourceKind::kShm;
-  }
-}
-
 class CaptureSources : public ::testing::TestWithParam<Source> {
  protected:
   void SetUp() override {
@@ -51,24 +28,7 @@ class CaptureSources : public ::testing::TestWithParam<Source> {
     painter_ = std::make_unique<Painter>(xvfb_->name());
   }
 
-  X11CaptureOptions options() {
-    X11CaptureOptions o;
-    o.display = xvfb_->name();
-    o.log = log_.log;
-    switch (GetParam()) {
-      case Source::kGetImage: o.allow_shm = false; break;
-      case Source::kShmMemfd:
-        o.allow_framebuffer = false;
-        o.shm_kind = platform::x11::ShmKind::kMemfd;
-        break;
-      case Source::kShmSysV:
-        o.allow_framebuffer = false;
-        o.shm_kind = platform::x11::ShmKind::kSysV;
-        break;
-      case Source::kFramebuffer: o.framebuffer_shmid = xvfb_->framebuffer_shmid(); break;
-    }
-    return o;
-  }
+  X11CaptureOptions options() { return capture_options(GetParam(), *xvfb_, log_.log); }
 
   std::unique_ptr<X11Capturer> make(X11CaptureOptions o) {
     auto cap = std::make_unique<X11Capturer>(std::move(o));
@@ -169,8 +129,7 @@ TEST_P(CaptureSources, DamageFollowsDrawingIntoReusedBuffers) {
 }
 
 INSTANTIATE_TEST_SUITE_P(X11, CaptureSources,
-                         ::testing::Values(Source::kGetImage, Source::kShmMemfd, Source::kShmSysV,
-                                           Source::kFramebuffer),
+                         every_source(),
                          source_name);
 
 // Windows are read with GetImage or ShmGetImage (the framebuffer shows the

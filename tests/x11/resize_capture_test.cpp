@@ -8,6 +8,7 @@
 #include "platform/x11/shm_segment.h"
 #include "platform/x11/virtual_display.h"
 #include "platform/x11/x11_capturer.h"
+#include "pixel_source_param.h"
 #include "x11_test_support.h"
 
 namespace voxl::testing {
@@ -19,20 +20,6 @@ using platform::x11::SourceKind;
 using platform::x11::X11CaptureOptions;
 using platform::x11::X11Capturer;
 
-enum class Source { kGetImage, kShmMemfd, kShmSysV, kFramebuffer };
-
-std::string source_name(const ::testing::TestParamInfo<Source>& info) {
-  switch (info.param) {
-    case Source::kGetImage: return "GetImage";
-    case Source::kShmMemfd: return "ShmMemfd";
-    case Source::kShmSysV: return "ShmSysV";
-    case Source::kFramebuffer: return "XvfbFramebuffer";
-  }
-  return "unknown";
-}
-
-void PrintTo(Source s, std::ostream* os) { *os << source_name(::testing::TestParamInfo<Source>(s, 0)); }
-
 class ResizeCapture : public ::testing::TestWithParam<Source> {
  protected:
   void SetUp() override {
@@ -42,24 +29,7 @@ class ResizeCapture : public ::testing::TestWithParam<Source> {
     painter_ = std::make_unique<Painter>(xvfb_->name());
   }
 
-  X11CaptureOptions options() {
-    X11CaptureOptions o;
-    o.display = xvfb_->name();
-    o.log = log_.log;
-    switch (GetParam()) {
-      case Source::kGetImage: o.allow_shm = false; break;
-      case Source::kShmMemfd:
-        o.allow_framebuffer = false;
-        o.shm_kind = platform::x11::ShmKind::kMemfd;
-        break;
-      case Source::kShmSysV:
-        o.allow_framebuffer = false;
-        o.shm_kind = platform::x11::ShmKind::kSysV;
-        break;
-      case Source::kFramebuffer: o.framebuffer_shmid = xvfb_->framebuffer_shmid(); break;
-    }
-    return o;
-  }
+  X11CaptureOptions options() { return capture_options(GetParam(), *xvfb_, log_.log); }
 
   CapturedLog log_ = make_captured_log();
   std::unique_ptr<platform::x11::VirtualDisplay> xvfb_;
@@ -106,8 +76,7 @@ TEST_P(ResizeCapture, FramesArePixelExactAfterShrinkingAndGrowing) {
 }
 
 INSTANTIATE_TEST_SUITE_P(X11, ResizeCapture,
-                         ::testing::Values(Source::kGetImage, Source::kShmMemfd, Source::kShmSysV,
-                                           Source::kFramebuffer),
+                         every_source(),
                          source_name);
 
 }  // namespace
