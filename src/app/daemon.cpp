@@ -55,6 +55,11 @@ int run_daemon(const Config& config, const Logger& log) {
   ResizeWiring resize(config, io, *desktop, log);
   auto server = start_server(config, io, video, audio, input, agents, resize.controller(), log);
   asio::signal_set signals(io, SIGINT, SIGTERM);
+#ifdef SIGHUP
+  // A terminal or ssh session that ends: stop as cleanly (the desktop's
+  // size put back, recordings finished).
+  signals.add(SIGHUP);
+#endif
 
   // Viewers' and agents' positions follow the picture the stream shows.
   if (input::Interaction* interaction = input.interaction())
@@ -66,7 +71,7 @@ int run_daemon(const Config& config, const Logger& log) {
   });
   signals.async_wait([&log, &io](const boost::system::error_code& ec, int sig) {
     if (ec) return;
-    log->info("stopping ({})", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    log->info("stopping ({})", sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP");
     io.stop();
   });
   // A generated token is shown in the address, the only place to learn
@@ -81,6 +86,7 @@ int run_daemon(const Config& config, const Logger& log) {
   // destruction follows.
   video.stop();
   audio.stop_capture();
+  resize.stop();
   server->stop();
   signals.cancel();
   drain(io);

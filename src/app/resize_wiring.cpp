@@ -15,10 +15,16 @@ ResizeWiring::ResizeWiring(const Config& config, boost::asio::io_context& io, pl
     : log_(log), timer_(io) {
   if (!config.resize) return;
   stream::ResizeSettings settings;
-  try {
-    resizer_ = desktop.make_desktop_resizer(settings.disabled_reason);
-  } catch (const std::exception& e) {
-    settings.disabled_reason = e.what();
+  if (config.capture_region || config.capture_window) {
+    // A region could end up off a shrunk screen, and a window's size is
+    // its own; the page's 1:1 picture is the whole desktop.
+    settings.disabled_reason = "only a whole-screen capture follows the viewer's window";
+  } else {
+    try {
+      resizer_ = desktop.make_desktop_resizer(settings.disabled_reason);
+    } catch (const std::exception& e) {
+      settings.disabled_reason = e.what();
+    }
   }
   const double display_scale = resizer_ ? resizer_->display_scale() : 0;
   settings.scale = config.resize_scale.value_or(display_scale >= 0.25 && display_scale <= 4 ? display_scale
@@ -33,6 +39,13 @@ ResizeWiring::ResizeWiring(const Config& config, boost::asio::io_context& io, pl
       } catch (const std::exception& e) {
         error = e.what();
         return false;
+      }
+    };
+    hooks.current_size = [this] {
+      try {
+        return resizer_->current_size();
+      } catch (const std::exception&) {
+        return Size{};
       }
     };
     hooks.arm_timer = [this](stream::ResizeHooks::Time when) {
@@ -51,6 +64,11 @@ ResizeWiring::ResizeWiring(const Config& config, boost::asio::io_context& io, pl
                settings.disabled_reason);
   }
   controller_ = std::make_unique<stream::ResizeController>(std::move(settings), std::move(hooks), log_);
+}
+
+void ResizeWiring::stop() {
+  timer_.cancel();
+  if (controller_) controller_->stop();
 }
 
 ResizeWiring::~ResizeWiring() {

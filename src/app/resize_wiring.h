@@ -38,6 +38,9 @@ class ResizeWiring {
 
   // Null without --enable-resize.
   stream::ResizeController* controller() { return controller_.get(); }
+  // Before the server closes its sessions: no resize for the viewers that
+  // remain as the others leave.
+  void stop();
 
  private:
   Logger log_;

@@ -82,12 +82,13 @@ void ResizeController::update_holder() {
 }
 
 void ResizeController::follow_holder() {
-  if (!enabled() || !holder_) return;
+  if (!enabled() || !holder_ || stopped_) return;
   const Viewer* h = find(*holder_);
   if (!h || !h->want) return;
   const Size target = fit_desktop_size(*h->want, limits_);
-  if (target.empty() || target == applied_ || target == refused_) return;
   const Time t = now();
+  if (target.empty() || target == applied_) return;
+  if (target == refused_ && t < refused_at_ + kRetryRefused) return;
   if (last_applied_at_ && t < *last_applied_at_ + kMinInterval) {
     const Time when = *last_applied_at_ + kMinInterval;
     if (timer_at_ != when && hooks_.arm_timer) {
@@ -100,8 +101,13 @@ void ResizeController::follow_holder() {
   last_applied_at_ = t;
   if (!hooks_.resize(target, error)) {
     refused_ = target;
+    refused_at_ = t;
     if (refused_log_.allow(t))
       log_->warn("cannot make the desktop {}x{}: {}", target.width, target.height, error);
+    if (hooks_.current_size) {
+      const Size now_size = hooks_.current_size();
+      if (!now_size.empty()) applied_ = now_size;
+    }
     return;
   }
   log_->info("desktop resized from {}x{} to {}x{} for viewer {}", applied_.width, applied_.height, target.width,

@@ -4,7 +4,8 @@
 // viewer at a time holds the size and its latest request is applied.
 //
 // Policy "last-input": among the full viewers that asked for a size, the one
-// that last used input (key, text, pointer, wheel) holds it; until one of
+// that last used input (a key, text, a button, the wheel; not a pointer
+// merely moving) holds it; until one of
 // them has, the first that asked. View-only viewers never hold it, and
 // viewers that never ask (scripts, benchmark clients) do not count, so an
 // agent driving the desktop with input does not freeze its size. The size
@@ -13,7 +14,9 @@
 // Sizes are fitted to the display's limits (desktop_sizing.h) and applied
 // at most once per kMinInterval, the latest request winning, so a window
 // being dragged costs a few resizes, not one per pixel. A size the platform
-// refused is not tried again until a different one is wanted.
+// refused is not tried again for kRetryRefused (unless a different one is
+// wanted), and after a refusal the desktop's size is read again, since a
+// half-made change or someone else's xrandr may have moved it.
 //
 // Every viewer is told the state that concerns it (enabled, holder, limits)
 // when it joins and whenever that changes; with no resizer (the display
@@ -46,6 +49,8 @@ struct ResizeHooks {
   // Calls ResizeController::on_timer() once at `when`, replacing any call
   // still to come.
   std::function<void(Time when)> arm_timer{};
+  // The desktop's size now (read after a refusal); empty: not known.
+  std::function<Size()> current_size{};
   std::function<Time()> now{};  // steady_clock::now when empty
 };
 
@@ -60,6 +65,7 @@ class ResizeController {
  public:
   using Time = ResizeHooks::Time;
   static constexpr std::chrono::milliseconds kMinInterval{250};
+  static constexpr std::chrono::seconds kRetryRefused{5};
 
   ResizeController(ResizeSettings settings, ResizeHooks hooks, Logger log);
 
@@ -80,6 +86,9 @@ class ResizeController {
   // A full viewer used input: cheap unless it changes the holder.
   void on_input(uint64_t id);
   void on_timer();
+  // No more resizes (the server is stopping and its viewers leave one by
+  // one; the desktop's first size is put back next).
+  void stop() { stopped_ = true; }
 
  private:
   struct Viewer {
@@ -110,6 +119,8 @@ class ResizeController {
   std::optional<uint64_t> holder_;
   Size applied_;
   std::optional<Size> refused_;
+  Time refused_at_{};
+  bool stopped_ = false;
   std::optional<Time> last_applied_at_;
   std::optional<Time> timer_at_;
   RateLimit refused_log_;

@@ -38,9 +38,11 @@ constexpr size_t kMaxReasonBytes = 256;
 // A desktop size a page may ask for, each way (the controller clamps it).
 constexpr int64_t kMaxAskedPixels = 16384;
 
-// The messages that count as using input, for the resize policy.
+// The messages that count as using input, for the resize policy: deliberate
+// ones. A pointer merely passing over a page does not take the desktop's
+// size from the viewer working in another.
 bool is_input_use(std::string_view type) {
-  return type == "key" || type == "text" || type == "move" || type == "button" || type == "scroll";
+  return type == "key" || type == "text" || type == "button" || type == "scroll";
 }
 // Debug lines about ignored messages: this many per window per viewer.
 // Debug lines about ignored messages: a few at once, then one every 2 s.

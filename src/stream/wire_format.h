@@ -71,9 +71,10 @@
 //        only with --enable-resize: after "interaction" and whenever a field
 //        changes for this viewer. "holder": this viewer's window decides the
 //        desktop's size now (stream::ResizeController: the full viewer that
-//        asked for a size and last used input; before anyone has, the first
-//        that asked). "scale": desktop pixels per CSS pixel at most (the page
-//        asks for its stage x min(devicePixelRatio, scale)). Disabled with a
+//        asked for a size and last pressed a key or button, typed or
+//        scrolled; before anyone has, the first that asked). "scale":
+//        desktop pixels per CSS pixel at most (the page asks for its stage
+//        x min(devicePixelRatio, scale)). Disabled with a
 //        reason: the desktop cannot follow; the page keeps scaling. The size
 //        the desktop took comes in the next "video" message, as always
 //   {"type":"refused","what":"input"|"clipboard"|"resize","reason":"..."}

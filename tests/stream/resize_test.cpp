@@ -8,6 +8,7 @@
 #include <xcb/randr.h>
 #include <xcb/xcb.h>
 
+#include <csignal>
 #include <memory>
 #include <string>
 #include <vector>
@@ -134,7 +135,10 @@ TEST_F(ResizeTest, TheViewerThatLastUsedInputHoldsTheSize) {
   ASSERT_TRUE(second.wait_until([&] { return last_resize(second).is_object(); }, kLimit));
   EXPECT_EQ(last_resize(second)["holder"], false);
   // Input makes the second viewer the holder, and its size is applied.
+  // Passing over it is not using it; a click is.
   second.send_text(R"({"type":"move","x":10,"y":10})");
+  second.send_text(R"({"type":"button","button":1,"down":true,"x":10,"y":10,"mods":0})");
+  second.send_text(R"({"type":"button","button":1,"down":false,"x":10,"y":10,"mods":0})");
   ASSERT_TRUE(wait_for_desktop(second, {640, 480}));
   EXPECT_EQ(last_resize(second)["holder"], true);
   ASSERT_TRUE(full.wait_until([&] { return last_resize(full)["holder"] == false; }, kLimit));
@@ -168,7 +172,9 @@ TEST_F(ResizeTest, AViewOnlyViewerIsRefused) {
   EXPECT_EQ(refusals, 1) << "refused once, not once per request";
 }
 
-TEST_F(ResizeTest, TheSizeAndTheModesArePutBackAtExit) {
+class ResizeExitTest : public ResizeTest, public ::testing::WithParamInterface<int> {};
+
+TEST_P(ResizeExitTest, TheSizeAndTheModesArePutBack) {
   start();
   {
     StreamClient viewer(client_options());
@@ -178,11 +184,16 @@ TEST_F(ResizeTest, TheSizeAndTheModesArePutBackAtExit) {
     for (const auto& n : mode_names(painter_->conn(), painter_->root())) made = made || n.find("512x384") != std::string::npos;
     EXPECT_TRUE(made) << "no mode of the new size";
   }
-  EXPECT_EQ(voxl_->stop(), 0);
+  EXPECT_EQ(voxl_->stop(std::chrono::seconds(30), GetParam()), 0);
   EXPECT_EQ(desktop(), kLargest);
   EXPECT_EQ(mode_names(painter_->conn(), painter_->root()), original_modes_) << "voxl left modes behind";
   voxl_.reset();
 }
+
+INSTANTIATE_TEST_SUITE_P(Signals, ResizeExitTest, ::testing::Values(SIGTERM, SIGINT, SIGHUP),
+                         [](const ::testing::TestParamInfo<int>& i) {
+                           return std::string(i.param == SIGTERM ? "SIGTERM" : i.param == SIGINT ? "SIGINT" : "SIGHUP");
+                         });
 
 }  // namespace
 }  // namespace voxl::testing

@@ -138,10 +138,10 @@ long VoxlProcess::rss_kib() const {
   return -1;
 }
 
-int VoxlProcess::stop(std::chrono::milliseconds limit) {
+int VoxlProcess::stop(std::chrono::milliseconds limit, int signal) {
   if (!child_) return exit_status_;
   const pid_t p = child_->pid();
-  kill(p, SIGTERM);
+  kill(p, signal);
   siginfo_t info;
   if (wait_exit_no_reap(p, limit, info)) {
     exit_status_ = info.si_code == CLD_EXITED ? info.si_status : 128 + info.si_status;

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <csignal>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -55,10 +56,10 @@ class VoxlProcess {
   // Resident memory in KiB from /proc/<pid>/status; -1 when unreadable.
   long rss_kib() const;
 
-  // SIGTERM, then waits up to `limit` for it to exit. Returns its exit
-  // code, 128 + the signal that ended it, or -1 when it had to be killed.
-  // Repeated calls return the first result.
-  int stop(std::chrono::milliseconds limit = std::chrono::seconds(30));
+  // Sends `signal` (SIGTERM unless told), then waits up to `limit` for it
+  // to exit. Returns its exit code, 128 + the signal that ended it, or -1
+  // when it had to be killed. Repeated calls return the first result.
+  int stop(std::chrono::milliseconds limit = std::chrono::seconds(30), int signal = SIGTERM);
 
  private:
   void read_log();

@@ -42,3 +42,19 @@ TEST(DesktopSizing, NoLimitsNoSize) {
 
 }  // namespace
 }  // namespace voxl::stream
+
+namespace voxl::stream {
+namespace {
+
+TEST(DesktopSizing, AHugeDisplayIsCappedToWhatCanBeStreamed) {
+  const auto l = desktop_size_limits({32767, 32767});
+  EXPECT_EQ(l.max, (Size{4096, 4096}));
+  EXPECT_EQ(fit_desktop_size({16384, 16384}, l), (Size{2880, 2880})) << "3840x2160's area, square";
+  const Size wide = fit_desktop_size({4096, 2304}, l);
+  EXPECT_LE(wide.area(), DesktopSizeLimits::kLargestArea);
+  EXPECT_EQ(wide, (Size{3840, 2160}));
+  EXPECT_EQ(fit_desktop_size({2160, 3840}, l), (Size{2160, 3840})) << "a portrait 4K screen fits";
+}
+
+}  // namespace
+}  // namespace voxl::stream

@@ -164,7 +164,7 @@ TEST(ResizeController, TheSizeStaysWhenTheHolderLeaves) {
   EXPECT_EQ(w.resized.size(), 1u);
 }
 
-TEST(ResizeController, ARefusedSizeIsNotRetriedUntilAnotherIsWanted) {
+TEST(ResizeController, ARefusedSizeWaitsBeforeItIsTriedAgain) {
   World w;
   ResizeController c(settings(), w.hooks(), spdlog::default_logger());
   c.join(1, false, w.sink(1));
@@ -174,9 +174,47 @@ TEST(ResizeController, ARefusedSizeIsNotRetriedUntilAnotherIsWanted) {
   w.refuse = false;
   w.advance(c, 1s);
   c.on_request(1, {1024, 768});
-  EXPECT_TRUE(w.resized.empty());
+  EXPECT_TRUE(w.resized.empty()) << "not within kRetryRefused";
   c.on_request(1, {1032, 768});
-  EXPECT_EQ(w.resized, (std::vector<Size>{{1032, 768}}));
+  EXPECT_EQ(w.resized, (std::vector<Size>{{1032, 768}})) << "another size at once";
+  w.refuse = true;
+  w.advance(c, 1s);
+  c.on_request(1, {1024, 768});
+  w.refuse = false;
+  w.advance(c, ResizeController::kRetryRefused);
+  c.on_request(1, {1024, 768});
+  EXPECT_EQ(w.resized.back(), (Size{1024, 768})) << "a display that came back takes it";
+}
+
+TEST(ResizeController, AfterARefusalTheDesktopsSizeIsReadAgain) {
+  World w;
+  auto hooks = w.hooks();
+  Size desktop{1280, 720};  // a half-made change, or someone's xrandr
+  hooks.current_size = [&desktop] { return desktop; };
+  ResizeController c(settings(), hooks, spdlog::default_logger());
+  c.join(1, false, w.sink(1));
+  w.refuse = true;
+  c.on_request(1, {1024, 768});
+  EXPECT_EQ(c.applied(), (Size{1280, 720}));
+  w.refuse = false;
+  w.advance(c, 1s);
+  c.on_request(1, {1920, 1080});
+  EXPECT_EQ(w.resized, (std::vector<Size>{{1920, 1080}})) << "the start size is no longer the desktop's";
+}
+
+TEST(ResizeController, NothingIsResizedOnceStopped) {
+  World w;
+  ResizeController c(settings(), w.hooks(), spdlog::default_logger());
+  c.join(1, false, w.sink(1));
+  c.join(2, false, w.sink(2));
+  c.on_request(1, {1024, 768});
+  c.on_request(2, {800, 600});
+  ASSERT_EQ(w.resized.size(), 1u);
+  c.stop();
+  w.advance(c, 1s);
+  c.leave(1);  // the server closing its sessions one by one
+  w.advance(c, 1s);
+  EXPECT_EQ(w.resized.size(), 1u);
 }
 
 TEST(ResizeController, WithoutAResizerEveryViewerIsToldWhy) {
