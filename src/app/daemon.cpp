@@ -63,7 +63,9 @@ int run_daemon(const Config& config, const Logger& log) {
 
   // Viewers' and agents' positions follow the picture the stream shows.
   if (input::Interaction* interaction = input.interaction())
-    video.set_picture_listener([interaction](Point origin, Size area) { interaction->set_picture({origin, area}); });
+    video.set_picture_listener([interaction](Point origin, Size area, std::chrono::steady_clock::time_point at) {
+      interaction->set_picture({origin, area}, at);
+    });
   int exit_code = 0;
   video.start([&desktop] { return desktop->make_capturer(); }, [&exit_code, &io] {
     exit_code = 1;

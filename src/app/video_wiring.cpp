@@ -69,14 +69,14 @@ std::string VideoWiring::stats_json() const { return stats_.json(std::chrono::st
 void VideoWiring::start(std::function<std::unique_ptr<capture::Capturer>()> make_capturer,
                         std::function<void()> failed) {
   auto first = make_capturer();
-  if (picture_) picture_(first->origin(), first->size());
+  if (picture_) picture_(first->origin(), first->size(), std::chrono::steady_clock::now());
   pipeline_ = std::make_unique<stream::VideoPipeline>(
       std::move(first), std::move(make_capturer), pipeline_settings(config_), log_,
       [this](std::shared_ptr<encode::EncodedFrame> f) {
         asio::post(io_, [this, f = std::move(f)] {
           f->stamps.published = std::chrono::steady_clock::now();
           stats_.add(*f, f->stamps.published);
-          if (picture_) picture_(f->origin, f->captured);
+          if (picture_) picture_(f->origin, f->captured, f->captured_at);
           hub_.publish(f);
         });
       },

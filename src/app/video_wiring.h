@@ -11,6 +11,7 @@
 // before anything it posts to goes.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -44,7 +45,8 @@ class VideoWiring {
   // captured area's size: told on the loop for the first capturer at
   // start() and then with every frame, before the hub sees it. Set before
   // start().
-  using PictureListener = std::function<void(Point origin, Size area)>;
+  using PictureListener =
+      std::function<void(Point origin, Size area, std::chrono::steady_clock::time_point captured_at)>;
   void set_picture_listener(PictureListener listener) { picture_ = std::move(listener); }
 
   // Starts the pipeline thread on a capturer from `make_capturer` (called

@@ -79,7 +79,7 @@ CancelFn screenshot(const AgentServices& s, const EndpointRequest& req, ReplyFn 
     asio::post(io, [reply, seq, cancelled, interaction, shot = std::move(shot)]() mutable {
       // The agent clicks next on what it saw: where the captured area is
       // now, also when no viewer's frames have said so since it moved.
-      if (shot.status == 200 && interaction) interaction->set_picture({shot.origin, shot.area});
+      if (shot.status == 200 && interaction) interaction->set_picture({shot.origin, shot.area}, shot.captured_at);
       if (*cancelled) return;
       if (shot.status != 200) return reply(net::json_error(shot.status, shot.parameter,
                                                            (shot.parameter.empty() ? "" : shot.parameter + " ") + shot.error));

@@ -120,6 +120,7 @@ Screenshot ScreenshotService::take(const std::optional<Rect>& region) {
   s.size = crop.size();
   s.origin = f.origin;
   s.area = f.size();
+  s.captured_at = f.captured_at;
   if (s.png.empty()) {
     s.status = 500;
     s.error = why;

@@ -10,6 +10,7 @@
 // thread: post it back. Jobs beyond kMaxQueued are refused, not queued.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -36,6 +37,7 @@ struct Screenshot {
   // was taken (capture::Frame::origin, the frame's size).
   Point origin;
   Size area;
+  std::chrono::steady_clock::time_point captured_at;
   uint32_t grab_us = 0;
   uint32_t encode_us = 0;
 };

@@ -12,6 +12,7 @@
 // out; detach() before the platform objects it was given are destroyed.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -74,10 +75,16 @@ class Interaction {
   Clipboard* clipboard() const { return clipboard_; }
 
   // Where the picture viewers and agents see lies on the desktop now. Set
-  // from each frame the stream sends (and from a new capturer before its
-  // first frame); every pointer position goes through it.
+  // from each frame the stream sends, each /screenshot and a new capturer
+  // before its first frame, with when that was captured: a mapping older
+  // than the one held (a screenshot posted after newer frames) is dropped.
+  // Every pointer position goes through it.
   const PictureMapping& picture() const { return picture_; }
-  void set_picture(const PictureMapping& m) { picture_ = m; }
+  void set_picture(const PictureMapping& m, std::chrono::steady_clock::time_point captured_at) {
+    if (captured_at < picture_at_) return;
+    picture_ = m;
+    picture_at_ = captured_at;
+  }
 
   // The JSON for a cursor shape, made once per serial (bounded cache).
   const std::string& cursor_json(const CursorImage& image);
@@ -94,6 +101,7 @@ class Interaction {
   CursorSource* cursor_;
   InteractionSettings settings_;
   PictureMapping picture_;
+  std::chrono::steady_clock::time_point picture_at_{};
   Logger log_;
   std::vector<ViewerInput*> viewers_;
   std::map<uint64_t, std::string> cursor_cache_;  // serial -> JSON

@@ -4,10 +4,6 @@
 
 namespace voxl::input {
 
-bool PictureMapping::contains(int x, int y) const {
-  return x >= 0 && y >= 0 && x < area.width && y < area.height;
-}
-
 Point PictureMapping::to_desktop(int x, int y) const {
   x = std::max(0, x);
   y = std::max(0, y);

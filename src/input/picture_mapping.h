@@ -20,9 +20,6 @@ struct PictureMapping {
   Size area;     // the captured area's size; empty: not known yet
 
   bool known() const { return !area.empty(); }
-  // Whether (x, y) in picture coordinates lies on the captured area (always
-  // false while the area is not known).
-  bool contains(int x, int y) const;
   // Picture coordinates to desktop coordinates: clamped to
   // [0, width-1] x [0, height-1] of the area, then moved by the origin.
   // While the area is not known only negative positions are clamped (to 0).

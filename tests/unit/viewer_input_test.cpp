@@ -136,12 +136,15 @@ TEST_F(ViewerInputTest, PointerFollowsThePictureAndIsClampedToIt) {
   Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger());
   auto v = in.join(link, false, 1);
   // A captured window at 300,200, 101x51: the last pixel is 100,50.
-  in.set_picture({{300, 200}, {101, 51}});
+  const auto t0 = std::chrono::steady_clock::now();
+  in.set_picture({{300, 200}, {101, 51}}, t0);
   v->handle("move", json{{"x", 5.7}, {"y", 6.2}});
   v->handle("move", json{{"x", 5000}, {"y", -40}});
   v->handle("button", json{{"button", 1}, {"down", true}, {"x", 101}, {"y", 51}});
   // The window moves and grows: the same position lands somewhere else.
-  in.set_picture({{10, 20}, {800, 600}});
+  in.set_picture({{10, 20}, {800, 600}}, t0 + std::chrono::milliseconds(16));
+  // A screenshot taken before that, posted after it, changes nothing.
+  in.set_picture({{300, 200}, {101, 51}}, t0 + std::chrono::milliseconds(8));
   v->handle("button", json{{"button", 1}, {"down", false}, {"x", 101}, {"y", 51}});
   v->handle("scroll", json{{"dx", 0}, {"dy", 1}, {"unit", "notch"}, {"x", 900}, {"y", 700}});
   EXPECT_EQ(inj.log, (std::vector<std::string>{"move 305 206", "move 400 200", "move 400 250", "button 1 down",

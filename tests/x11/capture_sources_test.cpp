@@ -19,27 +19,7 @@ using platform::x11::SourceKind;
 using platform::x11::X11CaptureOptions;
 using platform::x11::X11Capturer;
 
-class CaptureSources : public ::testing::TestWithParam<Source> {
- protected:
-  void SetUp() override {
-    platform::x11::VirtualDisplayOptions vo;
-    vo.size = {1024, 768};
-    xvfb_ = std::make_unique<platform::x11::VirtualDisplay>(vo);
-    painter_ = std::make_unique<Painter>(xvfb_->name());
-  }
-
-  X11CaptureOptions options() { return capture_options(GetParam(), *xvfb_, log_.log); }
-
-  std::unique_ptr<X11Capturer> make(X11CaptureOptions o) {
-    auto cap = std::make_unique<X11Capturer>(std::move(o));
-    EXPECT_EQ(cap->source_kind(), expected_kind(GetParam())) << cap->describe();
-    return cap;
-  }
-
-  CapturedLog log_ = make_captured_log();
-  std::unique_ptr<platform::x11::VirtualDisplay> xvfb_;
-  std::unique_ptr<Painter> painter_;
-};
+using CaptureSources = PixelSourceTest;
 
 TEST_P(CaptureSources, FullScreenMatchesWhatWasDrawn) {
   painter_->paint_pattern({0, 0, 1024, 768});

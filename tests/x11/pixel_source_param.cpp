@@ -46,4 +46,17 @@ X11CaptureOptions capture_options(Source s, const platform::x11::VirtualDisplay&
   return o;
 }
 
+void PixelSourceTest::SetUp() {
+  platform::x11::VirtualDisplayOptions vo;
+  vo.size = {1024, 768};
+  xvfb_ = std::make_unique<platform::x11::VirtualDisplay>(vo);
+  painter_ = std::make_unique<Painter>(xvfb_->name());
+}
+
+std::unique_ptr<platform::x11::X11Capturer> PixelSourceTest::make(X11CaptureOptions o) {
+  auto cap = std::make_unique<platform::x11::X11Capturer>(std::move(o));
+  EXPECT_EQ(cap->source_kind(), expected_kind(GetParam())) << cap->describe();
+  return cap;
+}
+
 }  // namespace voxl::testing

@@ -20,21 +20,7 @@ using platform::x11::SourceKind;
 using platform::x11::X11CaptureOptions;
 using platform::x11::X11Capturer;
 
-class ResizeCapture : public ::testing::TestWithParam<Source> {
- protected:
-  void SetUp() override {
-    platform::x11::VirtualDisplayOptions vo;
-    vo.size = {1024, 768};
-    xvfb_ = std::make_unique<platform::x11::VirtualDisplay>(vo);
-    painter_ = std::make_unique<Painter>(xvfb_->name());
-  }
-
-  X11CaptureOptions options() { return capture_options(GetParam(), *xvfb_, log_.log); }
-
-  CapturedLog log_ = make_captured_log();
-  std::unique_ptr<platform::x11::VirtualDisplay> xvfb_;
-  std::unique_ptr<Painter> painter_;
-};
+using ResizeCapture = PixelSourceTest;
 
 TEST_P(ResizeCapture, FramesArePixelExactAfterShrinkingAndGrowing) {
   X11Capturer cap(options());
