@@ -85,6 +85,7 @@ export class Panel implements SessionListener {
     this.closeButton.addEventListener("click", () => this.setOpen(false));
 
     this.stats = new StatsSwitch(host);
+    if (statsOn) this.stats.set(true);
     this.connection = new ConnectionSection(host);
     this.viewers = new ViewersSection((m) => host.send(m));
     this.view = new ViewSection(host, this.stats);
@@ -106,7 +107,6 @@ export class Panel implements SessionListener {
     const showSound = () => (sound.hidden = host.audioElement.hidden);
     new MutationObserver(showSound).observe(host.audioElement, { attributes: true, attributeFilter: ["hidden"] });
     showSound();
-    if (statsOn) this.stats.set(true);
     this.listen();
   }
 

@@ -26,9 +26,8 @@ export class ViewSection {
     this.fsButton = row.appendChild(button("panel-fullscreen", "Fullscreen", () => this.fullscreen.toggle(), "fullscreen"));
     this.fsButton.hidden = !this.fullscreen.available;
     this.fullscreen.onChange(() => this.renderFullscreen());
-    const lock = checkbox("panel-keyboard-lock", "Keyboard lock in fullscreen (Ctrl+W, Alt+Tab... go to the desktop; hold Esc to leave)", (on) =>
-      this.fullscreen.setLock(on),
-    );
+    const lock = checkbox("panel-keyboard-lock", "Keyboard lock in fullscreen", (on) => this.fullscreen.setLock(on));
+    lock.label.title = "In fullscreen, shortcuts like Ctrl+W and Alt+Tab go to the desktop; hold Esc to leave";
     lock.input.checked = this.fullscreen.lockEnabled;
     lock.label.hidden = !this.fullscreen.available || !this.fullscreen.lockAvailable;
     this.element.appendChild(lock.label);
