@@ -271,7 +271,7 @@ test("control moves from one viewer to another by request and grant", opts, asyn
     // A's keys are refused now, and the panel says why; B's arrive.
     await page.mouse.click(640, 400);
     await page.keyboard.type("k");
-    await e2e.waitInPage(page, () => /Another viewer has control/.test(document.getElementById("panel-control-note").textContent), null, {
+    await e2e.waitInPage(page, () => /Another viewer has control: request it/.test(document.getElementById("panel-control-note").textContent), null, {
       what: "the refusal shown",
     });
     await other.bringToFront();
