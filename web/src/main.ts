@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   const wantStats = new URLSearchParams(window.location.search).has("stats");
   const client = new Client(view, status, wantStats, screen, output);
   relay.target = client.videoEvents;
-  const panel = new Panel(document.body, panelHost(client, view), wantStats);
+  const panel = new Panel(document.body, panelHost(client, view, screen), wantStats);
   client.session = panel;
   installTestHook(
     () => client.testStats(),
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   client.start();
 }
 
-function panelHost(client: Client, view: View): PanelHost {
+function panelHost(client: Client, view: View, screen: ScreenElement): PanelHost {
   return {
     figures: () => client.figures(),
     state: () => client.connectionState,
@@ -99,6 +99,13 @@ function panelHost(client: Client, view: View): PanelHost {
     audioElement: client.audioControls.element,
     // The touch input's controls, where the page has them.
     touch: () => (client as unknown as { touch?: TouchControls }).touch,
+    // Laid out before it first shows: the box its style gives it.
+    pictureBox: () => {
+      if (!screen.hidden) return screen.getBoundingClientRect();
+      const px = (v: string) => parseFloat(v) || 0;
+      return new DOMRect(px(screen.style.left), px(screen.style.top), px(screen.style.width), px(screen.style.height));
+    },
+    onLayout: (fn) => view.onLayout(fn),
   };
 }
 

@@ -1,8 +1,8 @@
 // The control panel: a small toggle button at the window's top right corner
-// and the drawer it opens (a side panel on wide windows, a bottom sheet on
-// narrow ones), with the sections in panel/*.ts. Closed, only the toggle
-// shows: 2.75rem, translucent until hovered or focused, in the corner, which
-// the letterboxed picture leaves free unless it fills the whole window.
+// (toggle_button.ts: outside the letterboxed picture, or a faint 1.5rem tab
+// where the picture fills the window) and the drawer it opens (a side panel
+// on wide windows, a bottom sheet on narrow ones), with the sections in
+// panel/*.ts. Closed, only the toggle shows.
 //
 // Keyboard: Ctrl+Alt+Shift+M opens and closes it from the picture (every
 // other key goes to the desktop there); Tab moves through it and wraps;
@@ -12,6 +12,7 @@
 // field in it has the focus). Main thread.
 
 import { icon } from "../icons";
+import { ToggleButton } from "./toggle_button";
 import type { HelloMessage, InteractionMessage, RefusedMessage, SettingsAppliedMessage, ViewersMessage } from "../protocol";
 import { ClipboardBox } from "./clipboard_box";
 import { ConnectionSection } from "./connection_section";
@@ -41,7 +42,7 @@ export interface PanelState {
 
 export class Panel implements SessionListener {
   private readonly root: HTMLDivElement;
-  private readonly toggleButton: HTMLButtonElement;
+  private readonly toggle: ToggleButton;
   private readonly drawer: HTMLElement;
   private readonly closeButton: HTMLButtonElement;
   private readonly connection: ConnectionSection;
@@ -61,14 +62,8 @@ export class Panel implements SessionListener {
   constructor(parent: HTMLElement, private readonly host: PanelHost, statsOn: boolean) {
     this.root = parent.appendChild(el("div", { id: "panel-root" }));
     this.root.dataset.localInput = "";
-    this.toggleButton = this.root.appendChild(el("button", { id: "panel-toggle" }));
-    this.toggleButton.type = "button";
-    this.toggleButton.title = "Controls (Ctrl+Alt+Shift+M)";
-    this.toggleButton.setAttribute("aria-label", "Open the control panel");
-    this.toggleButton.setAttribute("aria-expanded", "false");
-    this.toggleButton.setAttribute("aria-controls", "panel");
-    this.toggleButton.appendChild(icon("menu"));
-    this.toggleButton.addEventListener("click", () => this.setOpen(true));
+    this.toggle = new ToggleButton(this.root, () => this.setOpen(true));
+    host.onLayout(() => this.toggle.place(host.pictureBox()));
 
     this.drawer = this.root.appendChild(el("aside", { id: "panel" }));
     this.drawer.setAttribute("role", "dialog");
@@ -117,8 +112,7 @@ export class Panel implements SessionListener {
   setOpen(open: boolean): void {
     if (open === this.isOpen) return;
     this.drawer.hidden = !open;
-    this.toggleButton.hidden = open;
-    this.toggleButton.setAttribute("aria-expanded", String(open));
+    this.toggle.setOpen(open);
     window.clearTimeout(this.hideTimer);
     window.clearInterval(this.refreshTimer);
     if (open) {
@@ -211,7 +205,8 @@ export class Panel implements SessionListener {
     this.drawer.addEventListener("pointerleave", () => {
       window.clearTimeout(this.hideTimer);
       this.hideTimer = window.setTimeout(() => {
-        if (!isTextField(document.activeElement) || !this.drawer.contains(document.activeElement)) this.setOpen(false);
+        // Not while the viewer types or picks from a list (its popup is outside).
+        if (!isField(document.activeElement) || !this.drawer.contains(document.activeElement)) this.setOpen(false);
       }, AUTO_HIDE_MS);
     });
     this.drawer.addEventListener("pointerenter", () => window.clearTimeout(this.hideTimer));
@@ -235,6 +230,6 @@ export class Panel implements SessionListener {
   }
 }
 
-function isTextField(e: Element | null): boolean {
-  return e instanceof HTMLTextAreaElement || (e instanceof HTMLInputElement && e.type === "text");
+function isField(e: Element | null): boolean {
+  return e instanceof HTMLTextAreaElement || e instanceof HTMLSelectElement || (e instanceof HTMLInputElement && e.type === "text");
 }

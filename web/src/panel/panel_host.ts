@@ -1,7 +1,8 @@
 // What the panel needs from the rest of the page: the client's figures and
 // state, a way to send the panel's own messages, the stats overlay switch,
 // the picture's keyboard focus, the clipboard, the view's scaling and the
-// touch controls (when the touch input is built in). main.ts builds it.
+// touch controls (when the touch input is built in), the picture's box.
+// main.ts builds it.
 
 import type { ClipboardBridge } from "../clipboard";
 import type { ControlRequest, SettingsRequest } from "../protocol";
@@ -29,4 +30,8 @@ export interface PanelHost {
   // The Sound section's controls (audio/audio_controls.ts).
   readonly audioElement: HTMLElement;
   touch(): TouchControls | undefined;
+  // The picture's box in the window, null while none is shown, and a hook
+  // run after every layout of it.
+  pictureBox(): DOMRect | null;
+  onLayout(fn: () => void): void;
 }
