@@ -103,6 +103,12 @@ test("the keyboard opens and closes the panel; keys typed in it stay out of the 
   try {
     const probe = await startProbe(local, voxl.display);
     assert.equal(await isOpen(page), false, "the panel starts closed");
+    // What this server and this device do not have stays out of the panel.
+    const absent = await page.evaluate(() => ({
+      files: document.getElementById("panel-files").hidden,
+      touch: document.getElementById("panel-touch").hidden,
+    }));
+    assert.deepEqual(absent, { files: (await page.evaluate(() => window.voxl.panel().files)) === false, touch: true });
     // The picture has the keyboard; the page's shortcut opens the panel.
     await page.mouse.click(640, 400);
     await page.keyboard.press("Control+Alt+Shift+KeyM");
@@ -178,6 +184,11 @@ test("fullscreen, the stats overlay and the scaling mode 1:1", opts, async () =>
   assert.match(await page.textContent("#panel-fullscreen"), /Leave fullscreen/);
   await page.click("#panel-fullscreen");
   await e2e.waitInPage(page, () => document.fullscreenElement === null, null, { what: "fullscreen left" });
+  // The keyboard lock switch is the viewer's, kept in the browser.
+  await page.uncheck("#panel-keyboard-lock");
+  assert.equal(await page.evaluate(() => localStorage.getItem("voxl.keyboardLock")), "0");
+  await page.check("#panel-keyboard-lock");
+  assert.equal(await page.evaluate(() => localStorage.getItem("voxl.keyboardLock")), "1");
 
   await page.check("#panel-stats");
   await e2e.waitInPage(page, () => /fps/.test(document.getElementById("stats")?.textContent ?? ""), null, { what: "the stats overlay" });
