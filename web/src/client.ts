@@ -13,6 +13,7 @@ import { DesktopSizer } from "./desktop_sizer";
 import { Interaction } from "./interaction";
 import {
   PROTOCOL_VERSION,
+  REFUSED_CONTROL_REASON,
   parseServerMessage,
   readAudioHeader,
   readVideoHeader,
@@ -43,6 +44,7 @@ export class Client {
   private readonly markers = new MarkerLog();
   private readonly audio = new AudioPlayer((captureUs) => this.clock.latencyMs(captureUs, performance.now()));
   private readonly microphone: MicrophoneSender;
+  private readonly statusLine: StatusLine;
   readonly audioControls: AudioControls;
   readonly interaction: Interaction;
   // The control panel, once main.ts has made it.
@@ -58,7 +60,8 @@ export class Client {
   ) {
     this.interaction = new Interaction(canvas, (m) => this.send(m));
     view.onLayout(() => this.interaction.pictureMoved());
-    this.sizer = new DesktopSizer(view, (m) => this.send(m), new StatusLine(document.body));
+    this.statusLine = new StatusLine(document.body);
+    this.sizer = new DesktopSizer(view, (m) => this.send(m), this.statusLine);
     this.microphone = new MicrophoneSender((m) => this.conn.sendBinary(m));
     this.audioControls = new AudioControls(this.audio, this.microphone);
     this.conn = new Connection(streamUrl(), {
@@ -194,6 +197,12 @@ export class Client {
         this.session?.viewersChanged(msg);
         break;
       case "refused":
+        // Sent once (per loss of control): say so where the viewer looks.
+        if (msg.what === "input" && msg.reason === REFUSED_CONTROL_REASON) {
+          this.statusLine.say("Another viewer has control: request it in the panel (Ctrl+Alt+Shift+M)");
+        } else if (msg.what === "input") {
+          this.statusLine.say(`Input refused: ${msg.reason}`);
+        }
         this.session?.refused(msg);
         this.interaction.onMessage(msg);
         break;

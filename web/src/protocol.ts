@@ -113,6 +113,8 @@ export interface ClipboardMessage { type: "clipboard"; mime: string; text?: stri
 export interface ClipboardErrorMessage { type: "clipboard_error"; message: string }
 // The server dropped this viewer's input, clipboard or resize messages.
 export interface RefusedMessage { type: "refused"; what: string; reason: string }
+// The reason of an input refusal while another full viewer holds control.
+export const REFUSED_CONTROL_REASON = "another viewer has control";
 // Dynamic resolution (--enable-resize): sent after "interaction", and again
 // whenever a field changes for this viewer. holder: this viewer's window
 // decides the desktop's size now; policy "last-input": the full viewer that

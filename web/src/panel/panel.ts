@@ -1,6 +1,6 @@
 // The control panel: a small toggle button at the window's top right corner
-// (toggle_button.ts: outside the letterboxed picture, or a faint 1.5rem tab
-// where the picture fills the window) and the drawer it opens (a side panel
+// (toggle_button.ts: outside the letterboxed picture, or a thin handle at
+// the top edge's middle where the picture fills the window) and the drawer it opens (a side panel
 // on wide windows, a bottom sheet on narrow ones), with the sections in
 // panel/*.ts. Closed, only the toggle shows.
 //
@@ -13,7 +13,14 @@
 
 import { icon } from "../icons";
 import { ToggleButton } from "./toggle_button";
-import type { HelloMessage, InteractionMessage, RefusedMessage, SettingsAppliedMessage, ViewersMessage } from "../protocol";
+import {
+  REFUSED_CONTROL_REASON,
+  type HelloMessage,
+  type InteractionMessage,
+  type RefusedMessage,
+  type SettingsAppliedMessage,
+  type ViewersMessage,
+} from "../protocol";
 import { ClipboardBox } from "./clipboard_box";
 import { ConnectionSection } from "./connection_section";
 import { el, section } from "./dom";
@@ -159,7 +166,7 @@ export class Panel implements SessionListener {
   }
 
   refused(m: RefusedMessage): void {
-    if (m.what === "input") this.viewers.onInputRefused();
+    if (m.what === "input" && m.reason === REFUSED_CONTROL_REASON) this.viewers.onInputRefused();
   }
 
   disconnected(): void {

@@ -1,8 +1,10 @@
 // The panel's toggle: a button in the window's top right corner, 2.75rem
 // and translucent until hovered or focused. Where the letterboxed picture
 // leaves that corner free it sits outside the picture; where the picture
-// reaches it (the window full of desktop, dynamic resolution) it shrinks
-// to a 1.5rem tab, fainter still, over the corner.
+// reaches it (the window full of desktop, dynamic resolution) it becomes a
+// thin 3rem x 0.5rem handle at the middle of the top edge instead (clear of
+// the corners, where windows keep their close buttons), which grows when
+// hovered or focused.
 
 import { icon } from "../icons";
 import { el } from "./dom";
