@@ -44,6 +44,8 @@ test("the page plays the desktop's tone after a click, and mute silences it", op
   assert.equal(playing.errors, 0, messages.join("\n"));
   assert.ok(playing.jitter.targetMs <= 60, `jitter target ${playing.jitter.targetMs} ms`);
 
+  // The sound controls live in the control panel.
+  await page.click("#panel-toggle");
   await page.click("#audio-mute");
   await e2e.waitInPage(page, () => window.voxl.audio().muted && window.voxl.audio().analyserLevel < 0.001, null, {
     what: "silence once muted",

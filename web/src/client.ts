@@ -1,5 +1,6 @@
 // One viewer: routes the connection's messages to the decoder, the clock, the
-// picture and the figures, and answers the server as the protocol asks.
+// picture and the figures, and answers the server as the protocol asks;
+// tells the control panel (its SessionListener) what it shows.
 
 import type { ScreenElement } from "./screen_element";
 import { AudioControls } from "./audio/audio_controls";
@@ -12,12 +13,16 @@ import { DesktopSizer } from "./desktop_sizer";
 import { Interaction } from "./interaction";
 import {
   PROTOCOL_VERSION,
+  REFUSED_CONTROL_REASON,
   parseServerMessage,
   readAudioHeader,
   readVideoHeader,
   type ClientMessage,
+  type ControlRequest,
+  type SettingsRequest,
   type StatsMessage,
 } from "./protocol";
+import type { SessionListener } from "./panel/session_events";
 import type { StatusOverlay } from "./status_overlay";
 import { StatusLine } from "./status_line";
 import { MarkerLog, type MarkerReport } from "./frame_marker";
@@ -39,22 +44,26 @@ export class Client {
   private readonly markers = new MarkerLog();
   private readonly audio = new AudioPlayer((captureUs) => this.clock.latencyMs(captureUs, performance.now()));
   private readonly microphone: MicrophoneSender;
-  private readonly audioControls: AudioControls;
+  private readonly statusLine: StatusLine;
+  readonly audioControls: AudioControls;
   readonly interaction: Interaction;
+  // The control panel, once main.ts has made it.
+  session: SessionListener | null = null;
   readonly sizer: DesktopSizer;
 
   constructor(
     private readonly view: View,
     private readonly status: StatusOverlay,
-    private readonly wantStats: boolean,
+    private wantStats: boolean,
     canvas: ScreenElement,
     private readonly decoder: VideoOutput,
   ) {
     this.interaction = new Interaction(canvas, (m) => this.send(m));
     view.onLayout(() => this.interaction.pictureMoved());
-    this.sizer = new DesktopSizer(view, (m) => this.send(m), new StatusLine(document.body));
+    this.statusLine = new StatusLine(document.body);
+    this.sizer = new DesktopSizer(view, (m) => this.send(m), this.statusLine);
     this.microphone = new MicrophoneSender((m) => this.conn.sendBinary(m));
-    this.audioControls = new AudioControls(document.body, this.audio, this.microphone);
+    this.audioControls = new AudioControls(this.audio, this.microphone);
     this.conn = new Connection(streamUrl(), {
       opened: () => this.opened(),
       closed: (reason, retryAt) => this.closed(reason, retryAt),
@@ -97,6 +106,23 @@ export class Client {
     return this.conn.send(msg);
   }
 
+  // The panel's own messages: this viewer's settings and control handover.
+  sendPanelMessage(msg: SettingsRequest | ControlRequest): boolean {
+    return this.send(msg);
+  }
+
+  // The stats overlay came or went: the server's figures with it.
+  setStatsWanted(on: boolean): void {
+    if (on === this.wantStats) return;
+    this.wantStats = on;
+    if (this.state === "connected" || this.state === "streaming") this.send({ type: "stats", enabled: on });
+    if (!on) this.serverStats = null;
+  }
+
+  get connectionState(): ClientState {
+    return this.state;
+  }
+
   private opened(): void {
     this.connections++;
     this.state = "connected";
@@ -118,6 +144,7 @@ export class Client {
     this.interaction.reset();
     this.view.clear();
     this.status.reconnecting(reason, retryAt);
+    this.session?.disconnected();
   }
 
   // Nothing carries over from one connection to the next: the new one starts
@@ -139,6 +166,7 @@ export class Client {
           console.warn(`voxl: server speaks protocol ${msg.version}, this page ${PROTOCOL_VERSION}`);
         }
         this.audioControls.allowMicrophone(msg.microphone === true);
+        this.session?.hello(msg);
         break;
       case "audio":
         this.audio.configure(msg.rate, msg.channels);
@@ -159,6 +187,23 @@ export class Client {
         break;
       case "interaction":
         this.sizer.setViewOnly(msg.view_only);
+        this.interaction.onMessage(msg);
+        this.session?.interaction(msg);
+        break;
+      case "settings":
+        this.session?.settingsApplied(msg);
+        break;
+      case "viewers":
+        this.session?.viewersChanged(msg);
+        break;
+      case "refused":
+        // Sent once (per loss of control): say so where the viewer looks.
+        if (msg.what === "input" && msg.reason === REFUSED_CONTROL_REASON) {
+          this.statusLine.say("Another viewer has control: request it in the panel (Ctrl+Alt+Shift+M)");
+        } else if (msg.what === "input") {
+          this.statusLine.say(`Input refused: ${msg.reason}`);
+        }
+        this.session?.refused(msg);
         this.interaction.onMessage(msg);
         break;
       case "resize":

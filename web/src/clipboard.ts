@@ -7,7 +7,10 @@
 // event's data as the fallback. What the page reads on focus is not sent
 // again while the desktop still holds it; a paste is always sent where the
 // page cannot know that (clipboard mode "in": the desktop's own copies are
-// never reported, so its clipboard may have changed since).
+// never reported, so its clipboard may have changed since). The panel's
+// clipboard box (panel/clipboard_box.ts) shows the desktop's text and sends
+// what the viewer types there, wherever the browser's clipboard is refused;
+// copy and paste inside an element marked data-local-input stay the page's.
 
 import { MAX_CLIPBOARD_BYTES, type ClientMessage, type ClipboardMessage, type ClipboardMode } from "./protocol";
 
@@ -27,6 +30,7 @@ export class ClipboardBridge {
   private pending: Content | null = null;
   private desktopText: string | null = null;
   private error: string | null = null;
+  private readonly textListeners: ((text: string) => void)[] = [];
 
   constructor(private readonly hooks: ClipboardHooks) {
     window.addEventListener("focus", () => void this.readIfPermitted());
@@ -54,6 +58,25 @@ export class ClipboardBridge {
     return { mode: this.mode, desktopText: this.desktopText, error: this.error, pending: this.pending !== null };
   }
 
+  // `fn` hears every text the desktop copies.
+  onDesktopText(fn: (text: string) => void): void {
+    this.textListeners.push(fn);
+  }
+
+  // Text the viewer typed or pasted into the panel, for the desktop's
+  // clipboard; false when the clipboard may not go in or the connection is down.
+  sendText(text: string): boolean {
+    if (!this.canSend || text === "") return false;
+    const size = new TextEncoder().encode(text).length;
+    if (size > MAX_CLIPBOARD_BYTES) {
+      this.tooLarge(size);
+      return false;
+    }
+    if (!this.hooks.send({ type: "clipboard", mime: "text/plain", text })) return false;
+    this.lastSent = "t:" + text;
+    return true;
+  }
+
   onDesktopCopy(m: ClipboardMessage): void {
     if (!this.canReceive) return;
     let content: Content;
@@ -61,6 +84,7 @@ export class ClipboardBridge {
       content = { mime: "text/plain", text: m.text };
       this.desktopText = m.text;
       this.lastReceived = "t:" + m.text;
+      for (const fn of this.textListeners) fn(m.text);
     } else if (m.mime === "image/png" && typeof m.data === "string") {
       const bytes = base64Bytes(m.data);
       if (!bytes) return;
@@ -116,7 +140,7 @@ export class ClipboardBridge {
   }
 
   private pasted(e: ClipboardEvent): void {
-    if (!this.canSend || !e.clipboardData) return;
+    if (!this.canSend || !e.clipboardData || isLocal(e)) return;
     e.preventDefault();
     const png = Array.from(e.clipboardData.files).find((f) => f.type === "image/png");
     if (png) void this.send({ mime: "image/png", blob: png }, true);
@@ -124,7 +148,7 @@ export class ClipboardBridge {
   }
 
   private copied(e: ClipboardEvent): void {
-    if (this.pending?.mime !== "text/plain" || !e.clipboardData) return;
+    if (this.pending?.mime !== "text/plain" || !e.clipboardData || isLocal(e)) return;
     e.clipboardData.setData("text/plain", this.pending.text);
     e.preventDefault();
     this.pending = null;
@@ -167,6 +191,11 @@ export class ClipboardBridge {
       // Refused (no focus or no permission): kept for the next click or key.
     }
   }
+}
+
+// Copy and paste in the page's own fields (the panel) are not the desktop's.
+function isLocal(e: Event): boolean {
+  return e.target instanceof Element && e.target.closest("[data-local-input]") !== null;
 }
 
 function base64Bytes(b64: string): Uint8Array | null {

@@ -49,3 +49,13 @@ export function fitDesktop(streamW: number, streamH: number, viewW: number, view
   const y = Math.floor((viewH - h) / 2);
   return { scale, left: x / dpr, top: y / dpr, width: w / dpr, height: h / dpr, pixelated: Number.isInteger(scale) };
 }
+
+// Scaling mode 1:1: one stream pixel on one device pixel whatever the
+// window's size, centred while it fits and from the top left corner (the
+// stage scrolls) where it does not.
+export function fitNative(streamW: number, streamH: number, viewW: number, viewH: number, dpr: number): Fit {
+  if (streamW <= 0 || streamH <= 0 || !(dpr > 0)) return { scale: 1, left: 0, top: 0, width: 0, height: 0, pixelated: false };
+  const x = Math.max(0, Math.floor((viewW - streamW) / 2));
+  const y = Math.max(0, Math.floor((viewH - streamH) / 2));
+  return { scale: 1, left: x / dpr, top: y / dpr, width: streamW / dpr, height: streamH / dpr, pixelated: true };
+}

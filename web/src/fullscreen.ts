@@ -1,27 +1,75 @@
-// A small button in the top right corner that puts the page in fullscreen,
-// where the browser lets the page keep shortcuts like Ctrl+W or Alt+Tab for
-// the desktop (Keyboard Lock, see input/keyboard.ts). Hidden in fullscreen,
-// and where the browser has no fullscreen at all.
+// Fullscreen and keyboard lock: the page in fullscreen, where the browser
+// lets it keep shortcuts like Ctrl+W or Alt+Tab for the desktop (the
+// Keyboard Lock API; hold Esc to leave). Whether to lock is the viewer's
+// choice, kept in localStorage. The panel's buttons drive it.
+//
+// Main thread.
 
-export function installFullscreenButton(parent: HTMLElement): void {
-  if (!document.fullscreenEnabled) return;
-  const b = document.createElement("button");
-  b.type = "button";
-  b.title = "Fullscreen: shortcuts like Ctrl+W go to the desktop (Esc held to leave)";
-  b.setAttribute("aria-label", "fullscreen");
-  b.textContent = "⛶";
-  Object.assign(b.style, {
-    position: "fixed", right: "6px", top: "6px", width: "28px", height: "28px", padding: "0",
-    border: "0", borderRadius: "4px", background: "rgba(40,40,40,0.6)", color: "#eee",
-    font: "18px/28px system-ui, sans-serif", cursor: "pointer", opacity: "0.35", zIndex: "10",
-  });
-  b.addEventListener("mouseenter", () => (b.style.opacity = "1"));
-  b.addEventListener("mouseleave", () => (b.style.opacity = "0.35"));
-  b.addEventListener("click", () => {
-    document.documentElement.requestFullscreen({ navigationUI: "hide" }).catch(() => undefined);
-  });
-  document.addEventListener("fullscreenchange", () => {
-    b.hidden = document.fullscreenElement !== null;
-  });
-  parent.appendChild(b);
+interface KeyboardLock {
+  lock(keys?: string[]): Promise<void>;
+  unlock(): void;
+}
+
+const LOCK_KEY = "voxl.keyboardLock";
+
+export class Fullscreen {
+  private lockWanted: boolean;
+  private readonly listeners: (() => void)[] = [];
+
+  constructor(private readonly storage: Storage | null) {
+    this.lockWanted = storage?.getItem(LOCK_KEY) !== "0";
+    document.addEventListener("fullscreenchange", () => {
+      this.applyLock();
+      for (const fn of this.listeners) fn();
+    });
+  }
+
+  // False where the browser has no fullscreen at all (or forbids it here).
+  get available(): boolean {
+    return document.fullscreenEnabled;
+  }
+
+  get active(): boolean {
+    return document.fullscreenElement !== null;
+  }
+
+  // Whether the browser has the Keyboard Lock API.
+  get lockAvailable(): boolean {
+    return keyboardLock() !== null;
+  }
+
+  get lockEnabled(): boolean {
+    return this.lockWanted;
+  }
+
+  // `fn` runs whenever fullscreen starts or ends.
+  onChange(fn: () => void): void {
+    this.listeners.push(fn);
+  }
+
+  toggle(): void {
+    if (this.active) void document.exitFullscreen().catch(() => undefined);
+    else void document.documentElement.requestFullscreen({ navigationUI: "hide" }).catch(() => undefined);
+  }
+
+  setLock(on: boolean): void {
+    this.lockWanted = on;
+    try {
+      this.storage?.setItem(LOCK_KEY, on ? "1" : "0");
+    } catch {
+      // Storage full or refused: the choice lasts for this page only.
+    }
+    this.applyLock();
+  }
+
+  private applyLock(): void {
+    const kb = keyboardLock();
+    if (!kb) return;
+    if (this.active && this.lockWanted) kb.lock().catch(() => undefined);
+    else kb.unlock();
+  }
+}
+
+function keyboardLock(): KeyboardLock | null {
+  return (navigator as Navigator & { keyboard?: KeyboardLock }).keyboard ?? null;
 }

@@ -5,7 +5,6 @@
 import type { ScreenElement } from "./screen_element";
 import { ClipboardBridge } from "./clipboard";
 import { RemoteCursor, type CursorState } from "./cursor";
-import { installFullscreenButton } from "./fullscreen";
 import { Keyboard } from "./input/keyboard";
 import { Pointer } from "./input/pointer";
 import type { ClientMessage, ServerMessage } from "./protocol";
@@ -22,7 +21,7 @@ export class Interaction {
   private readonly keyboard: Keyboard;
   private readonly pointer: Pointer;
   private readonly cursor: RemoteCursor;
-  private readonly clipboard: ClipboardBridge;
+  readonly clipboard: ClipboardBridge;
   private input = false;
   private viewOnly = false;
   private refused: string | null = null;
@@ -34,6 +33,9 @@ export class Interaction {
     sink.setAttribute("aria-label", "keyboard input for the remote desktop");
     sink.autocapitalize = "off";
     sink.spellcheck = false;
+    // Out of the Tab order: Tab reaches the panel's toggle; the picture
+    // gives this area the focus itself.
+    sink.tabIndex = -1;
     Object.assign(sink.style, { position: "fixed", left: "0", top: "0", width: "1px", height: "1px", opacity: "0", border: "0", padding: "0", resize: "none" });
     document.body.appendChild(sink);
 
@@ -41,7 +43,11 @@ export class Interaction {
     this.keyboard = new Keyboard(sink, { send: (m) => void send(m), beforePaste: () => this.clipboard.beforePaste() });
     this.pointer = new Pointer(canvas, { send: (m) => void send(m), pressed: () => this.keyboard.focus() });
     this.cursor = new RemoteCursor(canvas);
-    installFullscreenButton(document.body);
+  }
+
+  // Gives the keyboard back to the picture (the panel closed).
+  focusPicture(): void {
+    this.keyboard.focus();
   }
 
   // Handles the server messages that are ours; false for the others.

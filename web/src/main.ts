@@ -1,8 +1,10 @@
 // Entry point: checks that this browser can decode at all, then starts the
-// viewer and, with ?stats in the address, the figures panel.
+// viewer and its control panel (with ?stats in the address, the stats
+// overlay on).
 
 import { Client } from "./client";
-import { StatsOverlay } from "./stats_overlay";
+import { Panel } from "./panel/panel";
+import type { PanelHost, TouchControls } from "./panel/panel_host";
 import { StatusOverlay } from "./status_overlay";
 import { checkSupport } from "./support";
 import { installTestHook, type VoxlStats } from "./test_hook";
@@ -13,8 +15,6 @@ import { EventRelay, type VideoOutput } from "./video_output";
 import { WorkerVideo } from "./worker_video";
 import { VideoElementOutput } from "./video_element_output";
 import type { ScreenElement } from "./screen_element";
-
-const STATS_INTERVAL_MS = 250;
 
 function byId<T extends HTMLElement>(id: string, type: new () => T): T {
   const el = document.getElementById(id);
@@ -73,6 +73,8 @@ async function main(): Promise<void> {
   const wantStats = new URLSearchParams(window.location.search).has("stats");
   const client = new Client(view, status, wantStats, screen, output);
   relay.target = client.videoEvents;
+  const panel = new Panel(document.body, panelHost(client, view, screen), wantStats);
+  client.session = panel;
   installTestHook(
     () => client.testStats(),
     () => client.latencies(),
@@ -80,12 +82,31 @@ async function main(): Promise<void> {
     () => client.interaction.state(),
     () => client.markerReport(),
     () => client.sizer.snapshot(),
+    () => panel.state(),
   );
-  if (wantStats) {
-    const overlay = new StatsOverlay(document.body);
-    window.setInterval(() => overlay.update(client.figures()), STATS_INTERVAL_MS);
-  }
   client.start();
+}
+
+function panelHost(client: Client, view: View, screen: ScreenElement): PanelHost {
+  return {
+    figures: () => client.figures(),
+    state: () => client.connectionState,
+    send: (m) => client.sendPanelMessage(m),
+    setStatsWanted: (on) => client.setStatsWanted(on),
+    focusPicture: () => client.interaction.focusPicture(),
+    setScaling: (mode) => view.setScaling(mode),
+    clipboard: client.interaction.clipboard,
+    audioElement: client.audioControls.element,
+    // The touch input's controls, where the page has them.
+    touch: () => (client as unknown as { touch?: TouchControls }).touch,
+    // Laid out before it first shows: the box its style gives it.
+    pictureBox: () => {
+      if (!screen.hidden) return screen.getBoundingClientRect();
+      const px = (v: string) => parseFloat(v) || 0;
+      return new DOMRect(px(screen.style.left), px(screen.style.top), px(screen.style.width), px(screen.style.height));
+    },
+    onLayout: (fn) => view.onLayout(fn),
+  };
 }
 
 function idleStats(reason: string): VoxlStats {

@@ -73,7 +73,16 @@ export function microphoneMessage(sequence: number, captureUs: number, packet: U
 }
 
 // Server -> client control messages.
-export interface HelloMessage { type: "hello"; version: number; server: string; microphone?: boolean }
+// id: this viewer's id (as in "viewers"); files: whether the server offers
+// the Files panel. Both absent from servers before per-viewer settings.
+export interface HelloMessage {
+  type: "hello";
+  version: number;
+  server: string;
+  microphone?: boolean;
+  id?: number;
+  files?: boolean;
+}
 export interface VideoConfigMessage { type: "video"; codec: string; width: number; height: number }
 export interface PongMessage { type: "pong"; t: number; server_us: number }
 export interface StatsMessage { type: "stats"; [key: string]: unknown }
@@ -104,6 +113,8 @@ export interface ClipboardMessage { type: "clipboard"; mime: string; text?: stri
 export interface ClipboardErrorMessage { type: "clipboard_error"; message: string }
 // The server dropped this viewer's input, clipboard or resize messages.
 export interface RefusedMessage { type: "refused"; what: string; reason: string }
+// The reason of an input refusal while another full viewer holds control.
+export const REFUSED_CONTROL_REASON = "another viewer has control";
 // Dynamic resolution (--enable-resize): sent after "interaction", and again
 // whenever a field changes for this viewer. holder: this viewer's window
 // decides the desktop's size now; policy "last-input": the full viewer that
@@ -126,6 +137,30 @@ export interface ResizeEnabledMessage {
 }
 export interface ResizeDisabledMessage { type: "resize"; enabled: false; reason?: string }
 export type ResizeStateMessage = ResizeEnabledMessage | ResizeDisabledMessage;
+// What the server applied of this viewer's settings (0 = no cap), sent after
+// "interaction" and after each settings message; server_max_* are the
+// global --framerate and --max-kbps, which no viewer changes.
+export interface SettingsAppliedMessage {
+  type: "settings";
+  max_fps: number;
+  max_kbps: number;
+  name: string;
+  server_max_fps: number;
+  server_max_kbps: number;
+}
+// Who is watching: at most 32 entries (this viewer always among them), the
+// rest counted in `more`. holder: the id of the full viewer that has the
+// keyboard and mouse, 0 for nobody; timeout_s: --control-timeout.
+export type ViewerRole = "full" | "view-only";
+export interface ViewerEntry { id: number; role: ViewerRole; name: string; requesting: boolean }
+export interface ViewersMessage {
+  type: "viewers";
+  you: number;
+  holder: number;
+  timeout_s: number;
+  viewers: ViewerEntry[];
+  more: number;
+}
 export type ServerMessage =
   | HelloMessage
   | VideoConfigMessage
@@ -137,6 +172,8 @@ export type ServerMessage =
   | ClipboardErrorMessage
   | RefusedMessage
   | ResizeStateMessage
+  | SettingsAppliedMessage
+  | ViewersMessage
   | AudioConfigMessage;
 
 // Client -> server control messages.
@@ -184,6 +221,16 @@ export interface ReleaseMessage { type: "release" }
 // [min, max], applies its policy and resizes at most every 250 ms (latest
 // request wins); a view-only viewer's requests are refused once and ignored.
 export interface ResizeRequest { type: "resize"; width: number; height: number }
+// This viewer's own settings; every field optional. max_fps 0 (no cap) or
+// 1..240, max_kbps 0 (no cap) or 100..1000000, name 0..40 characters.
+export const MAX_FPS_CAP = 240;
+export const MIN_KBPS_CAP = 100;
+export const MAX_KBPS_CAP = 1000000;
+export const MAX_NAME_CHARS = 40;
+export interface SettingsRequest { type: "settings"; max_fps?: number; max_kbps?: number; name?: string }
+// Control handover: "to" only for grant and deny.
+export type ControlAction = "request" | "release" | "grant" | "deny";
+export interface ControlRequest { type: "control"; action: ControlAction; to?: number }
 export type ClientMessage =
   | AckMessage
   | KeyframeRequest
@@ -197,6 +244,8 @@ export type ClientMessage =
   | ScrollMessage
   | ReleaseMessage
   | ResizeRequest
+  | SettingsRequest
+  | ControlRequest
   | ClipboardMessage;
 
 // Parses a text message from the server; null for anything malformed or of a
@@ -213,7 +262,11 @@ export function parseServerMessage(text: string): ServerMessage | null {
   const num = (k: string): boolean => typeof o[k] === "number" && Number.isFinite(o[k]);
   switch (o.type) {
     case "hello":
-      return num("version") ? (o as unknown as HelloMessage) : null;
+      return num("version") &&
+        (o.id === undefined || isId(o.id)) &&
+        (o.files === undefined || typeof o.files === "boolean")
+        ? (o as unknown as HelloMessage)
+        : null;
     case "video":
       return typeof o.codec === "string" && o.codec !== "" && num("width") && num("height")
         ? (o as unknown as VideoConfigMessage)
@@ -222,6 +275,19 @@ export function parseServerMessage(text: string): ServerMessage | null {
       return num("t") && num("server_us") ? (o as unknown as PongMessage) : null;
     case "stats":
       return o as StatsMessage;
+    case "settings":
+      return num("max_fps") && num("max_kbps") && typeof o.name === "string" && num("server_max_fps") && num("server_max_kbps")
+        ? (o as unknown as SettingsAppliedMessage)
+        : null;
+    case "viewers":
+      return isId(o.you) &&
+        num("holder") &&
+        num("timeout_s") &&
+        num("more") &&
+        Array.isArray(o.viewers) &&
+        o.viewers.every(isViewerEntry)
+        ? (o as unknown as ViewersMessage)
+        : null;
     case "audio":
       return o.codec === "opus" && num("rate") && num("channels") ? (o as unknown as AudioConfigMessage) : null;
     case "interaction":
@@ -259,4 +325,14 @@ export function parseServerMessage(text: string): ServerMessage | null {
     default:
       return null;
   }
+}
+
+function isId(v: unknown): v is number {
+  return typeof v === "number" && Number.isInteger(v) && v > 0;
+}
+
+function isViewerEntry(v: unknown): v is ViewerEntry {
+  if (typeof v !== "object" || v === null) return false;
+  const e = v as Record<string, unknown>;
+  return isId(e.id) && (e.role === "full" || e.role === "view-only") && typeof e.name === "string" && typeof e.requesting === "boolean";
 }

@@ -1,4 +1,5 @@
-// The ?stats panel: the stream's figures as text plus the strip chart.
+// The stats overlay (?stats in the address, or the panel's switch): the
+// stream's figures as text plus the strip chart.
 
 import { StatsGraph } from "./stats_graph";
 import type { StatsSnapshot } from "./stream_stats";
@@ -10,14 +11,19 @@ export interface OverlayFigures extends StatsSnapshot {
 }
 
 export class StatsOverlay {
+  private readonly el: HTMLDivElement;
   private readonly text: HTMLPreElement;
   private readonly graph = new StatsGraph();
 
   constructor(parent: HTMLElement) {
-    const el = parent.appendChild(document.createElement("div"));
-    el.id = "stats";
-    this.text = el.appendChild(document.createElement("pre"));
-    el.appendChild(this.graph.canvas);
+    this.el = parent.appendChild(document.createElement("div"));
+    this.el.id = "stats";
+    this.text = this.el.appendChild(document.createElement("pre"));
+    this.el.appendChild(this.graph.canvas);
+  }
+
+  remove(): void {
+    this.el.remove();
   }
 
   update(f: OverlayFigures): void {

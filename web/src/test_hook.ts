@@ -31,6 +31,7 @@ export interface VoxlStats {
 import type { ResizeState } from "./desktop_sizer";
 import type { MarkerReport } from "./frame_marker";
 import type { InteractionState } from "./interaction";
+import type { PanelState } from "./panel/panel";
 
 export interface VoxlHook {
   // Desktop sound and microphone figures (see audio/audio_player.ts).
@@ -47,6 +48,9 @@ export interface VoxlHook {
   // Dynamic resolution as the page sees it: what the server said, what this
   // stage asks for and sent, and how the picture is laid out.
   resize(): ResizeState | null;
+  // The control panel: open or not, what hello said (id, files), the
+  // settings the server applied and the viewers it listed.
+  panel(): PanelState | null;
 }
 
 declare global {
@@ -62,7 +66,8 @@ export function installTestHook(
   interaction: () => InteractionState | null = () => null,
   marker: () => MarkerReport = () => ({ seen: [], pictures: 0, unreadable: 0 }),
   resize: () => ResizeState | null = () => null,
+  panel: () => PanelState | null = () => null,
 ): void {
-  const hook: VoxlHook = Object.freeze({ stats: () => ({ ...stats() }), latencies, audio, interaction, marker, resize });
+  const hook: VoxlHook = Object.freeze({ stats: () => ({ ...stats() }), latencies, audio, interaction, marker, resize, panel });
   Object.defineProperty(window, "voxl", { value: hook, enumerable: false, writable: false, configurable: false });
 }

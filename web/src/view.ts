@@ -3,17 +3,23 @@
 // canvas, or the page itself) keeps the backing store at the stream's own
 // size and says so through setStreamSize. With dynamic resolution the
 // desktop is shown at its own size over the CSS pixel factor whenever it
-// fits (fitDesktop), scaled to fit otherwise.
+// fits (fitDesktop), scaled to fit otherwise. The viewer's scaling mode
+// "1:1" (the panel's) shows every stream pixel on one device pixel instead,
+// and the stage scrolls where the picture is larger than the window.
 //
 // Main thread.
 
 import type { ScreenElement } from "./screen_element";
-import { fitDesktop, fitStream, type Fit } from "./fit";
+import { fitDesktop, fitNative, fitStream, type Fit } from "./fit";
 import { desktopPixelsPerCss, type Size } from "./resize_rule";
 
-// How the picture is shown: "desktop" at desktop size / f, or "fit".
+// The viewer's choice: scaled to fit the window, or 1:1.
+export type ScalingMode = "fit" | "1:1";
+
+// How the picture is shown: "desktop" at desktop size / f, "fit", or
+// "native" (1:1, the viewer's choice).
 export interface ViewLayout {
-  mode: "desktop" | "fit";
+  mode: "desktop" | "fit" | "native";
   scale: number; // device pixels per stream pixel
   stream: Size;
   stage: Size; // device pixels
@@ -34,6 +40,7 @@ export class View {
   private resizeScale: number | null = null;
   private mode: ViewLayout["mode"] = "fit";
   private fitScale = 1;
+  private scaling: ScalingMode = "fit";
   private readonly stageListeners: StageListener[] = [];
   private readonly layoutListeners: (() => void)[] = [];
 
@@ -78,6 +85,17 @@ export class View {
     if (scale === this.resizeScale) return;
     this.resizeScale = scale;
     this.layout();
+  }
+
+  setScaling(mode: ScalingMode): void {
+    if (mode === this.scaling) return;
+    this.scaling = mode;
+    this.stage.classList.toggle("native", mode === "1:1");
+    this.layout();
+  }
+
+  get scalingMode(): ScalingMode {
+    return this.scaling;
   }
 
   // `fn` hears the stage's size in device pixels now and at every change
@@ -165,11 +183,16 @@ export class View {
   private layout(): void {
     const dpr = this.dpr();
     let f: Fit | null = null;
-    if (this.resizeScale !== null) {
-      f = fitDesktop(this.streamW, this.streamH, this.viewW, this.viewH, dpr, desktopPixelsPerCss(dpr, this.resizeScale));
+    if (this.scaling === "1:1") {
+      f = fitNative(this.streamW, this.streamH, this.viewW, this.viewH, dpr);
+      this.mode = "native";
+    } else {
+      if (this.resizeScale !== null) {
+        f = fitDesktop(this.streamW, this.streamH, this.viewW, this.viewH, dpr, desktopPixelsPerCss(dpr, this.resizeScale));
+      }
+      this.mode = f ? "desktop" : "fit";
+      f ??= fitStream(this.streamW, this.streamH, this.viewW, this.viewH, dpr);
     }
-    this.mode = f ? "desktop" : "fit";
-    f ??= fitStream(this.streamW, this.streamH, this.viewW, this.viewH, dpr);
     this.fitScale = f.scale;
     const s = this.canvas.style;
     s.left = `${f.left}px`;

@@ -1,58 +1,65 @@
-// The sound controls in the corner: mute, volume, and the microphone
-// switch when the server takes one. Hidden until there is something to
-// control. Plain DOM; the main thread.
+// The sound controls: mute, volume, and the microphone switch when the
+// server takes one. The element is the panel's Sound section
+// (panel/panel.ts places it); hidden until there is something to control.
+// Plain DOM; the main thread.
 
+import { icon } from "../icons";
 import type { AudioPlayer } from "./audio_player";
 import type { MicrophoneSender } from "./microphone_sender";
 
 export class AudioControls {
-  private readonly bar: HTMLDivElement;
+  readonly element: HTMLDivElement;
   private readonly mute: HTMLButtonElement;
   private readonly volume: HTMLInputElement;
+  private readonly volumeLabel: HTMLLabelElement;
   private readonly mic: HTMLButtonElement;
 
   constructor(
-    parent: HTMLElement,
     private readonly player: AudioPlayer,
     private readonly microphone: MicrophoneSender,
   ) {
-    this.bar = parent.appendChild(document.createElement("div"));
-    this.bar.id = "audio-controls";
-    this.bar.hidden = true;
-    this.mute = this.bar.appendChild(document.createElement("button"));
+    this.element = document.createElement("div");
+    this.element.id = "audio-controls";
+    this.element.className = "row";
+    this.element.hidden = true;
+    this.mute = this.element.appendChild(document.createElement("button"));
     this.mute.id = "audio-mute";
+    this.mute.type = "button";
     this.mute.hidden = true;
     this.mute.addEventListener("click", () => {
       player.setMuted(!player.isMuted());
       this.render();
     });
-    this.volume = this.bar.appendChild(document.createElement("input"));
+    this.volumeLabel = this.element.appendChild(document.createElement("label"));
+    this.volumeLabel.className = "inline";
+    this.volumeLabel.hidden = true;
+    this.volumeLabel.append("Volume ");
+    this.volume = this.volumeLabel.appendChild(document.createElement("input"));
     this.volume.id = "audio-volume";
     this.volume.type = "range";
     this.volume.min = "0";
     this.volume.max = "1";
     this.volume.step = "0.05";
     this.volume.value = "1";
-    this.volume.title = "Volume";
-    this.volume.hidden = true;
     this.volume.addEventListener("input", () => player.setVolume(Number(this.volume.value)));
-    this.mic = this.bar.appendChild(document.createElement("button"));
+    this.mic = this.element.appendChild(document.createElement("button"));
     this.mic.id = "audio-microphone";
+    this.mic.type = "button";
     this.mic.hidden = true;
     this.mic.addEventListener("click", () => void this.toggleMicrophone());
     this.render();
   }
 
   showSound(): void {
-    this.bar.hidden = false;
+    this.element.hidden = false;
     this.mute.hidden = false;
-    this.volume.hidden = false;
+    this.volumeLabel.hidden = false;
   }
 
   // The server says whether it takes this viewer's microphone.
   allowMicrophone(allowed: boolean): void {
     this.mic.hidden = !allowed;
-    if (allowed) this.bar.hidden = false;
+    if (allowed) this.element.hidden = false;
     if (!allowed && this.microphone.active) this.microphone.stop();
     this.render();
   }
@@ -72,8 +79,10 @@ export class AudioControls {
   }
 
   private render(): void {
-    this.mute.textContent = this.player.isMuted() ? "Unmute" : "Mute";
-    this.mic.textContent = this.microphone.active ? "Microphone on" : "Microphone off";
+    const muted = this.player.isMuted();
+    this.mute.replaceChildren(icon(muted ? "muted" : "speaker"), muted ? "Unmute" : "Mute");
+    this.mute.setAttribute("aria-pressed", String(muted));
+    this.mic.replaceChildren(icon("microphone"), this.microphone.active ? "Microphone on" : "Microphone off");
     this.mic.setAttribute("aria-pressed", String(this.microphone.active));
   }
 }

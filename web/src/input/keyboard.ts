@@ -5,8 +5,9 @@
 //
 // Input method (IME) text arrives through a hidden text area and is sent as
 // characters. Browser auto-repeat is dropped: the desktop repeats held keys
-// itself. In fullscreen, the Keyboard Lock API keeps shortcuts such as
-// Ctrl+W and Ctrl+T for the desktop where the browser allows it.
+// itself. In fullscreen, the Keyboard Lock API (fullscreen.ts) keeps
+// shortcuts such as Ctrl+W and Ctrl+T for the desktop where the browser
+// allows it.
 
 import {
   MOD_ALT,
@@ -24,11 +25,6 @@ export interface KeyboardHooks {
   // Called before a paste shortcut is forwarded; the keys wait for it so the
   // desktop's clipboard is up to date when the application pastes.
   beforePaste(): Promise<void>;
-}
-
-interface KeyboardLock {
-  lock(keys?: string[]): Promise<void>;
-  unlock(): void;
 }
 
 export function modifiers(e: KeyboardEvent | MouseEvent): number {
@@ -69,7 +65,6 @@ export class Keyboard {
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "hidden") this.releaseAll();
     });
-    document.addEventListener("fullscreenchange", () => this.lockKeys());
   }
 
   setEnabled(on: boolean): void {
@@ -153,12 +148,5 @@ export class Keyboard {
         for (const m of this.waiting.splice(0)) this.hooks.send(m);
       });
     this.gate = gate;
-  }
-
-  private lockKeys(): void {
-    const kb = (navigator as Navigator & { keyboard?: KeyboardLock }).keyboard;
-    if (!kb) return;
-    if (document.fullscreenElement) kb.lock().catch(() => undefined);
-    else kb.unlock();
   }
 }
