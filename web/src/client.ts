@@ -10,6 +10,7 @@ import { Connection, streamUrl } from "./connection";
 import { decoderMessage } from "./decoder_caps";
 import { DesktopSizer } from "./desktop_sizer";
 import { Interaction } from "./interaction";
+import { touchModeFromQuery, type TouchControls } from "./input/touch_controls";
 import {
   PROTOCOL_VERSION,
   parseServerMessage,
@@ -42,6 +43,8 @@ export class Client {
   private readonly audioControls: AudioControls;
   readonly interaction: Interaction;
   readonly sizer: DesktopSizer;
+  // Touch mode, on-screen keyboard and pinch zoom, for the panel's buttons.
+  readonly touch: TouchControls;
 
   constructor(
     private readonly view: View,
@@ -50,7 +53,8 @@ export class Client {
     canvas: ScreenElement,
     private readonly decoder: VideoOutput,
   ) {
-    this.interaction = new Interaction(canvas, (m) => this.send(m));
+    this.interaction = new Interaction(canvas, (m) => this.send(m), view, touchModeFromQuery(window.location.search));
+    this.touch = this.interaction.touch;
     view.onLayout(() => this.interaction.pictureMoved());
     this.sizer = new DesktopSizer(view, (m) => this.send(m), new StatusLine(document.body));
     this.microphone = new MicrophoneSender((m) => this.conn.sendBinary(m));

@@ -80,6 +80,7 @@ async function main(): Promise<void> {
     () => client.interaction.state(),
     () => client.markerReport(),
     () => client.sizer.snapshot(),
+    () => client.touch,
   );
   if (wantStats) {
     const overlay = new StatsOverlay(document.body);

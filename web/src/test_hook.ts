@@ -1,6 +1,8 @@
 // window.voxl: a read-only window onto the client's state, for automated
 // browser tests and tooling (e.g. `await page.evaluate(() => voxl.stats())`).
 // Nothing in the page reads it; changing what it returns breaks only those.
+// touch() is the one way in: the touch controls the panel's buttons call
+// (mode, on-screen keyboard, zoom reset), so tests can press them.
 
 export type ClientState = "connecting" | "connected" | "streaming" | "reconnecting" | "error" | "unsupported";
 
@@ -31,6 +33,7 @@ export interface VoxlStats {
 import type { ResizeState } from "./desktop_sizer";
 import type { MarkerReport } from "./frame_marker";
 import type { InteractionState } from "./interaction";
+import type { TouchControls } from "./input/touch_controls";
 
 export interface VoxlHook {
   // Desktop sound and microphone figures (see audio/audio_player.ts).
@@ -47,6 +50,8 @@ export interface VoxlHook {
   // Dynamic resolution as the page sees it: what the server said, what this
   // stage asks for and sent, and how the picture is laid out.
   resize(): ResizeState | null;
+  // Touch mode, on-screen keyboard and pinch zoom (null before start).
+  touch(): TouchControls | null;
 }
 
 declare global {
@@ -62,7 +67,8 @@ export function installTestHook(
   interaction: () => InteractionState | null = () => null,
   marker: () => MarkerReport = () => ({ seen: [], pictures: 0, unreadable: 0 }),
   resize: () => ResizeState | null = () => null,
+  touch: () => TouchControls | null = () => null,
 ): void {
-  const hook: VoxlHook = Object.freeze({ stats: () => ({ ...stats() }), latencies, audio, interaction, marker, resize });
+  const hook: VoxlHook = Object.freeze({ stats: () => ({ ...stats() }), latencies, audio, interaction, marker, resize, touch });
   Object.defineProperty(window, "voxl", { value: hook, enumerable: false, writable: false, configurable: false });
 }

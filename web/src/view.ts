@@ -3,13 +3,15 @@
 // canvas, or the page itself) keeps the backing store at the stream's own
 // size and says so through setStreamSize. With dynamic resolution the
 // desktop is shown at its own size over the CSS pixel factor whenever it
-// fits (fitDesktop), scaled to fit otherwise.
+// fits (fitDesktop), scaled to fit otherwise. The page's own pinch zoom
+// (picture_zoom.ts) is applied on top as a transform.
 //
 // Main thread.
 
 import type { ScreenElement } from "./screen_element";
 import { fitDesktop, fitStream, type Fit } from "./fit";
 import { desktopPixelsPerCss, type Size } from "./resize_rule";
+import { PictureZoom } from "./picture_zoom";
 
 // How the picture is shown: "desktop" at desktop size / f, or "fit".
 export interface ViewLayout {
@@ -36,6 +38,8 @@ export class View {
   private fitScale = 1;
   private readonly stageListeners: StageListener[] = [];
   private readonly layoutListeners: (() => void)[] = [];
+  // Pinch zoom of the picture in the page; its changes apply at once.
+  readonly zoom = new PictureZoom(() => this.applyZoom());
 
   constructor(
     private readonly stage: HTMLElement,
@@ -95,6 +99,12 @@ export class View {
 
   layoutState(): ViewLayout {
     return { mode: this.mode, scale: this.fitScale, stream: { width: this.streamW, height: this.streamH }, stage: this.stageSize(), dpr: this.dpr() };
+  }
+
+  // The stage's top-left corner in client coordinates (the zoom's origin).
+  stageOrigin(): { x: number; y: number } {
+    const r = this.stage.getBoundingClientRect();
+    return { x: r.left, y: r.top };
   }
 
   private stageSize(): Size {
@@ -177,6 +187,14 @@ export class View {
     s.width = `${f.width}px`;
     s.height = `${f.height}px`;
     s.imageRendering = f.pixelated ? "pixelated" : "auto";
+    this.zoom.place({ left: f.left, top: f.top, width: f.width, height: f.height }, { width: this.viewW / dpr, height: this.viewH / dpr });
+    this.applyZoom();
+  }
+
+  private applyZoom(): void {
+    const s = this.canvas.style;
+    s.transformOrigin = "0 0";
+    s.transform = this.zoom.css();
     for (const fn of this.layoutListeners) fn();
   }
 }
