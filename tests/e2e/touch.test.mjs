@@ -158,7 +158,11 @@ test("a pinch zooms the picture, not the page; taps still land on the right pixe
 
 test("the on-screen keyboard types text, input method text once committed, and keys", opts, async () => {
   assert.equal(await page.evaluate(() => window.voxl.touch().keyboardShown), false);
-  await page.evaluate(() => window.voxl.touch().toggleKeyboard());
+  await page.evaluate(() => {
+    window.__touchChanges = 0;
+    window.voxl.touch().onChange(() => window.__touchChanges++);
+    window.voxl.touch().toggleKeyboard();
+  });
   assert.equal(await page.evaluate(() => window.voxl.touch().keyboardShown), true);
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "on-screen keyboard for the remote desktop");
 
@@ -190,5 +194,6 @@ test("the on-screen keyboard types text, input method text once committed, and k
   assert.equal(await page.evaluate(() => window.voxl.touch().keyboardShown), true);
   await page.evaluate(() => window.voxl.touch().toggleKeyboard());
   assert.equal(await page.evaluate(() => window.voxl.touch().keyboardShown), false);
+  assert.equal(await page.evaluate(() => window.__touchChanges), 2, "shown, then hidden, were announced");
   await pageUnmoved();
 });

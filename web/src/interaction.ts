@@ -31,6 +31,7 @@ export class Interaction {
   private readonly touchInput: TouchInput;
   private readonly onScreenKeyboard: OnScreenKeyboard;
   readonly touch: TouchControls;
+  private readonly touchListeners: (() => void)[] = [];
   private input = false;
   private viewOnly = false;
   private refused: string | null = null;
@@ -49,8 +50,13 @@ export class Interaction {
     this.keyboard = new Keyboard(sink, { send: (m) => void send(m), beforePaste: () => this.clipboard.beforePaste() });
     this.pointer = new Pointer(canvas, { send: (m) => void send(m), pressed: () => this.keyboard.focus() });
     this.cursor = new RemoteCursor(canvas);
-    this.touchInput = new TouchInput(canvas, zoom, (m) => void send(m), touchMode);
-    this.onScreenKeyboard = new OnScreenKeyboard(document.body, { send: (m) => void send(m), beforePaste: () => this.clipboard.beforePaste() });
+    const touchChanged = (): void => this.touchListeners.forEach((fn) => fn());
+    this.touchInput = new TouchInput(canvas, zoom, (m) => void send(m), touchMode, touchChanged);
+    this.onScreenKeyboard = new OnScreenKeyboard(
+      document.body,
+      { send: (m) => void send(m), beforePaste: () => this.clipboard.beforePaste() },
+      touchChanged,
+    );
     this.touch = this.touchControls(zoom);
     installFullscreenButton(document.body);
   }
@@ -74,6 +80,7 @@ export class Interaction {
         touched: touchInput.touched,
         zoom: { scale: host.zoom.scale, ...host.zoom.shownBox() },
       }),
+      onChange: (fn) => void this.touchListeners.push(fn),
     };
   }
 

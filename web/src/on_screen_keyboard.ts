@@ -42,12 +42,13 @@ export class OnScreenKeyboard {
     f.spellcheck = false;
     f.inputMode = "text";
     f.tabIndex = -1;
-    // Off screen to the eye, not to the focus; 16 px text so that iOS does
-    // not zoom the page in on it.
+    // Out of sight, not out of focus: at the top, where a browser that
+    // scrolls a focused field into view above the keyboard finds it in view
+    // already; 16 px text so that iOS does not zoom the page in on it.
     Object.assign(f.style, {
       position: "fixed",
       left: "0",
-      bottom: "0",
+      top: "0",
       width: "1px",
       height: "1px",
       opacity: "0",

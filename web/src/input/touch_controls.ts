@@ -23,6 +23,9 @@ export interface TouchControls {
   toggleKeyboard(): void;
   resetZoom(): void;
   state(): TouchState;
+  // `fn` runs when the mode changes, the keyboard shows or hides (also by
+  // the system: the field lost the focus) or the first touch is seen.
+  onChange(fn: () => void): void;
 }
 
 // Direct touch unless the address says otherwise: a tap clicks what it

@@ -239,6 +239,8 @@ export class TouchGestures {
   private firstFinger(): void {
     this.downAt = this.clock.now();
     this.phase = "one";
+    // The trackpad's pointer shows from the first touch on.
+    if (this.mode === "trackpad") this.trackpadPointerExact();
     this.again = this.tapRelease !== null;
     if (this.again) {
       // The second touch of a possible tap-and-drag: the first tap's button
@@ -362,10 +364,13 @@ export class TouchGestures {
     return this.mode === "direct" ? this.map.toStream(p) : this.trackpadPointer();
   }
 
+  // Starts at the picture's centre, once there is a picture.
   private trackpadPointerExact(): Point {
     if (!this.pointer) {
       const { width, height } = this.map.size();
-      this.pointer = { x: Math.floor(width / 2), y: Math.floor(height / 2) };
+      const centre = { x: Math.floor(width / 2), y: Math.floor(height / 2) };
+      if (width <= 0 || height <= 0) return centre;
+      this.pointer = centre;
     }
     return this.pointer;
   }

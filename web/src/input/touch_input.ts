@@ -47,10 +47,21 @@ export class TouchInput {
     private readonly host: ZoomHost,
     private readonly send: (msg: ClientMessage) => void,
     mode: TouchMode,
+    // The mode changed, or the first touch was seen.
+    private readonly changed: () => void = () => undefined,
   ) {
     const surface = canvas.parentElement ?? canvas;
-    surface.style.touchAction = "none";
-    canvas.style.touchAction = "none";
+    for (const el of [surface, canvas]) {
+      el.style.touchAction = "none";
+      // No text selection, magnifier or link callout from a long press.
+      el.style.userSelect = "none";
+      el.style.setProperty("-webkit-user-select", "none");
+      el.style.setProperty("-webkit-touch-callout", "none");
+    }
+    // A long press is the desktop's right click, not the browser's menu.
+    surface.addEventListener("contextmenu", (e) => {
+      if (this.seen) e.preventDefault();
+    });
     this.marker = new TouchMarker(document.body);
     this.gestures = new TouchGestures(
       {
@@ -85,8 +96,10 @@ export class TouchInput {
   }
 
   setMode(mode: TouchMode): void {
+    if (mode === this.mode) return;
     this.gestures.setMode(mode);
     this.refreshMarker();
+    this.changed();
   }
 
   // Off: the gesture under way is dropped without a word to the server,
@@ -109,7 +122,10 @@ export class TouchInput {
     // Nothing of the browser's own: no scrolling, zooming, mouse emulation
     // or focus change.
     if (e.cancelable) e.preventDefault();
-    this.seen = true;
+    if (!this.seen) {
+      this.seen = true;
+      this.changed();
+    }
     const touches = Array.from(e.changedTouches);
     if (what === "move") {
       this.gestures.moveAll(touches.map((t) => ({ id: t.identifier, x: t.clientX, y: t.clientY })));
