@@ -91,6 +91,24 @@ test("direct: a tap clicks the stream pixel under the finger, at once", () => {
   assert.equal(r.clock.pending(), 0, "no timer left behind");
 });
 
+test("direct: a second tap soon and near the first lands on its pixel (a double click)", () => {
+  const r = recogniser("direct");
+  r.g.down(1, 100, 150);
+  r.g.up(1);
+  r.clock.advance(150);
+  r.g.down(1, 104, 147);
+  r.g.up(1);
+  assert.deepEqual(buttons(r.sent), ["1v@200,100", "1^@200,100", "1v@200,100", "1^@200,100"]);
+  // Later, or farther, a tap clicks under the finger again.
+  r.clock.advance(G.DOUBLE_CLICK_MS + 1);
+  r.g.down(1, 104, 147);
+  r.g.up(1);
+  r.clock.advance(100);
+  r.g.down(1, 150, 150);
+  r.g.up(1);
+  assert.deepEqual(buttons(r.sent).slice(4), ["1v@208,94", "1^@208,94", "1v@300,100", "1^@300,100"]);
+});
+
 test("a long press is a right click where the finger is, and nothing more", () => {
   const r = recogniser("direct");
   r.g.down(1, 50, 120);

@@ -6,7 +6,9 @@
 // for the picture's own zoom.
 //
 //   tap                 left click: at the finger (direct) or where the
-//                       pointer is (trackpad)
+//                       pointer is (trackpad); in direct mode a touch soon
+//                       after a tap and near it lands on the tap's pixel,
+//                       so two taps make the desktop's double click
 //   long press          right click (button 3): a finger held LONG_PRESS_MS
 //                       moving less than TOUCH_SLOP_PX
 //   two-finger tap      right click as well (trackpad habit)
@@ -36,6 +38,10 @@ export const DOUBLE_TAP_MS = 250;
 export const TWO_FINGER_TAP_MS = 300;
 // Movement (CSS px) under which a finger still taps or presses.
 export const TOUCH_SLOP_PX = 10;
+// Direct mode: a touch this soon (ms) and this close (CSS px) to the last
+// tap lands on the tap's pixel.
+export const DOUBLE_CLICK_MS = 400;
+export const DOUBLE_CLICK_SLOP_PX = 24;
 // Change of the fingers' distance (CSS px) that makes two fingers a pinch.
 export const PINCH_SLOP_PX = 16;
 // Trackpad pointer speed: stream pixels per CSS pixel of finger travel, over
@@ -100,6 +106,8 @@ export class TouchGestures {
   private tapRelease: (() => void) | null = null;
   // The touch that came within DOUBLE_TAP_MS of a tap (its button still down).
   private again = false;
+  // Direct mode's last tap: where the finger was, where it clicked, when.
+  private lastTap: { page: Point; at: Point; time: number } | null = null;
   private cancelLongPress: (() => void) | null = null;
   // Two fingers: where their centre and distance were at the last step.
   private centre: Point = { x: 0, y: 0 };
@@ -231,6 +239,7 @@ export class TouchGestures {
     this.stopTapRelease();
     this.releaseHeld();
     this.again = false;
+    this.lastTap = null;
     this.phase = "idle";
   }
 
@@ -262,7 +271,9 @@ export class TouchGestures {
 
   private tapped(f: Finger): void {
     if (this.mode === "direct") {
-      this.click(1, this.map.toStream(f.start));
+      const at = this.nearLastTap(f.start);
+      this.click(1, at);
+      this.lastTap = { page: f.start, at, time: this.clock.now() };
       return;
     }
     if (this.again) {
@@ -283,7 +294,7 @@ export class TouchGestures {
 
   private startDrag(f: Finger): void {
     if (this.mode === "direct") {
-      const from = this.map.toStream(f.start);
+      const from = this.nearLastTap(f.start);
       this.sink.send({ type: "move", ...from });
       this.press(from);
       this.dragBy(f, f.start);
@@ -310,6 +321,16 @@ export class TouchGestures {
     const p = this.rounded(ptr);
     if (this.held) this.held = p;
     this.sink.send({ type: "move", ...p });
+  }
+
+  // A finger never lands twice on the same pixel: a touch that comes soon
+  // after a tap and close to it lands on the tap's pixel, so that the
+  // desktop sees a double click (or a double-click drag), whose distance
+  // limit is a few desktop pixels.
+  private nearLastTap(p: Point): Point {
+    const t = this.lastTap;
+    if (t && this.downAt - t.time <= DOUBLE_CLICK_MS && dist(p, t.page) <= DOUBLE_CLICK_SLOP_PX) return t.at;
+    return this.map.toStream(p);
   }
 
   // -- two fingers --
@@ -371,6 +392,12 @@ export class TouchGestures {
       const centre = { x: Math.floor(width / 2), y: Math.floor(height / 2) };
       if (width <= 0 || height <= 0) return centre;
       this.pointer = centre;
+    }
+    // The desktop may have changed size since.
+    const { width, height } = this.map.size();
+    if (width > 0 && height > 0) {
+      this.pointer.x = clamp(this.pointer.x, 0, width - 1);
+      this.pointer.y = clamp(this.pointer.y, 0, height - 1);
     }
     return this.pointer;
   }
