@@ -37,9 +37,10 @@ after(() => scope.close());
 const touch = (type, points) =>
   cdp.send("Input.dispatchTouchEvent", { type, touchPoints: points.map(([x, y], id) => ({ x, y, id })) });
 
+// Both sent at once: however loaded the machine, the page gets them back to
+// back, never half a second apart (which would be a long press).
 async function tap(x, y) {
-  await touch("touchStart", [[x, y]]);
-  await touch("touchEnd", []);
+  await Promise.all([touch("touchStart", [[x, y]]), touch("touchEnd", [])]);
 }
 
 // Fingers from `from` to `to` ([[x, y], ...] each) in `steps` moves.
