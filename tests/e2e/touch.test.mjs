@@ -139,7 +139,7 @@ test("trackpad mode: a drag moves the pointer, a tap clicks where it is", opts, 
   assert.equal(await page.evaluate(() => document.querySelector(".touch-pointer").hidden), true);
 });
 
-test("a pinch zooms the picture, not the page; taps still land on the right pixel", opts, async () => {
+test("a pinch zooms the picture, not the page; two fingers pan it; taps still land on the right pixel", opts, async () => {
   await drag([[160, 320], [200, 320]], [[80, 320], [280, 320]]);
   const state = await page.evaluate(() => window.voxl.touch().state());
   assert.ok(state.zoom.scale > 3, `zoomed ${state.zoom.scale}x`);
@@ -147,11 +147,24 @@ test("a pinch zooms the picture, not the page; taps still land on the right pixe
   const box = await shown();
   assert.ok(Math.abs(box.width - 360 * state.zoom.scale) < 0.5, `picture ${box.width} px wide`);
 
-  const p = [101, 333];
-  const seen = presses();
+  let p = [101, 333];
+  let seen = presses();
   await tap(...p);
   await probe.waitFor(() => presses() > seen, WAIT_MS, "the tap on the zoomed picture");
   assert.deepEqual(probe.buttons().slice(seen), [`button down 1 ${desktopAt(box, ...p).join(" ")}`]);
+
+  // Two fingers dragged on the zoomed picture pan it and turn no wheel:
+  // the next thing X gets is the tap after them.
+  seen = presses();
+  await drag([[150, 400], [190, 400]], [[150, 300], [190, 300]]);
+  const panned = await shown();
+  assert.ok(panned.top < box.top - 50, `panned up from ${box.top} to ${panned.top}`);
+  assert.equal(panned.left, box.left);
+  p = [250, 100];
+  await tap(...p);
+  await probe.waitFor(() => presses() > seen, WAIT_MS, "the tap on the panned picture");
+  assert.deepEqual(probe.buttons().slice(seen), [`button down 1 ${desktopAt(panned, ...p).join(" ")}`]);
+  await pageUnmoved();
 
   await page.evaluate(() => window.voxl.touch().resetZoom());
   assert.deepEqual(await shown(), { left: 0, top: 185, width: 360, height: 270 });

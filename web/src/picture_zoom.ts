@@ -63,12 +63,16 @@ export class PictureZoom {
     this.changed();
   }
 
-  // Moves the zoomed picture by (dx, dy) CSS px, as far as it may go.
-  pan(dx: number, dy: number): void {
+  // Moves the zoomed picture by (dx, dy) CSS px, as far as it may go;
+  // returns the part of the move it could not make.
+  pan(dx: number, dy: number): ZoomPoint {
+    const x0 = this.tx;
+    const y0 = this.ty;
     this.tx += dx;
     this.ty += dy;
     this.clampOffset();
-    this.changed();
+    if (this.tx !== x0 || this.ty !== y0) this.changed();
+    return { x: dx - (this.tx - x0), y: dy - (this.ty - y0) };
   }
 
   // Pans the least that brings stage point `p` (on the zoomed picture) at
@@ -77,7 +81,7 @@ export class PictureZoom {
     if (!this.zoomed) return;
     const dx = shift(p.x, margin, this.stage.width - margin);
     const dy = shift(p.y, margin, this.stage.height - margin);
-    if (dx !== 0 || dy !== 0) this.pan(dx, dy);
+    if (dx !== 0 || dy !== 0) void this.pan(dx, dy);
   }
 
   reset(): void {

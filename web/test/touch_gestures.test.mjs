@@ -63,12 +63,29 @@ const map = {
   size: () => STREAM,
 };
 
-function recogniser(mode) {
+// `room`: how far (CSS px) the zoomed picture can pan each way; none unzoomed.
+function recogniser(mode, room = { x: 0, y: 0 }) {
   const clock = fakeClock();
   const sent = [];
   const zooms = [];
-  const g = new TouchGestures(map, { send: (m) => sent.push(m), zoom: (from, to, ratio) => zooms.push({ from, to, ratio }) }, clock, mode);
-  return { g, clock, sent, zooms };
+  const pans = [];
+  const left = { ...room };
+  const take = (d, k) => {
+    const t = Math.sign(d) * Math.min(Math.abs(d), left[k]);
+    left[k] -= Math.abs(t);
+    return t;
+  };
+  const sink = {
+    send: (m) => sent.push(m),
+    zoom: (from, to, ratio) => zooms.push({ from, to, ratio }),
+    pan: (dx, dy) => {
+      const t = { x: take(dx, "x"), y: take(dy, "y") };
+      if (t.x || t.y) pans.push(t);
+      return { x: dx - t.x, y: dy - t.y };
+    },
+  };
+  const g = new TouchGestures(map, sink, clock, mode);
+  return { g, clock, sent, zooms, pans };
 }
 
 const buttons = (sent) => sent.filter((m) => m.type === "button").map((m) => `${m.button}${m.down ? "v" : "^"}@${m.x},${m.y}`);
@@ -220,6 +237,28 @@ test("two fingers dragged together scroll, content following the fingers", () =>
   assert.equal(scrolls[0].x, 240);
 });
 
+test("on a zoomed picture two fingers pan it while it can pan, and stay a pan", () => {
+  const r = recogniser("direct", { x: 0, y: 30 });
+  r.g.down(1, 100, 200);
+  r.g.down(2, 140, 200);
+  for (let i = 1; i <= 10; i++) {
+    r.clock.advance(16);
+    r.g.moveAll([{ id: 1, x: 100, y: 200 - 8 * i }, { id: 2, x: 140, y: 200 - 8 * i }]);
+  }
+  r.g.up(1);
+  r.g.up(2);
+  assert.equal(r.sent.length, 0, "no scroll: the gesture is the picture's");
+  assert.equal(r.pans.reduce((a, p) => a + p.y, 0), -30, "panned as far as it could");
+  // Sideways the picture cannot pan: that drag scrolls the desktop.
+  r.g.down(1, 100, 200);
+  r.g.down(2, 140, 200);
+  for (let i = 1; i <= 3; i++) r.g.moveAll([{ id: 1, x: 100 + 8 * i, y: 200 }, { id: 2, x: 140 + 8 * i, y: 200 }]);
+  r.g.up(1);
+  r.g.up(2);
+  const scrolls = r.sent.filter((m) => m.type === "scroll");
+  assert.ok(scrolls.length > 0 && scrolls.every((m) => m.dx < 0 && m.dy === 0));
+});
+
 test("two fingers spreading pinch: zoom steps about their centre, no scroll", () => {
   const r = recogniser("direct");
   r.g.down(1, 100, 200);
@@ -330,9 +369,13 @@ test("a pinch whose centre moves pans the zoomed picture; reset puts it back", (
   z.pinch({ x: 180, y: 320 }, { x: 150, y: 300 }, 1);
   const after = z.shownBox();
   assert.deepEqual([after.left - before.left, after.top - before.top], [-30, -20]);
+  // A pan returns what it could not take.
+  z.pan(10_000, 0);
+  assert.deepEqual(z.pan(5, 0), { x: 5, y: 0 });
   z.reset();
   assert.equal(z.scale, 1);
   assert.equal(z.css(), "");
+  assert.deepEqual(z.pan(7, -3), { x: 7, y: -3 }, "unzoomed it takes nothing");
   const n = changes();
   z.reset();
   assert.equal(changes(), n, "a reset of nothing changes nothing");

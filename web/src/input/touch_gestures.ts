@@ -13,7 +13,8 @@
 //                       moving less than TOUCH_SLOP_PX
 //   two-finger tap      right click as well (trackpad habit)
 //   two-finger drag     scroll, in stream pixels ("px"), content following
-//                       the fingers
+//                       the fingers; on a zoomed picture that can pan the
+//                       way the fingers go, a pan of the picture instead
 //   pinch               zoom of the picture in the page (fingers spreading or
 //                       closing first); the pinch's centre pans it as well
 //   one-finger drag     trackpad: moves the pointer by the finger's delta
@@ -77,6 +78,9 @@ export interface GestureSink {
   // One pinch step: the picture point under `from` goes under `to`
   // (page CSS px), scaled by `ratio`.
   zoom(from: Point, to: Point, ratio: number): void;
+  // Pans the zoomed picture by (dx, dy) CSS px as far as it goes; returns
+  // the part it could not take (all of it when the picture is not zoomed).
+  pan(dx: number, dy: number): Point;
 }
 
 type Phase =
@@ -85,6 +89,7 @@ type Phase =
   | "drag" // one finger moving (pointer, or direct drag with the button held)
   | "two" // two fingers down, not yet a scroll or a pinch
   | "scroll"
+  | "pan" // of the zoomed picture
   | "pinch"
   | "wait"; // the gesture is over or given up: nothing until every finger lifts
 
@@ -185,6 +190,7 @@ export class TouchGestures {
         return;
       case "two":
       case "scroll":
+      case "pan":
       case "pinch":
         this.twoMoved();
         return;
@@ -350,10 +356,12 @@ export class TouchGestures {
       // Whichever shows first decides: the fingers spreading or closing,
       // or both moving together.
       if (Math.abs(d - this.spread0) >= PINCH_SLOP_PX) this.phase = "pinch";
-      else if (dist(c, this.centre0) >= TOUCH_SLOP_PX) this.phase = "scroll";
+      else if (dist(c, this.centre0) >= TOUCH_SLOP_PX) this.phase = this.pansFirst(c) ? "pan" : "scroll";
       else return;
     }
-    if (this.phase === "scroll") {
+    if (this.phase === "pan") {
+      this.sink.pan(c.x - this.centre.x, c.y - this.centre.y);
+    } else if (this.phase === "scroll") {
       const s = this.map.scale();
       const dx = -(c.x - this.centre.x) * s.x;
       const dy = -(c.y - this.centre.y) * s.y;
@@ -366,6 +374,16 @@ export class TouchGestures {
     }
     this.centre = c;
     this.spread = d;
+  }
+
+  // A drag of a zoomed picture pans it while it can pan that way, and
+  // stays a pan to the end (as a browser latches a scroll gesture to the
+  // zoomed page); otherwise it scrolls the desktop.
+  private pansFirst(c: Point): boolean {
+    const dx = c.x - this.centre.x;
+    const dy = c.y - this.centre.y;
+    const rest = this.sink.pan(dx, dy);
+    return Math.abs(rest.x - dx) > 0.5 || Math.abs(rest.y - dy) > 0.5;
   }
 
   // -- helpers --

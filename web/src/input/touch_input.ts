@@ -2,7 +2,8 @@
 // picture and the bars around it) fed to the gesture recogniser
 // (touch_gestures.ts), whose clicks, drags and scrolls go out through the
 // same send path as the mouse's, mapped to stream pixels as pointer.ts maps
-// them (zoom included), and whose pinches zoom the picture (picture_zoom.ts).
+// them (zoom included), and whose pinches and zoomed two-finger drags zoom
+// and pan the picture (picture_zoom.ts).
 //
 // While the page is in control the stage has touch-action: none and every
 // touch is cancelled, so the browser neither scrolls nor zooms the page nor
@@ -75,6 +76,7 @@ export class TouchInput {
           const o = this.host.stageOrigin();
           this.host.zoom.pinch({ x: from.x - o.x, y: from.y - o.y }, { x: to.x - o.x, y: to.y - o.y }, ratio);
         },
+        pan: (dx, dy) => this.host.zoom.pan(dx, dy),
       },
       browserClock,
       mode,
