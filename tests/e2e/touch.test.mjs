@@ -172,12 +172,21 @@ test("a pinch zooms the picture, not the page; two fingers pan it; taps still la
 
 test("the on-screen keyboard types text, input method text once committed, and keys", opts, async () => {
   assert.equal(await page.evaluate(() => window.voxl.touch().keyboardShown), false);
+  // A keyboard button as the panel has one, tapped: the keyboard shows on
+  // a user's gesture, and the same button hides it (although its tap takes
+  // the focus from the keyboard's field before its click).
   await page.evaluate(() => {
     window.__touchChanges = 0;
     window.voxl.touch().onChange(() => window.__touchChanges++);
-    window.voxl.touch().toggleKeyboard();
+    const b = document.createElement("button");
+    b.textContent = "keyboard";
+    Object.assign(b.style, { position: "fixed", left: "0", top: "0", width: "96px", height: "48px", zIndex: "10" });
+    b.addEventListener("click", () => window.voxl.touch().toggleKeyboard());
+    document.body.appendChild(b);
   });
-  assert.equal(await page.evaluate(() => window.voxl.touch().keyboardShown), true);
+  const keyboardButton = [48, 24];
+  await tap(...keyboardButton);
+  await e2e.waitInPage(page, () => window.voxl.touch().keyboardShown, null, { what: "the keyboard shown" });
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "on-screen keyboard for the remote desktop");
 
   await page.evaluate(() => {
@@ -206,7 +215,11 @@ test("the on-screen keyboard types text, input method text once committed, and k
   // A tap on the picture leaves the keyboard up.
   await tap(20, 200);
   assert.equal(await page.evaluate(() => window.voxl.touch().keyboardShown), true);
-  await page.evaluate(() => window.voxl.touch().toggleKeyboard());
+  await tap(...keyboardButton);
+  await e2e.waitInPage(page, () => !window.voxl.touch().keyboardShown, null, { what: "the keyboard hidden" });
+  assert.notEqual(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "on-screen keyboard for the remote desktop");
+  // Still hidden once the button's tap is over.
+  await tap(200, 600);
   assert.equal(await page.evaluate(() => window.voxl.touch().keyboardShown), false);
   assert.equal(await page.evaluate(() => window.__touchChanges), 2, "shown, then hidden, were announced");
   await pageUnmoved();

@@ -22,11 +22,17 @@ const EDIT_KEYS: Record<string, { code: string; key: string }> = {
   insertParagraph: { code: "Enter", key: "Enter" },
 };
 
+// A toggle this soon (ms) after the field lost the focus is taken for a
+// hide: the tap on a toggle button that takes the focus blurs the field
+// before the button's click arrives.
+const TOGGLE_AFTER_BLUR_MS = 500;
+
 export class OnScreenKeyboard {
   private readonly field: HTMLTextAreaElement;
   private readonly keys: Keyboard;
   private enabled = false;
   private shown = false;
+  private blurredAt = -Infinity;
 
   constructor(
     parent: HTMLElement,
@@ -62,7 +68,10 @@ export class OnScreenKeyboard {
     this.field = f;
     this.keys = new Keyboard(f, hooks);
     f.addEventListener("beforeinput", (e) => this.edit(e));
-    f.addEventListener("blur", () => this.setShown(false));
+    f.addEventListener("blur", () => {
+      if (this.shown) this.blurredAt = performance.now();
+      this.setShown(false);
+    });
     f.addEventListener("focus", () => this.setShown(this.enabled));
   }
 
@@ -79,8 +88,9 @@ export class OnScreenKeyboard {
   // Call from a user gesture (a button's click): browsers show the device
   // keyboard only for a focus the user asked for.
   toggle(): void {
-    if (this.shown) this.hide();
+    if (this.shown || performance.now() - this.blurredAt < TOGGLE_AFTER_BLUR_MS) this.hide();
     else this.show();
+    this.blurredAt = -Infinity;
   }
 
   show(): void {
