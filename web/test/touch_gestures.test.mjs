@@ -215,6 +215,21 @@ test("trackpad: two quick taps are a double click", () => {
   assert.deepEqual(buttons(r.sent), ["1v@320,240", "1^@320,240", "1v@320,240", "1^@320,240"]);
 });
 
+test("trackpad: a long press and a two-finger scroll act where the pointer is", () => {
+  const r = recogniser("trackpad");
+  r.g.down(1, 30, 400);
+  r.clock.advance(LONG_PRESS_MS);
+  r.g.up(1);
+  assert.deepEqual(buttons(r.sent), ["3v@320,240", "3^@320,240"]);
+  r.g.down(1, 100, 200);
+  r.g.down(2, 140, 200);
+  r.g.moveAll([{ id: 1, x: 100, y: 230 }, { id: 2, x: 140, y: 230 }]);
+  r.g.up(1);
+  r.g.up(2);
+  const scrolls = r.sent.filter((m) => m.type === "scroll");
+  assert.deepEqual(scrolls, [{ type: "scroll", dx: 0, dy: -60, unit: "px", x: 320, y: 240 }]);
+});
+
 test("two fingers dragged together scroll, content following the fingers", () => {
   const r = recogniser("direct");
   r.g.down(1, 100, 200);

@@ -470,6 +470,7 @@ function clamp(v: number, lo: number, hi: number): number {
   return Math.min(hi, Math.max(lo, v));
 }
 
+// To the thousandth, and never -0.
 function round3(v: number): number {
-  return Math.round(v * 1000) / 1000;
+  return Math.round(v * 1000) / 1000 || 0;
 }
