@@ -5,10 +5,10 @@
 // them (zoom included), and whose pinches and zoomed two-finger drags zoom
 // and pan the picture (picture_zoom.ts).
 //
-// While the page is in control the stage has touch-action: none and every
-// touch is cancelled, so the browser neither scrolls nor zooms the page nor
-// makes mouse events or focus changes of its own. A view-only viewer still
-// pinches to zoom; it sends nothing.
+// The stage has touch-action: none and every touch's default action is
+// cancelled, so the browser neither scrolls nor zooms the page nor makes
+// mouse events, focus changes or menus of its own. A view-only viewer (or
+// one without control) still pinches to zoom; it sends nothing.
 //
 // Main thread.
 
