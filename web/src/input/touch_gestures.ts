@@ -124,7 +124,7 @@ export class TouchGestures {
     private readonly map: GestureMap,
     private readonly sink: GestureSink,
     private readonly clock: GestureClock,
-    mode: TouchMode = "trackpad",
+    mode: TouchMode = "direct",
   ) {
     this.mode = mode;
   }
