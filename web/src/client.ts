@@ -11,6 +11,7 @@ import { Connection, streamUrl } from "./connection";
 import { decoderMessage } from "./decoder_caps";
 import { DesktopSizer } from "./desktop_sizer";
 import { Interaction } from "./interaction";
+import { touchModeFromQuery, type TouchControls } from "./input/touch_controls";
 import {
   PROTOCOL_VERSION,
   REFUSED_CONTROL_REASON,
@@ -50,6 +51,8 @@ export class Client {
   // The control panel, once main.ts has made it.
   session: SessionListener | null = null;
   readonly sizer: DesktopSizer;
+  // Touch mode, on-screen keyboard and pinch zoom, for the panel's buttons.
+  readonly touch: TouchControls;
 
   constructor(
     private readonly view: View,
@@ -58,7 +61,8 @@ export class Client {
     canvas: ScreenElement,
     private readonly decoder: VideoOutput,
   ) {
-    this.interaction = new Interaction(canvas, (m) => this.send(m));
+    this.interaction = new Interaction(canvas, (m) => this.send(m), view, touchModeFromQuery(window.location.search));
+    this.touch = this.interaction.touch;
     view.onLayout(() => this.interaction.pictureMoved());
     this.statusLine = new StatusLine(document.body);
     this.sizer = new DesktopSizer(view, (m) => this.send(m), this.statusLine);

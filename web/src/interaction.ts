@@ -1,12 +1,17 @@
-// Everything a viewer does besides watching: keyboard, mouse, the desktop's
-// cursor shape and the shared clipboard. Enabled by the server's
-// "interaction" message; a view-only viewer only gets the cursor.
+// Everything a viewer does besides watching: keyboard, mouse, touch (and
+// the on-screen keyboard), the desktop's cursor shape and the shared
+// clipboard. Enabled by the server's "interaction" message; a view-only
+// viewer only gets the cursor (and pinch zoom, which is the page's own).
 
 import type { ScreenElement } from "./screen_element";
 import { ClipboardBridge } from "./clipboard";
 import { RemoteCursor, type CursorState } from "./cursor";
 import { Keyboard } from "./input/keyboard";
 import { Pointer } from "./input/pointer";
+import type { TouchControls } from "./input/touch_controls";
+import type { TouchMode } from "./input/touch_gestures";
+import { TouchInput, type ZoomHost } from "./input/touch_input";
+import { OnScreenKeyboard } from "./on_screen_keyboard";
 import type { ClientMessage, ServerMessage } from "./protocol";
 
 export interface InteractionState {
@@ -22,11 +27,15 @@ export class Interaction {
   private readonly pointer: Pointer;
   private readonly cursor: RemoteCursor;
   readonly clipboard: ClipboardBridge;
+  private readonly touchInput: TouchInput;
+  private readonly onScreenKeyboard: OnScreenKeyboard;
+  readonly touch: TouchControls;
+  private readonly touchListeners: (() => void)[] = [];
   private input = false;
   private viewOnly = false;
   private refused: string | null = null;
 
-  constructor(canvas: ScreenElement, send: (msg: ClientMessage) => boolean) {
+  constructor(canvas: ScreenElement, send: (msg: ClientMessage) => boolean, zoom: ZoomHost, touchMode: TouchMode) {
     // Keys (and input method text) go to a text area nobody sees, which
     // keeps the focus while the viewer works in the picture.
     const sink = document.createElement("textarea");
@@ -43,11 +52,42 @@ export class Interaction {
     this.keyboard = new Keyboard(sink, { send: (m) => void send(m), beforePaste: () => this.clipboard.beforePaste() });
     this.pointer = new Pointer(canvas, { send: (m) => void send(m), pressed: () => this.keyboard.focus() });
     this.cursor = new RemoteCursor(canvas);
+    const touchChanged = (): void => this.touchListeners.forEach((fn) => fn());
+    this.touchInput = new TouchInput(canvas, zoom, (m) => void send(m), touchMode, touchChanged);
+    this.onScreenKeyboard = new OnScreenKeyboard(
+      document.body,
+      { send: (m) => void send(m), beforePaste: () => this.clipboard.beforePaste() },
+      touchChanged,
+    );
+    this.touch = this.touchControls(zoom);
   }
 
   // Gives the keyboard back to the picture (the panel closed).
   focusPicture(): void {
     this.keyboard.focus();
+  }
+
+  private touchControls(host: ZoomHost): TouchControls {
+    const touchInput = this.touchInput;
+    const osk = this.onScreenKeyboard;
+    return {
+      get mode() {
+        return touchInput.mode;
+      },
+      setMode: (m) => touchInput.setMode(m),
+      get keyboardShown() {
+        return osk.isShown;
+      },
+      toggleKeyboard: () => osk.toggle(),
+      resetZoom: () => host.zoom.reset(),
+      state: () => ({
+        mode: touchInput.mode,
+        keyboardShown: osk.isShown,
+        touched: touchInput.touched,
+        zoom: { scale: host.zoom.scale, ...host.zoom.shownBox() },
+      }),
+      onChange: (fn) => void this.touchListeners.push(fn),
+    };
   }
 
   // Handles the server messages that are ours; false for the others.
@@ -58,6 +98,8 @@ export class Interaction {
         this.viewOnly = m.view_only;
         this.keyboard.setEnabled(this.input);
         this.pointer.setEnabled(this.input);
+        this.touchInput.setEnabled(this.input);
+        this.onScreenKeyboard.setEnabled(this.input);
         this.clipboard.setMode(m.view_only ? "off" : m.clipboard);
         return true;
       case "cursor":
@@ -81,6 +123,7 @@ export class Interaction {
   // The picture's box or scale changed: the cursor follows its scale.
   pictureMoved(): void {
     this.cursor.refresh();
+    this.touchInput.pictureMoved();
   }
 
   // The connection dropped; the server has released every key already.
@@ -88,6 +131,8 @@ export class Interaction {
     this.keyboard.reset();
     this.keyboard.setEnabled(false);
     this.pointer.setEnabled(false);
+    this.touchInput.setEnabled(false);
+    this.onScreenKeyboard.setEnabled(false);
     this.cursor.reset();
   }
 

@@ -4,7 +4,7 @@
 
 import { Client } from "./client";
 import { Panel } from "./panel/panel";
-import type { PanelHost, TouchControls } from "./panel/panel_host";
+import type { PanelHost } from "./panel/panel_host";
 import { StatusOverlay } from "./status_overlay";
 import { checkSupport } from "./support";
 import { installTestHook, type VoxlStats } from "./test_hook";
@@ -83,6 +83,7 @@ async function main(): Promise<void> {
     () => client.markerReport(),
     () => client.sizer.snapshot(),
     () => panel.state(),
+    () => client.touch,
   );
   client.start();
 }
@@ -97,8 +98,7 @@ function panelHost(client: Client, view: View, screen: ScreenElement): PanelHost
     setScaling: (mode) => view.setScaling(mode),
     clipboard: client.interaction.clipboard,
     audioElement: client.audioControls.element,
-    // The touch input's controls, where the page has them.
-    touch: () => (client as unknown as { touch?: TouchControls }).touch,
+    touch: client.touch,
     // Laid out before it first shows: the box its style gives it.
     pictureBox: () => {
       if (!screen.hidden) return screen.getBoundingClientRect();

@@ -1,6 +1,8 @@
 // window.voxl: a read-only window onto the client's state, for automated
 // browser tests and tooling (e.g. `await page.evaluate(() => voxl.stats())`).
 // Nothing in the page reads it; changing what it returns breaks only those.
+// touch() is the one way in: the touch controls the panel's buttons call
+// (mode, on-screen keyboard, zoom reset), so tests can press them.
 
 export type ClientState = "connecting" | "connected" | "streaming" | "reconnecting" | "error" | "unsupported";
 
@@ -32,6 +34,7 @@ import type { ResizeState } from "./desktop_sizer";
 import type { MarkerReport } from "./frame_marker";
 import type { InteractionState } from "./interaction";
 import type { PanelState } from "./panel/panel";
+import type { TouchControls } from "./input/touch_controls";
 
 export interface VoxlHook {
   // Desktop sound and microphone figures (see audio/audio_player.ts).
@@ -51,6 +54,8 @@ export interface VoxlHook {
   // The control panel: open or not, what hello said (id, files), the
   // settings the server applied and the viewers it listed.
   panel(): PanelState | null;
+  // Touch mode, on-screen keyboard and pinch zoom (null before start).
+  touch(): TouchControls | null;
 }
 
 declare global {
@@ -67,7 +72,17 @@ export function installTestHook(
   marker: () => MarkerReport = () => ({ seen: [], pictures: 0, unreadable: 0 }),
   resize: () => ResizeState | null = () => null,
   panel: () => PanelState | null = () => null,
+  touch: () => TouchControls | null = () => null,
 ): void {
-  const hook: VoxlHook = Object.freeze({ stats: () => ({ ...stats() }), latencies, audio, interaction, marker, resize, panel });
+  const hook: VoxlHook = Object.freeze({
+    stats: () => ({ ...stats() }),
+    latencies,
+    audio,
+    interaction,
+    marker,
+    resize,
+    panel,
+    touch,
+  });
   Object.defineProperty(window, "voxl", { value: hook, enumerable: false, writable: false, configurable: false });
 }

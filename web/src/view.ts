@@ -6,12 +6,15 @@
 // fits (fitDesktop), scaled to fit otherwise. The viewer's scaling mode
 // "1:1" (the panel's) shows every stream pixel on one device pixel instead,
 // and the stage scrolls where the picture is larger than the window.
+// The page's own pinch zoom (picture_zoom.ts) is applied on top as a
+// transform.
 //
 // Main thread.
 
 import type { ScreenElement } from "./screen_element";
 import { fitDesktop, fitNative, fitStream, type Fit } from "./fit";
 import { desktopPixelsPerCss, type Size } from "./resize_rule";
+import { PictureZoom } from "./picture_zoom";
 
 // The viewer's choice: scaled to fit the window, or 1:1.
 export type ScalingMode = "fit" | "1:1";
@@ -43,6 +46,8 @@ export class View {
   private scaling: ScalingMode = "fit";
   private readonly stageListeners: StageListener[] = [];
   private readonly layoutListeners: (() => void)[] = [];
+  // Pinch zoom of the picture in the page; its changes apply at once.
+  readonly zoom = new PictureZoom(() => this.applyZoom());
 
   constructor(
     private readonly stage: HTMLElement,
@@ -113,6 +118,12 @@ export class View {
 
   layoutState(): ViewLayout {
     return { mode: this.mode, scale: this.fitScale, stream: { width: this.streamW, height: this.streamH }, stage: this.stageSize(), dpr: this.dpr() };
+  }
+
+  // The stage's top-left corner in client coordinates (the zoom's origin).
+  stageOrigin(): { x: number; y: number } {
+    const r = this.stage.getBoundingClientRect();
+    return { x: r.left, y: r.top };
   }
 
   private stageSize(): Size {
@@ -200,6 +211,14 @@ export class View {
     s.width = `${f.width}px`;
     s.height = `${f.height}px`;
     s.imageRendering = f.pixelated ? "pixelated" : "auto";
+    this.zoom.place({ left: f.left, top: f.top, width: f.width, height: f.height }, { width: this.viewW / dpr, height: this.viewH / dpr });
+    this.applyZoom();
+  }
+
+  private applyZoom(): void {
+    const s = this.canvas.style;
+    s.transformOrigin = "0 0";
+    s.transform = this.zoom.css();
     for (const fn of this.layoutListeners) fn();
   }
 }

@@ -2,7 +2,10 @@
 // picture's scale, buttons in X11 numbering (back and forward included),
 // and wheel deltas as the browser measures them: pixels (converted to stream
 // pixels) from smooth wheels and touchpads, lines or pages as notches. The
-// server turns pixels into notches (--scroll-px-per-notch).
+// server turns pixels into notches (--scroll-px-per-notch). Touch is
+// touch_input.ts's: pointer events of type "touch" are left to it. The
+// mapping from page points to stream pixels is here, for both: it reads the
+// picture's client rectangle, so the page's pinch zoom is accounted for.
 
 import { pictureSize, type ScreenElement } from "../screen_element";
 import type { ClientMessage } from "../protocol";
@@ -13,6 +16,23 @@ const BUTTONS = [1, 2, 3, 8, 9];
 // A wheel in line mode says 3 lines per notch; a page counts as 3 notches.
 const LINES_PER_NOTCH = 3;
 const NOTCHES_PER_PAGE = 3;
+
+// The stream pixel under a page point (client CSS px), clamped to the picture.
+export function streamPoint(el: ScreenElement, clientX: number, clientY: number): { x: number; y: number } {
+  const r = el.getBoundingClientRect();
+  const { width: w, height: h } = pictureSize(el);
+  if (r.width <= 0 || r.height <= 0 || w <= 0 || h <= 0) return { x: 0, y: 0 };
+  const x = Math.floor(((clientX - r.left) * w) / r.width);
+  const y = Math.floor(((clientY - r.top) * h) / r.height);
+  return { x: Math.min(w - 1, Math.max(0, x)), y: Math.min(h - 1, Math.max(0, y)) };
+}
+
+// Stream pixels per CSS pixel in each axis, as the picture is shown now.
+export function streamPerCss(el: ScreenElement): { x: number; y: number } {
+  const r = el.getBoundingClientRect();
+  const size = pictureSize(el);
+  return { x: r.width > 0 ? size.width / r.width : 1, y: r.height > 0 ? size.height / r.height : 1 };
+}
 
 export interface PointerHooks {
   send(msg: ClientMessage): void;
@@ -50,16 +70,11 @@ export class Pointer {
 
   // The stream pixel under the event.
   position(e: MouseEvent): { x: number; y: number } {
-    const r = this.canvas.getBoundingClientRect();
-    const { width: w, height: h } = pictureSize(this.canvas);
-    if (r.width <= 0 || r.height <= 0 || w <= 0 || h <= 0) return { x: 0, y: 0 };
-    const x = Math.floor(((e.clientX - r.left) * w) / r.width);
-    const y = Math.floor(((e.clientY - r.top) * h) / r.height);
-    return { x: Math.min(w - 1, Math.max(0, x)), y: Math.min(h - 1, Math.max(0, y)) };
+    return streamPoint(this.canvas, e.clientX, e.clientY);
   }
 
   private move(e: PointerEvent): void {
-    if (!this.enabled) return;
+    if (!this.enabled || e.pointerType === "touch") return;
     // Events the browser merged since the last one, in order, so a fast
     // stroke is drawn with all its points.
     const events = e.getCoalescedEvents?.() ?? [];
@@ -67,7 +82,7 @@ export class Pointer {
   }
 
   private button(e: PointerEvent, down: boolean): void {
-    if (!this.enabled) return;
+    if (!this.enabled || e.pointerType === "touch") return;
     const b = BUTTONS[e.button];
     if (b === undefined) return;
     e.preventDefault();
@@ -83,11 +98,8 @@ export class Pointer {
     e.preventDefault();
     const at = this.position(e);
     if (e.deltaMode === WheelEvent.DOM_DELTA_PIXEL) {
-      const r = this.canvas.getBoundingClientRect();
-      const size = pictureSize(this.canvas);
-      const sx = r.width > 0 ? size.width / r.width : 1;
-      const sy = r.height > 0 ? size.height / r.height : 1;
-      this.hooks.send({ type: "scroll", dx: e.deltaX * sx, dy: e.deltaY * sy, unit: "px", ...at });
+      const s = streamPerCss(this.canvas);
+      this.hooks.send({ type: "scroll", dx: e.deltaX * s.x, dy: e.deltaY * s.y, unit: "px", ...at });
     } else {
       const per = e.deltaMode === WheelEvent.DOM_DELTA_LINE ? 1 / LINES_PER_NOTCH : NOTCHES_PER_PAGE;
       this.hooks.send({ type: "scroll", dx: e.deltaX * per, dy: e.deltaY * per, unit: "notch", ...at });

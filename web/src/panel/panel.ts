@@ -95,7 +95,7 @@ export class Panel implements SessionListener {
     sound.appendChild(host.audioElement);
     this.clipboard = new ClipboardBox(host.clipboard);
     this.settings = new SettingsSection((m) => host.send(m));
-    this.touch = new TouchSection(() => host.touch());
+    this.touch = new TouchSection(host.touch);
     this.drawer.append(
       this.connection.element,
       this.viewers.element,

@@ -1,23 +1,15 @@
 // What the panel needs from the rest of the page: the client's figures and
 // state, a way to send the panel's own messages, the stats overlay switch,
 // the picture's keyboard focus, the clipboard, the view's scaling and the
-// touch controls (when the touch input is built in), the picture's box.
+// touch controls, the picture's box.
 // main.ts builds it.
 
 import type { ClipboardBridge } from "../clipboard";
+import type { TouchControls } from "../input/touch_controls";
 import type { ControlRequest, SettingsRequest } from "../protocol";
 import type { OverlayFigures } from "../stats_overlay";
 import type { ClientState } from "../test_hook";
 import type { ScalingMode } from "../view";
-
-// The touch part's controls on Client (client.touch), when present.
-export interface TouchControls {
-  mode: "trackpad" | "direct";
-  setMode(m: "trackpad" | "direct"): void;
-  keyboardShown: boolean;
-  toggleKeyboard(): void;
-  resetZoom(): void;
-}
 
 export interface PanelHost {
   figures(): OverlayFigures;
@@ -29,7 +21,7 @@ export interface PanelHost {
   readonly clipboard: ClipboardBridge;
   // The Sound section's controls (audio/audio_controls.ts).
   readonly audioElement: HTMLElement;
-  touch(): TouchControls | undefined;
+  readonly touch: TouchControls;
   // The picture's box in the window, null while none is shown, and a hook
   // run after every layout of it.
   pictureBox(): DOMRect | null;
