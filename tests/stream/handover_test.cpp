@@ -26,7 +26,8 @@ using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
 constexpr auto kLimit = std::chrono::seconds(60);
-constexpr Rect kWindow{100, 100, 200, 150};
+constexpr Rect kWindow{100, 100, 200, 150};  // the recorder's
+constexpr Rect kMotion{400, 300, 160, 120};  // painted on the root, beside it
 constexpr uint32_t kBackground = 0x204060;
 
 class HandoverTest : public VoxlFixture {
@@ -204,7 +205,7 @@ TEST_F(HandoverTest, SettingsAreAnsweredAndTheStreamRunsAtTheHighestRateAllowed)
     return pump_until([&] {
       // Motion, so frames come at the rate the pipeline paces.
       colour ^= 0x3f3f3f;
-      fill(kWindow, colour);
+      fill(kMotion, colour);
       painter_->sync();
       const json s = last(*a_, "stats");
       return s.is_object() && s["frame_rate"] == fps;
