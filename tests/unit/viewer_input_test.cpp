@@ -283,7 +283,7 @@ using namespace std::chrono_literals;
 
 // Two full viewers and one view-only viewer on one desktop, on a clock and
 // timer the test drives.
-class HandoverTest : public ViewerInputTest {
+class InteractionHandoverTest : public ViewerInputTest {
  protected:
   InteractionHooks::Time clock = std::chrono::steady_clock::time_point{} + 1h;
   std::optional<InteractionHooks::Time> armed;
@@ -300,7 +300,7 @@ class HandoverTest : public ViewerInputTest {
   }
 };
 
-TEST_F(HandoverTest, OnlyTheHoldersInputReachesTheDesktop) {
+TEST_F(InteractionHandoverTest, OnlyTheHoldersInputReachesTheDesktop) {
   Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger(), hooks());
   auto a = in.join(link, false, 1);
   auto b = in.join(link2, false, 2);
@@ -319,7 +319,7 @@ TEST_F(HandoverTest, OnlyTheHoldersInputReachesTheDesktop) {
   EXPECT_TRUE(link.of("refused").empty());
 }
 
-TEST_F(HandoverTest, ARequestAndAGrantMoveControlAndReleaseTheOldHoldersKeys) {
+TEST_F(InteractionHandoverTest, ARequestAndAGrantMoveControlAndReleaseTheOldHoldersKeys) {
   Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger(), hooks());
   auto a = in.join(link, false, 1);
   auto b = in.join(link2, false, 2);
@@ -353,7 +353,7 @@ TEST_F(HandoverTest, ARequestAndAGrantMoveControlAndReleaseTheOldHoldersKeys) {
   EXPECT_EQ(link.of("refused").size(), 2u);
 }
 
-TEST_F(HandoverTest, TheTimeoutPassesControlOnAndTheListFollows) {
+TEST_F(InteractionHandoverTest, TheTimeoutPassesControlOnAndTheListFollows) {
   InteractionSettings s;
   s.control_timeout = 5s;
   Interaction in(&inj, &clip, &cur, s, spdlog::default_logger(), hooks());
@@ -377,7 +377,7 @@ TEST_F(HandoverTest, TheTimeoutPassesControlOnAndTheListFollows) {
   EXPECT_EQ(link.of("viewers").back()["timeout_s"], 5);
 }
 
-TEST_F(HandoverTest, ViewOnlyViewersCannotAskAndEveryoneSeesTheList) {
+TEST_F(InteractionHandoverTest, ViewOnlyViewersCannotAskAndEveryoneSeesTheList) {
   Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger(), hooks());
   auto a = in.join(link, false, 1);
   auto v = in.join(link3, true, 3);
@@ -405,7 +405,7 @@ TEST_F(HandoverTest, ViewOnlyViewersCannotAskAndEveryoneSeesTheList) {
   EXPECT_EQ(link3.of("viewers").back()["viewers"].size(), 1u) << "told when a viewer leaves";
 }
 
-TEST_F(HandoverTest, WhenTheHolderLeavesTheRequesterGetsControl) {
+TEST_F(InteractionHandoverTest, WhenTheHolderLeavesTheRequesterGetsControl) {
   Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger(), hooks());
   auto a = in.join(link, false, 1);
   auto b = in.join(link2, false, 2);
@@ -422,7 +422,7 @@ struct LastLink : ViewerLink {
   void send_control(std::string text) override { last = std::move(text); }
 };
 
-TEST_F(HandoverTest, TheListHoldsAtMost32AndAlwaysItsRecipient) {
+TEST_F(InteractionHandoverTest, TheListHoldsAtMost32AndAlwaysItsRecipient) {
   Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger(), hooks());
   std::vector<std::unique_ptr<LastLink>> links;
   std::vector<std::unique_ptr<ViewerInput>> viewers;
@@ -438,7 +438,7 @@ TEST_F(HandoverTest, TheListHoldsAtMost32AndAlwaysItsRecipient) {
   viewers.clear();
 }
 
-TEST_F(HandoverTest, ALoneViewerNeverNotices) {
+TEST_F(InteractionHandoverTest, ALoneViewerNeverNotices) {
   Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger(), hooks());
   auto a = in.join(link, false, 1);
   a->handle("move", json{{"x", 1}, {"y", 1}});
