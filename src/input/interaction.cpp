@@ -185,8 +185,10 @@ void Interaction::send_viewers() {
   }
   for (ViewerInput* v : all) {
     if (!listed(v)) continue;
-    if (shared.empty()) v->send_control(viewers_json(*v));
-    else v->send_control(shared + "\"you\":" + std::to_string(v->id()) + "}");
+    // Only the newest list waits: another viewer renaming or asking over
+    // and over cannot fill this one's queue.
+    if (shared.empty()) v->send_latest(viewers_json(*v), ControlKind::kViewers);
+    else v->send_latest(shared + "\"you\":" + std::to_string(v->id()) + "}", ControlKind::kViewers);
   }
 }
 

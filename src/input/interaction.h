@@ -56,7 +56,7 @@ struct InteractionSettings {
 
 // Messages of which a viewer needs only the latest: one still waiting to
 // be sent may be replaced by a newer one of the same kind.
-enum class ControlKind { kCursor, kClipboard };
+enum class ControlKind { kCursor, kClipboard, kViewers };
 
 // The clock and the timer of the control handover; empty members: the
 // system's clock, and no timeout (nothing arms the timer).

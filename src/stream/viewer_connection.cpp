@@ -427,7 +427,14 @@ void ViewerConnection::on_audio(const audio::AudioPacketPtr& packet) {
 void ViewerConnection::send_control(std::string text) { send_text(std::move(text), TextKind::kOther); }
 
 void ViewerConnection::send_latest(std::string text, input::ControlKind kind) {
-  send_text(std::move(text), kind == input::ControlKind::kCursor ? TextKind::kCursor : TextKind::kClipboard);
+  switch (kind) {
+    case input::ControlKind::kCursor:
+      return send_text(std::move(text), TextKind::kCursor);
+    case input::ControlKind::kClipboard:
+      return send_text(std::move(text), TextKind::kClipboard);
+    case input::ControlKind::kViewers:
+      return send_text(std::move(text), TextKind::kViewers);
+  }
 }
 
 void ViewerConnection::send_text(std::string text, TextKind kind) {

@@ -245,10 +245,11 @@
 //     at most every 300 ms; requests in between are served together at the
 //     end of that interval.
 // What waits to be sent to a client: text up to 2 MiB / 256 messages (not
-// counting the one pending clipboard message); only the latest cursor and
-// the latest clipboard message wait (a newer one replaces an older one not
-// yet being written). A client past that is closed with 1008. A view-only
-// viewer's link estimate does not lower the shared encoder bitrate.
+// counting the one pending clipboard message); only the latest cursor,
+// the latest clipboard message and the latest "viewers" list wait (a newer
+// one replaces an older one not yet being written). A client past that is
+// closed with 1008. A view-only viewer's link estimate does not lower the
+// shared encoder bitrate.
 //
 // Pure data; any thread.
 #pragma once

@@ -567,3 +567,25 @@ TEST_F(ViewerConnectionTest, AViewOnlyViewersCapsThinWhatItIsSentOnly) {
 
 }  // namespace
 }  // namespace voxl::stream
+
+namespace voxl::stream {
+namespace {
+
+TEST_F(ViewerConnectionTest, AViewerRenamingOverAndOverCannotFillAnothersQueue) {
+  FakeTransport slow_t, busy_t;
+  ViewerConnection slow(slow_t, services(), true, clocks());
+  slow.start(1);  // never written: everything after its hello waits
+  ViewerConnection busy(busy_t, services(), false, clocks());
+  busy.start(2);
+  for (int i = 0; i < 1000; ++i) {
+    busy.receive_text(json{{"type", "settings"}, {"name", "n" + std::to_string(i)}}.dump());
+    flush(busy, busy_t);
+  }
+  EXPECT_FALSE(slow.closed()) << "closed for another viewer's renames";
+  EXPECT_LT(slow.text_queue().size(), 10u) << "only the newest list waits";
+  flush(slow, slow_t);
+  EXPECT_EQ(slow_t.of("viewers").back()["viewers"][1]["name"], "n999");
+}
+
+}  // namespace
+}  // namespace voxl::stream
