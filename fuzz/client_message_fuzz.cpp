@@ -1,12 +1,16 @@
 // Every client message through the dispatch the server uses
 // (stream::ViewerConnection), without the last-resort guard so anything
 // that would throw shows up. The first byte picks the role (bit 0: view
-// only) and the kind (bit 1: binary); the rest is the message. Each input
-// gets a fresh connection over a transport that completes every write, on
-// a hub, an interaction with a null desktop (input, clipboard), a resize
-// controller over a resizer that takes every size, and no microphone.
+// only), the kind (bit 1: binary) and whether another full viewer holds
+// control (bit 2: it typed first, so input, "control" and clipboard
+// messages meet the handover); the rest is the message. Each input gets a
+// fresh connection (and its rival) over a transport that completes every
+// write, on a hub, an interaction with a null desktop (input, clipboard)
+// and a control timer that is armed but never fires, a resize controller
+// over a resizer that takes every size, and no microphone.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -53,7 +57,7 @@ struct World {
   stream::Hub hub{stream::PipelineControls{}};
   NullInjector injector;
   NullClipboard clipboard;
-  input::Interaction interaction{&injector, &clipboard, nullptr, {}, log};
+  input::Interaction interaction{&injector, &clipboard, nullptr, {}, log, {.arm_timer = [](auto) {}}};
   stream::ResizeController resize{{.current = {640, 480}, .max = {3840, 2160}},
                                   {.resize = [](Size, std::string&) { return true; }, .arm_timer = [](auto) {}},
                                   log};
@@ -66,11 +70,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   const bool view_only = data[0] & 1;
   const bool binary = data[0] & 2;
+  const bool rival = data[0] & 4;
   const std::span<const uint8_t> message(data + 1, size - 1);
 
   stream::ViewerServices services{.hub = world.hub, .log = world.log};
   services.interaction = &world.interaction;
   services.resize = &world.resize;
+  Transport rival_transport;
+  std::optional<stream::ViewerConnection> holder;
+  if (rival) {
+    holder.emplace(rival_transport, services, false);
+    holder->start(2);
+    holder->dispatch_text(R"({"type":"key","code":"KeyA","key":"a","down":true,"mods":0})");
+  }
   Transport transport;
   stream::ViewerConnection conn(transport, services, view_only);
   conn.start(1);
@@ -79,6 +91,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   else
     conn.dispatch_text(std::string_view(reinterpret_cast<const char*>(message.data()), message.size()));
   conn.tick();
+  while (transport.busy && !conn.closed()) {
+    transport.busy = false;
+    conn.on_written();
+  }
+  if (holder) holder->dispatch_text(R"({"type":"control","action":"grant","to":1})");
   while (transport.busy && !conn.closed()) {
     transport.busy = false;
     conn.on_written();

@@ -83,6 +83,9 @@ struct Config {
   // Input & clipboard
   ClipboardMode clipboard = ClipboardMode::kBoth;
   int scroll_px_per_notch = 180;
+  // Seconds the viewer holding control may idle while another asks for it
+  // before control passes on; 0: never.
+  int control_timeout = 10;
 
   // Audio
   bool audio = true;

@@ -179,6 +179,10 @@ void declare_input(FlagSet& f, Config& c) {
                    storing(c.clipboard, parse_clipboard));
   f.integer("--scroll-px-per-notch", "PX", "desktop pixels one wheel notch scrolls", 1, 10000,
             c.scroll_px_per_notch);
+  f.integer("--control-timeout", "S",
+            "seconds the viewer with control may idle while another asks for it before control passes on; "
+            "0: never",
+            0, 86400, c.control_timeout);
 }
 
 void declare_audio(FlagSet& f, Config& c) {

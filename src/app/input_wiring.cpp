@@ -1,5 +1,9 @@
 #include "app/input_wiring.h"
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <chrono>
 #include <exception>
 #include <utility>
 
@@ -18,6 +22,7 @@ input::InteractionSettings interaction_settings(const Config& c) {
   s.clipboard_in = c.clipboard == ClipboardMode::kIn || c.clipboard == ClipboardMode::kBoth;
   s.clipboard_out = c.clipboard == ClipboardMode::kOut || c.clipboard == ClipboardMode::kBoth;
   s.scroll_px_per_notch = c.scroll_px_per_notch;
+  s.control_timeout = std::chrono::seconds(c.control_timeout);
   if (c.capture_region) s.picture = {{c.capture_region->x, c.capture_region->y}, c.capture_region->size()};
   return s;
 }
@@ -63,13 +68,26 @@ std::unique_ptr<input::Clipboard> recovering_clipboard(const Config& config, boo
 
 }  // namespace
 
+struct InputWiring::ControlTimer {
+  explicit ControlTimer(boost::asio::io_context& io) : timer(io) {}
+  boost::asio::steady_timer timer;
+};
+
 InputWiring::InputWiring(const Config& config, boost::asio::io_context& io, platform::DesktopEnvironment& desktop,
                          const Logger& log)
     : injector_(recovering_injector(desktop, log)),
       cursor_(recovering_cursor(io, desktop, log)),
-      clipboard_(recovering_clipboard(config, io, desktop, log)) {
+      clipboard_(recovering_clipboard(config, io, desktop, log)),
+      control_timer_(std::make_unique<ControlTimer>(io)) {
+  input::InteractionHooks hooks;
+  hooks.arm_timer = [this](std::chrono::steady_clock::time_point when) {
+    control_timer_->timer.expires_at(when);  // cancels the wait before
+    control_timer_->timer.async_wait([this](const boost::system::error_code& ec) {
+      if (!ec && interaction_) interaction_->on_control_timer();
+    });
+  };
   interaction_ = std::make_unique<input::Interaction>(injector_.get(), clipboard_.get(), cursor_.get(),
-                                                      interaction_settings(config), log);
+                                                      interaction_settings(config), log, std::move(hooks));
 }
 
 InputWiring::~InputWiring() = default;

@@ -9,7 +9,8 @@
 // on the loop. Lifetime: made after the loop and before the agent services
 // and the server, destroyed in reverse: the interaction first (it releases
 // every key and button still held and lets go of the parts), then the
-// clipboard, the cursor and the injector, all before the loop.
+// clipboard, the cursor and the injector, all before the loop. The
+// interaction's control timeout runs on an asio timer of the loop.
 #pragma once
 
 #include <memory>
@@ -46,7 +47,9 @@ class InputWiring {
   std::unique_ptr<input::InputInjector> injector_;
   std::unique_ptr<input::CursorSource> cursor_;
   std::unique_ptr<input::Clipboard> clipboard_;
-  std::unique_ptr<input::Interaction> interaction_;  // goes before the parts it routes to
+  struct ControlTimer;
+  std::unique_ptr<ControlTimer> control_timer_;
+  std::unique_ptr<input::Interaction> interaction_;  // goes before the parts it routes to (and its timer)
 };
 
 }  // namespace voxl::app

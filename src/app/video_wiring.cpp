@@ -58,8 +58,10 @@ VideoWiring::VideoWiring(const Config& config, asio::io_context& io, const Logge
                 if (!ec) hub_.on_key_timer();
               });
             },
-            {}}) {
+            {},
+            [this](int fps) { if (pipeline_) pipeline_->set_max_fps(fps); }}) {
   hub_.set_bitrate_limits({config.min_kbps, config.max_kbps});
+  hub_.set_server_max_fps(config.framerate);
 }
 
 VideoWiring::~VideoWiring() { stop(); }
@@ -81,6 +83,7 @@ void VideoWiring::start(std::function<std::unique_ptr<capture::Capturer>()> make
         });
       },
       [this, failed = std::move(failed)](const std::string&) { asio::post(io_, failed); });
+  pipeline_->set_max_fps(hub_.max_fps());
 }
 
 void VideoWiring::stop() {

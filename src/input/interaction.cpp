@@ -33,13 +33,15 @@ bool CursorImage::hidden() const {
 }
 
 Interaction::Interaction(InputInjector* injector, Clipboard* clipboard, CursorSource* cursor,
-                         InteractionSettings settings, Logger log)
+                         InteractionSettings settings, Logger log, InteractionHooks hooks)
     : injector_(injector),
       clipboard_(clipboard),
       cursor_(cursor),
       settings_(settings),
       picture_(settings.picture),
-      log_(std::move(log)) {
+      log_(std::move(log)),
+      hooks_(std::move(hooks)),
+      handover_(hooks_.arm_timer ? settings.control_timeout : std::chrono::seconds(0)) {
   if (cursor_) cursor_->set_listener([this](const CursorImagePtr& image) { on_cursor(image); });
   if (clipboard_)
     clipboard_->set_listener({[this](const ClipboardContent& c) { on_copied(c); },
@@ -59,13 +61,140 @@ std::unique_ptr<ViewerInput> Interaction::join(ViewerLink& link, bool view_only,
                        {"scroll_px_per_notch", settings_.scroll_px_per_notch}}));
   if (cursor_)
     if (auto c = cursor_->current()) v->send_cursor(*c);
+  handover_.join(viewer_id, view_only);
+  send_viewers();
   return v;
 }
 
-void Interaction::leave(ViewerInput* v) { std::erase(viewers_, v); }
+void Interaction::leave(ViewerInput* v) {
+  if (!listed(v)) return;
+  std::erase(viewers_, v);
+  const uint64_t holder = handover_.holder();
+  const uint64_t changes = handover_.changes();
+  handover_.leave(v->id(), now());
+  if (!settle(holder, changes)) send_viewers();  // it left, whatever else moved
+}
+
+Interaction::Time Interaction::now() const { return hooks_.now ? hooks_.now() : std::chrono::steady_clock::now(); }
+
+bool Interaction::listed(const ViewerInput* v) const {
+  return std::find(viewers_.begin(), viewers_.end(), v) != viewers_.end();
+}
+
+ViewerInput* Interaction::viewer(uint64_t id) const {
+  for (ViewerInput* v : viewers_)
+    if (v->id() == id) return v;
+  return nullptr;
+}
+
+bool Interaction::take_input(ViewerInput& v) {
+  const uint64_t holder = handover_.holder();
+  const uint64_t changes = handover_.changes();
+  const bool ok = handover_.on_input(v.id(), now());
+  settle(holder, changes);
+  return ok;
+}
+
+ControlHandover::Outcome Interaction::on_control(ViewerInput& v, std::string_view action, uint64_t to) {
+  const uint64_t holder = handover_.holder();
+  const uint64_t changes = handover_.changes();
+  const Time t = now();
+  ControlHandover::Outcome out = ControlHandover::Outcome::kUnknown;
+  if (action == "request") out = handover_.request(v.id(), t);
+  else if (action == "release") out = handover_.release(v.id(), t);
+  else if (action == "grant") out = handover_.grant(v.id(), to, t);
+  else if (action == "deny") out = handover_.deny(v.id(), to);
+  settle(holder, changes);
+  return out;
+}
+
+void Interaction::on_control_timer() {
+  const uint64_t holder = handover_.holder();
+  const uint64_t changes = handover_.changes();
+  handover_.on_timer(now());
+  if (handover_.holder() != holder) log_->info("control: viewer {} idled past the timeout", holder);
+  settle(holder, changes);
+  arm_timer();  // the holder's input moved the deadline on: the next one
+}
+
+void Interaction::rename(ViewerInput& v, std::string name) {
+  if (v.name() == name) return;
+  v.set_name(std::move(name));
+  send_viewers();
+}
+
+bool Interaction::settle(uint64_t holder_before, uint64_t changes_before) {
+  if (handover_.changes() == changes_before) return false;
+  const uint64_t holder = handover_.holder();
+  if (holder != holder_before) {
+    log_->info("control: {} -> {}", holder_before ? "viewer " + std::to_string(holder_before) : "nobody",
+               holder ? "viewer " + std::to_string(holder) : "nobody");
+    if (ViewerInput* old = viewer(holder_before)) old->lost_control();
+    if (ViewerInput* now_holding = viewer(holder)) now_holding->gained_control();
+  }
+  arm_timer();
+  send_viewers();
+  return true;
+}
+
+void Interaction::arm_timer() {
+  if (const auto due = handover_.deadline(); due && hooks_.arm_timer) hooks_.arm_timer(*due);
+}
+
+std::string Interaction::viewers_json(const ViewerInput& to) const {
+  // The recipient, the holder and the requesters always; then the rest in
+  // join order, up to kMaxListed; shown in join order.
+  std::vector<const ViewerInput*> shown;
+  const auto first = [&](const ViewerInput* v) {
+    return v == &to || v->id() == handover_.holder() || handover_.requesting(v->id());
+  };
+  for (const ViewerInput* v : viewers_)
+    if (first(v) && shown.size() < kMaxListed) shown.push_back(v);
+  for (const ViewerInput* v : viewers_)
+    if (!first(v) && shown.size() < kMaxListed) shown.push_back(v);
+  if (std::find(shown.begin(), shown.end(), &to) == shown.end()) shown.back() = &to;
+  json list = json::array();
+  for (const ViewerInput* v : viewers_) {
+    if (std::find(shown.begin(), shown.end(), v) == shown.end()) continue;
+    list.push_back({{"id", v->id()},
+                    {"role", v->view_only() ? "view-only" : "full"},
+                    {"name", v->name()},
+                    {"requesting", handover_.requesting(v->id())}});
+  }
+  return json_text(json{{"type", "viewers"},
+                        {"you", to.id()},
+                        {"holder", handover_.holder()},
+                        {"timeout_s", handover_.timeout().count()},
+                        {"viewers", std::move(list)},
+                        {"more", viewers_.size() - shown.size()}});
+}
+
+// A viewer may leave while being told (its queue overflowed): iterate a
+// copy and skip those gone. Up to kMaxListed viewers everyone gets the
+// same list but for "you", which is made once and stamped per recipient
+// (the object's keys are sorted, so "you" is its last).
+void Interaction::send_viewers() {
+  const auto all = viewers_;
+  if (all.empty()) return;
+  std::string shared;
+  if (all.size() <= kMaxListed) {
+    shared = viewers_json(*all.front());
+    const std::string tail = "\"you\":" + std::to_string(all.front()->id()) + "}";
+    if (!shared.ends_with(tail)) shared.clear();  // not as expected: one per viewer
+    else shared.resize(shared.size() - tail.size());
+  }
+  for (ViewerInput* v : all) {
+    if (!listed(v)) continue;
+    // Only the newest list waits: another viewer renaming or asking over
+    // and over cannot fill this one's queue.
+    if (shared.empty()) v->send_latest(viewers_json(*v), ControlKind::kViewers);
+    else v->send_latest(shared + "\"you\":" + std::to_string(v->id()) + "}", ControlKind::kViewers);
+  }
+}
 
 void Interaction::detach() {
   for (ViewerInput* v : viewers_) v->release_all();
+  hooks_.arm_timer = nullptr;
   if (cursor_) cursor_->set_listener(nullptr);
   if (clipboard_) clipboard_->set_listener({});
   injector_ = nullptr;

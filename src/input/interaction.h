@@ -8,20 +8,32 @@
 // when the clipboard flows out; what a viewer copies is offered to the
 // desktop when it flows in.
 //
+// It also keeps the stream's viewer list and who holds control
+// (input/control_handover.h): input and clipboard from a full viewer that
+// does not hold control are dropped (ViewerInput refuses them once per
+// loss of control), the keys and buttons of a viewer that loses control
+// are released, and every viewer is sent the list ("viewers",
+// wire_format.h) when it joins and whenever anyone joins, leaves, renames
+// or control moves or is asked for. Its one timer (the holder's idle
+// timeout) is armed through InteractionHooks on the loop thread.
+//
 // Threads: loop thread only. Lifetime: outlives every ViewerInput it hands
 // out; detach() before the platform objects it was given are destroyed.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/geometry.h"
 #include "base/logging.h"
 #include "input/clipboard.h"
+#include "input/control_handover.h"
 #include "input/cursor_source.h"
 #include "input/input_injector.h"
 #include "input/picture_mapping.h"
@@ -34,6 +46,9 @@ struct InteractionSettings {
   bool clipboard_in = true;   // viewer -> desktop
   bool clipboard_out = true;  // desktop -> viewer
   double scroll_px_per_notch = 180;
+  // --control-timeout: the holder's idle time after which a requester
+  // gets control; zero: never.
+  std::chrono::seconds control_timeout{10};
   // Where the picture lies until the first frame says (a captured
   // region's corner and size; the screen's 0,0, its size not known yet).
   PictureMapping picture;
@@ -41,13 +56,26 @@ struct InteractionSettings {
 
 // Messages of which a viewer needs only the latest: one still waiting to
 // be sent may be replaced by a newer one of the same kind.
-enum class ControlKind { kCursor, kClipboard };
+enum class ControlKind { kCursor, kClipboard, kViewers };
+
+// The clock and the timer of the control handover; empty members: the
+// system's clock, and no timeout (nothing arms the timer).
+struct InteractionHooks {
+  using Time = std::chrono::steady_clock::time_point;
+  // Calls Interaction::on_control_timer() once at `when` (on the loop
+  // thread), replacing any call still to come.
+  std::function<void(Time when)> arm_timer{};
+  std::function<Time()> now{};
+};
 
 // How a viewer session is reached; implemented by the session.
 class ViewerLink {
  public:
   virtual void send_control(std::string json) = 0;
   virtual void send_latest(std::string json, ControlKind /*kind*/) { send_control(std::move(json)); }
+  // This viewer got control of the keyboard and mouse (or lost it: its
+  // keys and buttons have been released).
+  virtual void on_control(bool /*held*/) {}
 
  protected:
   virtual ~ViewerLink() = default;
@@ -56,14 +84,22 @@ class ViewerLink {
 class Interaction {
  public:
   Interaction(InputInjector* injector, Clipboard* clipboard, CursorSource* cursor, InteractionSettings settings,
-              Logger log);
+              Logger log, InteractionHooks hooks = {});
   ~Interaction();
   Interaction(const Interaction&) = delete;
   Interaction& operator=(const Interaction&) = delete;
 
-  // A viewer's handle, to be dropped when the viewer goes. Sends the viewer
-  // its "interaction" message and the current cursor.
+  // A viewer's handle, to be dropped (or detached) when the viewer goes.
+  // Sends the viewer its "interaction" message and the current cursor,
+  // then every viewer the new list.
   std::unique_ptr<ViewerInput> join(ViewerLink& link, bool view_only, uint64_t viewer_id);
+
+  // The handover's timer fired (see InteractionHooks::arm_timer).
+  void on_control_timer();
+  const ControlHandover& control() const { return handover_; }
+  // At most this many entries in a "viewers" message (the rest are
+  // counted in "more"); the recipient, the holder and the requesters first.
+  static constexpr size_t kMaxListed = 32;
 
   // Forgets the injector, clipboard and cursor source (after releasing every
   // key and button viewers hold), so they can be destroyed first.
@@ -91,7 +127,23 @@ class Interaction {
 
  private:
   friend class ViewerInput;
+  using Time = InteractionHooks::Time;
   void leave(ViewerInput* v);
+  // A full viewer's input: true when it holds control (taking it when free).
+  bool take_input(ViewerInput& v);
+  // A "control" message's action ("request", "release", "grant", "deny").
+  ControlHandover::Outcome on_control(ViewerInput& v, std::string_view action, uint64_t to);
+  void rename(ViewerInput& v, std::string name);
+  Time now() const;
+  // After a handover call: releases what a viewer that lost control holds,
+  // tells both, re-arms the timer and sends the list when anything moved
+  // (true then).
+  bool settle(uint64_t holder_before, uint64_t changes_before);
+  void arm_timer();
+  void send_viewers();
+  std::string viewers_json(const ViewerInput& to) const;
+  ViewerInput* viewer(uint64_t id) const;
+  bool listed(const ViewerInput* v) const;
   void on_cursor(const CursorImagePtr& image);
   void on_copied(const ClipboardContent& content);
   void on_refused(const std::string& message);
@@ -103,7 +155,9 @@ class Interaction {
   PictureMapping picture_;
   std::chrono::steady_clock::time_point picture_at_{};
   Logger log_;
-  std::vector<ViewerInput*> viewers_;
+  InteractionHooks hooks_;
+  ControlHandover handover_;
+  std::vector<ViewerInput*> viewers_;  // in join order
   std::map<uint64_t, std::string> cursor_cache_;  // serial -> JSON
 };
 

@@ -44,6 +44,7 @@ constexpr double kMaxScrollDelta = 1e6;
 constexpr size_t kMaxKeyNameBytes = 64;  // KeyboardEvent .code and .key
 constexpr size_t kMaxMimeBytes = 64;
 constexpr size_t kMaxBase64ClipboardBytes = (kMaxClipboardBytes + 2) / 3 * 4;
+constexpr int64_t kMaxViewerId = (int64_t(1) << 53) - 1;  // what a page's number holds exactly
 
 // The "mods" bit set, or -1 when the message has none.
 int mods_field(JsonFields& f) { return int(f.integer("mods", 0, 0xffff).value_or(-1)); }
@@ -64,13 +65,27 @@ bool is_input_type(std::string_view t) {
 ViewerInput::ViewerInput(Interaction& owner, ViewerLink& link, bool view_only, uint64_t id)
     : owner_(owner), link_(link), view_only_(view_only), id_(id), scroll_(owner.settings().scroll_px_per_notch) {}
 
-ViewerInput::~ViewerInput() {
+ViewerInput::~ViewerInput() { detach(); }
+
+void ViewerInput::detach() {
+  if (detached_) return;
+  detached_ = true;
   release_all();
   owner_.leave(this);
 }
 
+void ViewerInput::rename(std::string name) {
+  if (!detached_) owner_.rename(*this, std::move(name));
+}
+
 bool ViewerInput::handle(std::string_view type, const json& m) {
   bad_field_ = nullptr;
+  used_input_ = false;
+  if (detached_) return false;
+  if (type == "control") {
+    on_control_message(m);
+    return true;
+  }
   const bool input = is_input_type(type);
   if (!input && type != "clipboard") return false;
   if (view_only_) {
@@ -81,6 +96,12 @@ bool ViewerInput::handle(std::string_view type, const json& m) {
     refuse("input", "the desktop takes no input");
     return true;
   }
+  // Letting go of its own keys needs no control (it holds none without).
+  if (type != "release" && type != "clipboard" && !owner_.take_input(*this)) {
+    refuse_no_control();
+    return true;
+  }
+  used_input_ = type != "release" && type != "clipboard";
   if (type == "key")
     on_key(m);
   else if (type == "text")
@@ -100,6 +121,46 @@ void ViewerInput::refuse(std::string_view what, std::string_view reason) {
   told = true;
   owner_.log()->info("viewer {}: {} refused: {}", id_, what, reason);
   send_control(json_text(json{{"type", "refused"}, {"what", std::string(what)}, {"reason", std::string(reason)}}));
+}
+
+void ViewerInput::refuse_no_control() {
+  if (refused_no_control_) return;
+  refused_no_control_ = true;
+  send_control(json_text(json{{"type", "refused"}, {"what", "input"}, {"reason", "another viewer has control"}}));
+}
+
+void ViewerInput::lost_control() {
+  release_all();
+  refused_no_control_ = false;  // told again, once, when it next tries
+  link_.on_control(false);
+}
+
+void ViewerInput::gained_control() { link_.on_control(true); }
+
+// {"type":"control","action":"request"|"release"|"grant"|"deny","to":ID}
+void ViewerInput::on_control_message(const json& m) {
+  JsonFields f(m);
+  const auto action = f.string("action", 16);
+  const auto to = f.integer("to", 0, kMaxViewerId);
+  if (!f.ok()) {
+    bad_field_ = f.bad_field();
+    return;
+  }
+  const std::string_view a = action.value_or("");
+  if (a != "request" && a != "release" && a != "grant" && a != "deny") {
+    bad_field_ = "action";
+    return;
+  }
+  if (view_only_) {
+    if (!refused_control_) {
+      refused_control_ = true;
+      send_control(json_text(
+          json{{"type", "refused"}, {"what", "control"}, {"reason", "view-only viewers cannot take control"}}));
+    }
+    return;
+  }
+  if (owner_.on_control(*this, a, uint64_t(to.value_or(0))) != ControlHandover::Outcome::kDone)
+    owner_.log()->debug("viewer {}: control {} to {} not done", id_, a, to.value_or(0));
 }
 
 void ViewerInput::press(uint32_t keysym, bool down) {
@@ -219,6 +280,10 @@ void ViewerInput::on_clipboard(const json& m) {
   Clipboard* cb = owner_.clipboard();
   if (!cb || !owner_.settings().clipboard_in) {
     refuse("clipboard", "the desktop's clipboard does not take what viewers copy");
+    return;
+  }
+  if (!owner_.take_input(*this)) {
+    refuse_no_control();
     return;
   }
   ClipboardContent content;

@@ -2,10 +2,13 @@
 // src/stream/wire_format.h), keeps track of the keys and buttons it holds
 // so they are released when it loses focus or goes, keeps its modifier and
 // lock keys in step with the page, turns smooth wheel deltas into notches,
-// and refuses everything but watching to a view-only viewer.
+// and refuses everything but watching to a view-only viewer. Its input
+// and clipboard reach the desktop only while it holds control (the
+// Interaction's ControlHandover, which its "control" messages go to);
+// otherwise they are dropped and refused once per loss of control.
 //
-// Threads: loop thread only. Made by Interaction::join(); the destructor
-// releases what the viewer holds.
+// Threads: loop thread only. Made by Interaction::join(); detach() or the
+// destructor releases what the viewer holds and leaves the interaction.
 #pragma once
 
 #include <cstdint>
@@ -45,6 +48,17 @@ class ViewerInput {
   const char* bad_field() const { return bad_field_; }
   // Releases every key and button this viewer holds.
   void release_all();
+  // Releases what it holds and leaves the interaction (the viewer went);
+  // the object may outlive this, inert. The destructor does it too.
+  void detach();
+  // The last message handled was input that reached the desktop (this
+  // viewer holds control).
+  bool used_input() const { return used_input_; }
+
+  uint64_t id() const { return id_; }
+  const std::string& name() const { return name_; }
+  // The name shown in the viewer list (checked by the caller).
+  void rename(std::string name);
 
   void send_cursor(const CursorImage& image);
   void send_control(std::string json) { link_.send_control(std::move(json)); }
@@ -64,6 +78,14 @@ class ViewerInput {
   void sync_locks(int mods, uint32_t except);
   void press(uint32_t keysym, bool down);
   void refuse(std::string_view what, std::string_view reason);
+  // Input while another viewer holds control: refused once per loss.
+  void refuse_no_control();
+  void on_control_message(const nlohmann::json& m);
+  // Called by the Interaction.
+  friend class Interaction;
+  void set_name(std::string name) { name_ = std::move(name); }
+  void lost_control();
+  void gained_control();
 
   Interaction& owner_;
   ViewerLink& link_;
@@ -75,6 +97,11 @@ class ViewerInput {
   std::set<uint64_t> cursors_sent_;
   bool refused_input_ = false;
   bool refused_clipboard_ = false;
+  bool refused_no_control_ = false;  // told since it last lost control
+  bool refused_control_ = false;     // a view-only viewer told it cannot take control
+  bool used_input_ = false;
+  bool detached_ = false;
+  std::string name_;
   const char* bad_field_ = nullptr;
 };
 

@@ -19,6 +19,11 @@
 // bytes at once: the caller gives the encoder each frame's share of the cap
 // at the chosen rate (X264Encoder::set_frame_rate).
 //
+// A ceiling (set_ceiling: the highest frame rate any viewer allows) caps
+// what fps() says without touching the governed rate: the rule steps down
+// from the capped rate and never climbs past the ceiling, and when the
+// ceiling lifts the rate is what the link allowed before.
+//
 // Pure logic with no clock of its own (callers pass steady_clock times). One
 // owner (the video thread); not thread-safe.
 #pragma once
@@ -48,7 +53,11 @@ class FrameRateGovernor {
   // configured CRF is `crf`.
   void on_motion_frame(double rate_factor, double crf, Clock::time_point now);
 
-  int fps() const { return fps_; }
+  // The rate to pace at: the governed rate under the ceiling.
+  int fps() const { return fps_ < ceiling_ ? fps_ : ceiling_; }
+  // At most `fps` (1..max_fps; out of range is clamped) from now on.
+  void set_ceiling(int fps);
+  int ceiling() const { return ceiling_; }
   // The smoothed excess rate factor of the last motion frames.
   double excess() const { return excess_; }
 
@@ -56,6 +65,7 @@ class FrameRateGovernor {
   int min_fps_;
   int max_fps_;
   int fps_;
+  int ceiling_;
   double excess_ = 0;
   int frames_at_rate_ = 0;
   Clock::time_point changed_at_{};

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "stream/viewer_settings.h"
+
 namespace voxl::stream {
 
 void Hub::add(VideoSink* sink) {
@@ -11,6 +13,7 @@ void Hub::add(VideoSink* sink) {
   request_keyframe();
   refresh_pause();
   refresh_rate();
+  refresh_fps();
 }
 
 void Hub::remove(VideoSink* sink) {
@@ -21,6 +24,7 @@ void Hub::remove(VideoSink* sink) {
   refresh_chroma();
   refresh_pause();
   refresh_rate();
+  refresh_fps();
 }
 
 void Hub::publish(const encode::EncodedFramePtr& frame) {
@@ -58,6 +62,20 @@ void Hub::refresh_rate() {
   if (kbps == target_kbps_) return;
   target_kbps_ = kbps;
   if (controls_.set_target_kbps) controls_.set_target_kbps(kbps);
+}
+
+void Hub::set_server_max_fps(int fps) {
+  server_max_fps_ = std::max(1, fps);
+  refresh_fps();
+}
+
+void Hub::refresh_fps() {
+  caps_.clear();
+  for (const VideoSink* s : sinks_) caps_.push_back(s->max_fps());
+  const int fps = combined_max_fps(caps_, server_max_fps_);
+  if (fps == max_fps_) return;
+  max_fps_ = fps;
+  if (controls_.set_max_fps) controls_.set_max_fps(fps);
 }
 
 void Hub::refresh_chroma() {

@@ -5,7 +5,9 @@
 // one IDR: requests are merged while one is outstanding, and no two IDRs
 // are asked for closer than kMinKeyInterval (a request within it is put
 // off to its end, where all such requests become one). While every consumer is congested it pauses the pipeline, and it
-// sets the encoder's bitrate from what the consumers' links can take.
+// sets the encoder's bitrate from what the consumers' links can take and
+// its frame rate ceiling from what they allow (the highest; see
+// stream/viewer_settings.h).
 //
 // Threads: the loop thread only. Sinks are registered by raw pointer and
 // must remove themselves before they are destroyed.
@@ -35,6 +37,9 @@ class VideoSink {
   // codes a still screen in only while every sink does. Recordings do not
   // (their MP4 stays 4:2:0 Constrained Baseline throughout).
   virtual bool takes_full_chroma() const { return false; }
+  // The frame rate this sink asks for at most; 0: no cap of its own (it
+  // takes the server's --framerate maximum).
+  virtual int max_fps() const { return 0; }
 };
 
 struct PipelineControls {
@@ -49,6 +54,7 @@ struct PipelineControls {
   std::function<void(std::chrono::steady_clock::duration delay)> arm_key_timer{};
   // The time; steady_clock::now when empty (tests pass their own).
   std::function<std::chrono::steady_clock::time_point()> now{};
+  std::function<void(int)> set_max_fps{};  // the pipeline's frame rate ceiling
 };
 
 class Hub {
@@ -88,6 +94,13 @@ class Hub {
   void refresh_rate();
   void set_bitrate_limits(BitrateLimits limits);
 
+  // Re-reads the sinks' max_fps() and sets the pipeline's frame rate
+  // ceiling to the highest any sink allows, within the server's maximum
+  // (combined_max_fps). Sinks call it when their cap changes.
+  void refresh_fps();
+  void set_server_max_fps(int fps);
+  int max_fps() const { return max_fps_; }
+
   // Re-reads the sinks' takes_full_chroma(): 4:4:4 is allowed while there
   // is at least one sink and every sink takes it. Sinks call it when what
   // they take changes.
@@ -103,6 +116,9 @@ class Hub {
   BitrateLimits limits_;
   std::vector<int> targets_;  // refresh_rate's scratch, kept to spare an allocation per ack
   int target_kbps_ = 0;  // last value handed to set_target_kbps
+  int server_max_fps_ = 60;
+  int max_fps_ = 0;  // last value handed to set_max_fps
+  std::vector<int> caps_;  // refresh_fps's scratch
   bool full_chroma_ = false;  // last value handed to set_full_chroma
   std::chrono::steady_clock::time_point key_asked_at_;
   std::chrono::steady_clock::time_point last_key_at_;  // asked for or published

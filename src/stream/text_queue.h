@@ -1,8 +1,9 @@
 // A viewer's outgoing text messages (JSON control messages), bounded in
 // count and bytes. Of the cursor and clipboard messages only the latest
-// waits: a newer one replaces an older one still queued (not the one being
-// written), so a viewer that reads slowly is not sent every shape the
-// pointer went through or every copy the desktop made. The clipboard
+// waits, and so of the viewer lists: a newer one replaces an older one
+// still queued (not the one being written), so a viewer that reads slowly
+// is not sent every shape the pointer went through, every copy the desktop
+// made or every change another viewer made to the list. The clipboard
 // message does not count toward the byte bound (it is bounded by the
 // clipboard's own size limit, and there is at most one queued); everything
 // else does. Overflow means the viewer is not reading: the caller closes it.
@@ -17,7 +18,7 @@
 
 namespace voxl::stream {
 
-enum class TextKind { kOther, kCursor, kClipboard };
+enum class TextKind { kOther, kCursor, kClipboard, kViewers };
 
 class TextQueue {
  public:

@@ -45,7 +45,8 @@ VideoPipeline::VideoPipeline(std::unique_ptr<capture::Capturer> capturer, Captur
       log_(std::move(log)),
       on_frame_(std::move(on_frame)),
       on_stopped_(std::move(on_stopped)),
-      max_kbps_(settings_.encoder.max_kbps) {
+      max_kbps_(settings_.encoder.max_kbps),
+      max_fps_ceiling_(settings_.max_fps) {
   thread_ = std::thread([this] { run(); });
 }
 
@@ -88,6 +89,8 @@ void VideoPipeline::request_keyframe() {
 }
 
 void VideoPipeline::set_max_kbps(int kbps) { max_kbps_ = kbps; }
+
+void VideoPipeline::set_max_fps(int fps) { max_fps_ceiling_ = fps; }
 
 void VideoPipeline::set_full_chroma(bool allowed) {
   full_chroma_ = allowed;
@@ -199,7 +202,18 @@ void VideoPipeline::produce() {
     return std::max(*due, changed_at + paintover_delay);
   };
 
+  int paced_fps = rate.fps();  // what the pacer was last given
+  const auto follow_rate = [&] {
+    if (rate.fps() == paced_fps) return;
+    paced_fps = rate.fps();
+    log_->debug("video: {} fps (rate factor {:.1f} over the CRF, ceiling {})", paced_fps, rate.excess(),
+                rate.ceiling());
+    pacer.set_max_fps(paced_fps);
+  };
+
   while (wait_until_active()) {
+    rate.set_ceiling(max_fps_ceiling_);
+    follow_rate();
     bool paused = false;
     {
       // Never faster than the frame rate: damage keeps accumulating in the
@@ -400,12 +414,8 @@ void VideoPipeline::produce() {
     // cap makes them coarse (a key frame or a paintover says nothing).
     out->rate_factor = enc.rate_factor();
     if (!paintover && !is_key && r.status != capture::CaptureStatus::kNoChange) {
-      const int before = rate.fps();
       rate.on_motion_frame(enc.rate_factor(), settings_.encoder.crf, got);
-      if (rate.fps() != before) {
-        log_->debug("video: {} fps (rate factor {:.1f} over the CRF)", rate.fps(), rate.excess());
-        pacer.set_max_fps(rate.fps());
-      }
+      follow_rate();
     }
     out->frame_rate = rate.fps();
     coded = format;

@@ -12,7 +12,7 @@
 // frame. Only kPermanent (the captured window is gone) or a fault ends it.
 //
 // Threads: constructed and destroyed on the loop thread; the control calls
-// (set_active, set_paused, request_keyframe, set_max_kbps, set_full_chroma) are thread-safe. `on_frame`,
+// (set_active, set_paused, request_keyframe, set_max_kbps, set_max_fps, set_full_chroma) are thread-safe. `on_frame`,
 // `on_stopped` and the capturer factory are called on the video thread: post
 // to your own loop.
 #pragma once
@@ -93,6 +93,10 @@ class VideoPipeline {
   static constexpr std::chrono::milliseconds kFirstRebuild{250};
   static constexpr std::chrono::milliseconds kLongestRebuild{5000};
   void set_max_kbps(int kbps);
+  // The frame rate ceiling (the highest any consumer allows; at most
+  // settings' max_fps): the pacer and the encoder follow it from the next
+  // frame on, under what FrameRateGovernor allows.
+  void set_max_fps(int fps);
   // Paintover frames in a row at most after a switch to 4:4:4 (a second at
   // 60 fps): its IDR takes the bits of the stillness before it (a fresh
   // encoder's banked VBV), every frame after it one interval of the
@@ -127,6 +131,7 @@ class VideoPipeline {
   bool stop_ = false;
   std::atomic<bool> keyframe_{false};
   std::atomic<int> max_kbps_;
+  std::atomic<int> max_fps_ceiling_;
   std::atomic<bool> full_chroma_{false};
   std::thread thread_;
 };

@@ -44,9 +44,11 @@ constexpr int64_t kMaxAskedPixels = 16384;
 bool is_input_use(std::string_view type) {
   return type == "key" || type == "text" || type == "button" || type == "scroll";
 }
-// Debug lines about ignored messages: this many per window per viewer.
 // Debug lines about ignored messages: a few at once, then one every 2 s.
 constexpr int kIgnoredLogBurst = 5;
+// A view-only viewer's frame rate cap lets this many frames go at once
+// (the pacer may take one early).
+constexpr int kThinBurst = 2;
 constexpr auto kIgnoredLogRefill = std::chrono::seconds(2);
 
 }  // namespace
@@ -71,7 +73,8 @@ ViewerConnection::ViewerConnection(ViewerTransport& transport, const ViewerServi
       audio_queue_(kMaxQueuedAudio),
       rate_(services.bitrate),
       key_bucket_(ClientLimits::kKeyframeBurst, ClientLimits::kKeyframeRefill),
-      ignored_log_(kIgnoredLogBurst, kIgnoredLogRefill) {}
+      ignored_log_(kIgnoredLogBurst, kIgnoredLogRefill),
+      thin_fps_(kThinBurst, std::chrono::seconds(1)) {}
 
 ViewerConnection::~ViewerConnection() { leave(); }
 
@@ -96,12 +99,15 @@ void ViewerConnection::start(uint64_t id) {
                               {"version", kProtocolVersion},
                               {"server", "voxl 0.1.0"},
                               {"view_only", view_only_},
-                              {"microphone", takes_microphone()}}));
+                              {"microphone", takes_microphone()},
+                              {"id", id_},
+                              {"files", false}}));
   if (closed_) return;
   joined_ = true;
   services_.hub.add(this);
   if (services_.audio_hub) services_.audio_hub->add(this);
   if (services_.interaction) input_ = services_.interaction->join(*this, view_only_, id_);
+  send_settings();
   if (services_.resize)
     services_.resize->join(id_, view_only_, [this](std::string text) { send_control(std::move(text)); });
 }
@@ -112,7 +118,9 @@ void ViewerConnection::leave() {
   if (joined_ && services_.microphone) services_.microphone->forget(this);
   if (joined_ && services_.resize) services_.resize->leave(id_);
   joined_ = false;
-  input_.reset();  // releases the keys and buttons this viewer holds
+  // Releases the keys and buttons this viewer holds; the object stays (this
+  // may run inside one of its own calls, when the viewer overflowed).
+  if (input_) input_->detach();
 }
 
 void ViewerConnection::close_with(CloseCode code, std::string_view reason) {
@@ -197,9 +205,11 @@ void ViewerConnection::dispatch_text(std::string_view text) {
     on_decoder(f);
   } else if (type == "resize") {
     on_resize(f);
+  } else if (type == "settings") {
+    on_settings(f);
   } else if (input_ && input_->handle(type, m)) {
     if (const char* bad = input_->bad_field()) ignore("a bad field", type, bad);
-    else if (services_.resize && !view_only_ && is_input_use(type)) services_.resize->on_input(id_);
+    else if (services_.resize && input_->used_input() && is_input_use(type)) services_.resize->on_input(id_);
   } else {
     ignore("a message of a type voxl does not take", type);
   }
@@ -275,7 +285,67 @@ void ViewerConnection::on_stats(JsonFields& f) {
   const bool on = enabled.value_or(false);
   if (on == stats_on_) return;
   stats_on_ = on;
-  transport_.set_ticking(on);
+  update_ticking();
+}
+
+// Stats once a second, and a view-only viewer held back by its own caps
+// looks again then (when no new frame or ack came to wake it sooner).
+void ViewerConnection::update_ticking() {
+  transport_.set_ticking(!closed_ && (stats_on_ || (view_only_ && (settings_.max_fps || settings_.max_kbps))));
+}
+
+// The viewer's own caps and name. A message with an unusable field changes
+// nothing; either way the viewer is told what holds now.
+void ViewerConnection::on_settings(JsonFields& f) {
+  const char* bad = nullptr;
+  ViewerSettings next = settings_;
+  if (!read_settings(f, next, bad)) {
+    ignore("a bad field", "settings", bad);
+    send_settings();
+    return;
+  }
+  const bool fps_changed = next.max_fps != settings_.max_fps;
+  const bool kbps_changed = next.max_kbps != settings_.max_kbps;
+  settings_ = std::move(next);
+  if (fps_changed && settings_.max_fps > 0)
+    thin_fps_ = TokenBucket(kThinBurst, std::chrono::duration_cast<Time::duration>(std::chrono::seconds(1)) /
+                                            settings_.max_fps);
+  services_.log->debug("viewer {} settings: max_fps {}, max_kbps {}", id_, settings_.max_fps, settings_.max_kbps);
+  update_ticking();
+  if (joined_ && fps_changed) services_.hub.refresh_fps();
+  if (joined_ && kbps_changed) services_.hub.refresh_rate();
+  if (input_) input_->rename(settings_.name);
+  send_settings();
+  pump();
+}
+
+void ViewerConnection::send_settings() {
+  send_control(json_text(json{{"type", "settings"},
+                              {"max_fps", settings_.max_fps},
+                              {"max_kbps", settings_.max_kbps},
+                              {"name", settings_.name},
+                              {"server_max_fps", services_.max_fps},
+                              {"server_max_kbps", services_.bitrate.max_kbps}}));
+}
+
+// This viewer got control: its window decides the desktop's size from now
+// on (the resize policy's "last input"), as if it had just typed.
+void ViewerConnection::on_control(bool held) {
+  if (held && services_.resize && !view_only_ && joined_) services_.resize->on_input(id_);
+}
+
+bool ViewerConnection::thinned(Time t) const {
+  if (!view_only_) return false;
+  if (settings_.max_fps > 0 && !thin_fps_.available(t)) return true;
+  return settings_.max_kbps > 0 && sent_kbps_now(t) >= double(settings_.max_kbps);
+}
+
+// What sent_kbps says, without forgetting the old samples.
+double ViewerConnection::sent_kbps_now(Time t) const {
+  size_t bytes = 0;
+  for (auto it = sent_.rbegin(); it != sent_.rend() && t - it->first <= std::chrono::seconds(1); ++it)
+    bytes += it->second;
+  return double(bytes) * 8.0 / 1000.0;
 }
 
 // What the viewer's decoder takes. Changing it costs nothing here; the
@@ -312,6 +382,7 @@ void ViewerConnection::on_resize(JsonFields& f) {
 bool ViewerConnection::ready() const {
   if (closed_ || !queue_.empty()) return false;
   const Time t = now();
+  if (thinned(t)) return false;
   if (!paced_by_link(t)) return in_flight_ != InFlight::kVideo;  // TCP alone paces it
   if (link_.can_send(services_.max_fps, t)) return true;
   held_back_ = true;  // the link, not the content, limits the next frame
@@ -319,8 +390,12 @@ bool ViewerConnection::ready() const {
 }
 
 // A view-only viewer has no say in the shared encoder's bitrate: a slow
-// one skips frames and resyncs on key frames instead.
-int ViewerConnection::target_kbps() const { return acks_seen_ && !view_only_ ? rate_.target_kbps() : 0; }
+// one skips frames and resyncs on key frames instead. A full viewer's own
+// cap is a limit of its link.
+int ViewerConnection::target_kbps() const {
+  if (view_only_ || closed_) return 0;
+  return capped_target_kbps(acks_seen_ ? rate_.target_kbps() : 0, settings_.max_kbps);
+}
 
 void ViewerConnection::on_video(const encode::EncodedFramePtr& frame) {
   if (closed_) return;
@@ -352,7 +427,14 @@ void ViewerConnection::on_audio(const audio::AudioPacketPtr& packet) {
 void ViewerConnection::send_control(std::string text) { send_text(std::move(text), TextKind::kOther); }
 
 void ViewerConnection::send_latest(std::string text, input::ControlKind kind) {
-  send_text(std::move(text), kind == input::ControlKind::kCursor ? TextKind::kCursor : TextKind::kClipboard);
+  switch (kind) {
+    case input::ControlKind::kCursor:
+      return send_text(std::move(text), TextKind::kCursor);
+    case input::ControlKind::kClipboard:
+      return send_text(std::move(text), TextKind::kClipboard);
+    case input::ControlKind::kViewers:
+      return send_text(std::move(text), TextKind::kViewers);
+  }
 }
 
 void ViewerConnection::send_text(std::string text, TextKind kind) {
@@ -410,6 +492,7 @@ void ViewerConnection::pump() {
     held_back_ = true;
     return;
   }
+  if (thinned(t)) return;  // a new frame, an ack or the tick looks again
   const auto& next = *queue_.peek();
   if (next.key && (next.codec != sent_codec_ || next.size != sent_size_)) {
     sent_codec_ = next.codec;
@@ -425,6 +508,7 @@ void ViewerConnection::pump() {
 
 void ViewerConnection::send_video(Time t) {
   sending_ = queue_.pop();
+  if (view_only_ && settings_.max_fps > 0) thin_fps_.take(t);
   if (!first_frame_at_) first_frame_at_ = t;
   const size_t bytes = header_.size() + sending_->data.size();
   if (held_back_) ++held_back_count_;
@@ -493,8 +577,12 @@ double ViewerConnection::sent_kbps(Time t) {
 }
 
 void ViewerConnection::tick() {
-  if (closed_ || !stats_on_) return;
-  send_control(stats_text());
+  if (closed_) return;
+  if (view_only_ && (settings_.max_fps || settings_.max_kbps)) {
+    pump();
+    services_.hub.refresh_pause();
+  }
+  if (stats_on_) send_control(stats_text());
 }
 
 std::string ViewerConnection::stats_text() {

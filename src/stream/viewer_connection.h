@@ -17,6 +17,13 @@
 // estimate does not lower the shared encoder target (it skips frames and
 // resyncs on key frames, like a viewer below --min-kbps).
 //
+// A viewer's own settings ("settings", stream/viewer_settings.h): its frame
+// rate cap counts towards the hub's frame rate ceiling (the highest any
+// viewer allows), a full viewer's bitrate cap bounds its target_kbps(),
+// and a view-only viewer's caps thin what it is sent (a frame waits, or is
+// dropped for a key frame later, as on a slow link). Its name goes to the
+// viewer list (input::Interaction).
+//
 // Threads: the loop thread only. Lifetime: owned by its transport; it
 // registers itself with the hubs and the interaction in start() and leaves
 // them when closed or destroyed.
@@ -46,6 +53,7 @@
 #include "stream/link_estimator.h"
 #include "stream/send_queue.h"
 #include "stream/text_queue.h"
+#include "stream/viewer_settings.h"
 #include "stream/wire_format.h"
 
 namespace voxl::audio {
@@ -162,12 +170,14 @@ class ViewerConnection final : public VideoSink, public AudioSink, public input:
   bool ready() const override;
   int target_kbps() const override;
   bool takes_full_chroma() const override { return full_chroma_ && !closed_; }
+  int max_fps() const override { return closed_ ? 0 : settings_.max_fps; }
   void on_video(const encode::EncodedFramePtr& frame) override;
   // AudioSink
   void on_audio(const audio::AudioPacketPtr& packet) override;
   // ViewerLink
   void send_control(std::string text) override;
   void send_latest(std::string text, input::ControlKind kind) override;
+  void on_control(bool held) override;
 
   uint64_t id() const { return id_; }
   bool closed() const { return closed_; }
@@ -178,6 +188,7 @@ class ViewerConnection final : public VideoSink, public AudioSink, public input:
   // Key frame requests the bucket put off.
   uint64_t keyframes_put_off() const { return keyframes_put_off_; }
   const TextQueue& text_queue() const { return text_; }
+  const ViewerSettings& settings() const { return settings_; }
 
  private:
   using Time = std::chrono::steady_clock::time_point;
@@ -197,6 +208,12 @@ class ViewerConnection final : public VideoSink, public AudioSink, public input:
   void on_stats(JsonFields& f);
   void on_decoder(JsonFields& f);
   void on_resize(JsonFields& f);
+  void on_settings(JsonFields& f);
+  void send_settings();
+  // A view-only viewer's caps hold its next frame back now.
+  bool thinned(Time now) const;
+  double sent_kbps_now(Time now) const;
+  void update_ticking();
   void ask_keyframe(Time now);
   void acked(uint32_t id, double hold_ms);
 
@@ -255,6 +272,9 @@ class ViewerConnection final : public VideoSink, public AudioSink, public input:
   bool stats_on_ = false;
   bool full_chroma_ = false;  // said it decodes High 4:4:4 Predictive ("decoder" message)
   bool refused_resize_ = false;  // told a view-only viewer once that it cannot resize
+  ViewerSettings settings_;
+  // A view-only viewer's frame rate cap: a frame per token, a burst of two.
+  mutable TokenBucket thin_fps_;
   std::unique_ptr<input::ViewerInput> input_;
 };
 

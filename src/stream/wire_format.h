@@ -40,8 +40,11 @@
 //
 // Text messages: JSON objects with a "type".
 //  server -> client
-//   {"type":"hello","version":1,"server":"voxl 0.1.0","view_only":true|false,"microphone":true|false}
-//        "microphone": the server takes kind-3 packets from this viewer
+//   {"type":"hello","version":1,"server":"voxl 0.1.0","view_only":true|false,"microphone":true|false,
+//    "id":N,"files":false}
+//        "microphone": the server takes kind-3 packets from this viewer;
+//        "id": this viewer's id (as in "viewers"); "files": whether the
+//        server offers the Files panel (not yet: false)
 //   {"type":"video","codec":"avc1.42E028","width":1920,"height":1080}
 //        before the first frame and whenever the stream's size or codec
 //        changes, always just before a key frame: reconfigure the decoder
@@ -77,8 +80,24 @@
 //        x min(devicePixelRatio, scale)). Disabled with a
 //        reason: the desktop cannot follow; the page keeps scaling. The size
 //        the desktop took comes in the next "video" message, as always
-//   {"type":"refused","what":"input"|"clipboard"|"resize","reason":"..."}
-//        the viewer's messages of that kind are dropped (view-only); sent once
+//   {"type":"refused","what":"input"|"clipboard"|"resize"|"control","reason":"..."}
+//        the viewer's messages of that kind are dropped (view-only); sent
+//        once. A full viewer without control is sent {"type":"refused",
+//        "what":"input","reason":"another viewer has control"} once per
+//        loss of control (and once before it first holds it)
+//   {"type":"settings","max_fps":F,"max_kbps":K,"name":"...","server_max_fps":N,"server_max_kbps":N}
+//        what the server applied for this viewer (its own caps, 0 = none,
+//        and name) and the server's --framerate maximum and --max-kbps:
+//        after "interaction" and after each "settings" message (also one
+//        it ignored for a bad field: then nothing changed)
+//   {"type":"viewers","you":ID,"holder":ID|0,"timeout_s":T,
+//    "viewers":[{"id":N,"role":"full"|"view-only","name":"...","requesting":true|false},...],"more":M}
+//        who is watching, in the order they came, and who holds the
+//        keyboard and mouse (0: nobody); sent to every viewer when it joins
+//        and whenever anyone joins, leaves, renames, or control moves or is
+//        asked for. At most 32 entries (the recipient, the holder and the
+//        requesters always among them); "more" counts the rest. "timeout_s":
+//        --control-timeout (0: control never passes on for idling)
 //   {"type":"stats", ...}: the stream's figures over the last second
 //        "fps", "kbps", "key_frames", "frames_total", "width", "height",
 //        "codec", "frame_rate" (the rate the pacer allows now: --framerate's
@@ -133,6 +152,36 @@
 //        holder's latest at most every 250 ms. Ignored without
 //        --enable-resize; refused once to a view-only viewer
 //   {"type":"clipboard",...}              as above, viewer -> desktop
+//   {"type":"settings","max_fps":F,"max_kbps":K,"name":"..."}
+//        this viewer's own caps and name (stream/viewer_settings.h), each
+//        field optional: max_fps 0 (no cap) or 1..240, max_kbps 0 (no cap)
+//        or 100..1000000, name at most 40 UTF-8 characters, no control
+//        characters; a message with one unusable field changes nothing.
+//        One encode serves everyone: the stream's frame rate is the highest
+//        any viewer allows (no cap counts as --framerate's maximum), so a
+//        cap never slows another viewer's picture; a full viewer's max_kbps
+//        is its own link limit (its target is min(estimate, cap); the
+//        encoder follows the slowest full viewer, never below --min-kbps);
+//        a view-only viewer's caps only thin what it is sent (frames wait,
+//        or are dropped for a later key frame). Everything else (--framerate,
+//        --max-kbps, --crf, ...) is the server's flags', for every viewer
+//   {"type":"control","action":"request"|"release"|"grant"|"deny","to":ID}
+//        control handover (input/control_handover.h; "to" only for grant
+//        and deny). One full viewer holds keyboard and mouse at a time.
+//        With nobody holding, the first full viewer to send input
+//        (key, text, move, button, scroll, clipboard) or "request" takes it
+//        at once. Another's "request" marks it requesting; the holder may
+//        "grant" control to a requester or "deny" it; "release" hands it to
+//        the oldest requester or frees it (from a requester: withdraws its
+//        request). A holder that sent no input for --control-timeout
+//        seconds while someone requests loses it to the oldest requester;
+//        a holder that leaves, too. Input and clipboard from a full viewer
+//        without control are dropped (and refused, see above); its
+//        "resize" is kept but not applied while another holds control; the
+//        holder's keys and buttons are released when control leaves it,
+//        and its window's size is the desktop's once it gets control
+//        (--enable-resize). View-only viewers can neither request nor hold
+//        it (refused "control"). Agents' /input is not subject to it
 //
 // Acknowledgements: what the server's rate control (LinkEstimator,
 // BitrateController) reads from a viewer, and so what a viewer must send.
@@ -186,7 +235,8 @@
 //   JSON nesting depth: 16 (checked before parsing)
 //   fields: of the type shown above, finite, within sane ranges (ids 32-bit
 //     unsigned, coordinates and scroll deltas within +-1e6, strings bounded:
-//     "type" 32 bytes, key names 64, "text" 4 KiB, "reason" 256; "avc444"
+//     "type" 32 bytes, key names 64, "text" 4 KiB, "reason" 256, "action"
+//     16, "name" 160 bytes and 40 characters; "to" 0..2^53-1; "avc444"
 //     a JSON boolean, unknown fields skipped); a message
 //     with an unusable field is ignored as a whole
 //   binary message (microphone): 4 KiB
@@ -195,10 +245,11 @@
 //     at most every 300 ms; requests in between are served together at the
 //     end of that interval.
 // What waits to be sent to a client: text up to 2 MiB / 256 messages (not
-// counting the one pending clipboard message); only the latest cursor and
-// the latest clipboard message wait (a newer one replaces an older one not
-// yet being written). A client past that is closed with 1008. A view-only
-// viewer's link estimate does not lower the shared encoder bitrate.
+// counting the one pending clipboard message); only the latest cursor,
+// the latest clipboard message and the latest "viewers" list wait (a newer
+// one replaces an older one not yet being written). A client past that is
+// closed with 1008. A view-only viewer's link estimate does not lower the
+// shared encoder bitrate.
 //
 // Pure data; any thread.
 #pragma once

@@ -14,7 +14,9 @@ const opts = { timeout: e2e.TEST_TIMEOUT_MS };
 const BACKGROUND = "000080";
 // --resize-scale 2: a page at pixel ratio 1 asks for its CSS size, one at 2
 // for twice that, each shown 1:1 in device pixels.
-const RESIZE_ARGS = ["--enable-resize", "--resize-scale=2"];
+// --control-timeout 1: a page that asks for control gets it once the holder
+// has idled for a second.
+const RESIZE_ARGS = ["--enable-resize", "--resize-scale=2", "--control-timeout=1"];
 
 const scope = new e2e.Scope();
 let voxl;
@@ -27,8 +29,42 @@ before(async () => {
 }, opts);
 after(() => scope.close());
 
-async function openViewer(local, url, viewport, options = {}) {
+// With `route`, the page's WebSocket runs through the test, which can send
+// on it (toServer) and sees the server's text messages (fromServer).
+async function openViewer(local, url, viewport, options = {}, { route = false } = {}) {
   const browser = await e2e.launchBrowser(local, { viewport, ...options });
+  if (route) {
+    let server = null;
+    const waiters = new Set();
+    browser.fromServer = [];
+    browser.toServer = (m) => server.send(JSON.stringify(m));
+    // Resolves once the server has sent a text message that `pred` holds for.
+    browser.waitMessage = (pred, what) => {
+      if (browser.fromServer.some(pred)) return Promise.resolve();
+      return e2e.withTimeout(
+        new Promise((resolve) => waiters.add({ pred, resolve })),
+        e2e.FRAME_TIMEOUT_MS,
+        what,
+      );
+    };
+    await browser.page.routeWebSocket(
+      (u) => u.pathname === "/ws",
+      (ws) => {
+        server = ws.connectToServer();
+        server.onMessage((m) => {
+          ws.send(m);
+          if (typeof m !== "string") return;
+          const msg = JSON.parse(m);
+          browser.fromServer.push(msg);
+          for (const w of [...waiters])
+            if (w.pred(msg)) {
+              waiters.delete(w);
+              w.resolve();
+            }
+        });
+      },
+    );
+  }
   await browser.page.goto(url);
   await e2e.waitStreaming(browser.page);
   await e2e.waitInPage(browser.page, () => window.voxl.resize()?.enabled === true, null, {
@@ -231,7 +267,7 @@ test("the viewer that last used input decides the desktop's size", opts, async (
   const local = new e2e.Scope();
   try {
     // The first page clicked last (above), so it holds the size.
-    const other = await openViewer(local, voxl.url, { width: 1200, height: 680 });
+    const other = await openViewer(local, voxl.url, { width: 1200, height: 680 }, {}, { route: true });
     await e2e.waitInPage(other.page, () => window.voxl.resize().sent >= 1 && window.voxl.resize().holder === false, null, {
       what: "the second page asking, not holding",
     });
@@ -244,8 +280,11 @@ test("the viewer that last used input decides the desktop's size", opts, async (
       what: "800x600 shown 1:1 in 1200x680",
     });
 
-    // The second page uses input: its size, again as asked before.
-    await other.page.mouse.click(600, 340);
+    // The second page asks for control (on its socket; the page's own
+    // button comes with the control panel) and gets it once the first has
+    // idled for --control-timeout: control, and with it the size, again as
+    // asked before.
+    other.toServer({ type: "control", action: "request" });
     await e2e.waitInPage(other.page, () => window.voxl.resize().holder === true, null, { what: "the second page holding" });
     await e2e.waitScreenSize(voxl.display, { width: 1200, height: 680 });
     await waitShownOneToOne(other.page, { width: 1200, height: 680 });
@@ -261,7 +300,10 @@ test("the viewer that last used input decides the desktop's size", opts, async (
     );
     assert.match((await resizeState(first.page)).status, /another viewer's window/);
 
-    // And back: the first page uses input (a click on its scaled picture).
+    // And back: the second page lets go, and the first page's input (a
+    // click on its scaled picture) takes control and the size.
+    other.toServer({ type: "control", action: "release" });
+    await other.waitMessage((m) => m.type === "viewers" && m.holder === 0, "control let go");
     await first.page.mouse.click(400, 300);
     await e2e.waitScreenSize(voxl.display, { width: 800, height: 600 });
     await waitShownOneToOne(first.page, { width: 800, height: 600 });
@@ -274,9 +316,10 @@ test("the viewer that last used input decides the desktop's size", opts, async (
 test("at a pixel ratio of 2 the desktop has the window's device pixels, shown 1:1", opts, async () => {
   const local = new e2e.Scope();
   try {
-    const hidpi = await openViewer(local, voxl.url, { width: 600, height: 400 }, { deviceScaleFactor: 2 });
-    // Input makes it the holder.
-    await hidpi.page.mouse.click(300, 200);
+    const hidpi = await openViewer(local, voxl.url, { width: 600, height: 400 }, { deviceScaleFactor: 2 }, { route: true });
+    // Control (the first page has idled past --control-timeout) makes it
+    // the holder.
+    hidpi.toServer({ type: "control", action: "request" });
     await e2e.waitInPage(hidpi.page, () => window.voxl.resize().holder === true, null, { what: "the 2x page holding" });
     await e2e.waitScreenSize(voxl.display, { width: 1200, height: 800 });
     await waitShownOneToOne(hidpi.page, { width: 1200, height: 800 }, 2);

@@ -774,6 +774,14 @@ TEST(ConfigCommandLine, ResizeFlagsAreActive) {
   EXPECT_DOUBLE_EQ(out.config->resize_scale.value_or(0), 2.0);
 }
 
+TEST(ConfigCommandLine, ControlTimeout) {
+  EXPECT_EQ(accepted({}).control_timeout, 10);
+  EXPECT_EQ(accepted({"--control-timeout=0"}).control_timeout, 0) << "never";
+  EXPECT_EQ(accepted({"--control-timeout", "30"}).control_timeout, 30);
+  expect_refusal({"--control-timeout=-1"}, "--control-timeout", "-1");
+  expect_refusal({"--control-timeout=soon"}, "--control-timeout", "soon");
+}
+
 TEST(ConfigCommandLine, EveryPendingFlagIsADeclaredFlag) {
   testing::internal::CaptureStdout();
   parse({"--help"});

@@ -84,3 +84,38 @@ TEST(FrameRateGovernor, ALoneBlurredFrameDoesNotLowerTheRate) {
 
 }  // namespace
 }  // namespace voxl::stream
+
+namespace voxl::stream {
+namespace {
+
+TEST(FrameRateGovernor, AViewersCeilingCapsTheRateWithoutForgettingIt) {
+  FrameRateGovernor g(10, 60);
+  g.set_ceiling(24);
+  EXPECT_EQ(g.fps(), 24);
+  // An easy link does not climb past the ceiling.
+  run(g, t0, 5, 4000, 50000);
+  EXPECT_EQ(g.fps(), 24);
+  // Lifted, the rate is back at once.
+  g.set_ceiling(60);
+  EXPECT_EQ(g.fps(), 60);
+  // Out of range is clamped.
+  g.set_ceiling(500);
+  EXPECT_EQ(g.fps(), 60);
+  g.set_ceiling(0);
+  EXPECT_EQ(g.fps(), 1);
+}
+
+TEST(FrameRateGovernor, ASlowLinkStillLowersTheRateUnderACeiling) {
+  FrameRateGovernor g(10, 60);
+  g.set_ceiling(30);
+  // Content that needs far more than the cap even at 30 fps.
+  run(g, t0, 10, 40000, 3000);
+  EXPECT_LT(g.fps(), 30);
+  EXPECT_GE(g.fps(), 10);
+  // A ceiling below the floor is the rate.
+  g.set_ceiling(5);
+  EXPECT_EQ(g.fps(), 5);
+}
+
+}  // namespace
+}  // namespace voxl::stream

@@ -399,3 +399,39 @@ TEST(HubChroma, FullChromaOnlyWhileEverySinkTakesIt) {
 
 }  // namespace
 }  // namespace voxl::stream
+
+namespace voxl::stream {
+namespace {
+
+struct CappedSink : VideoSink {
+  int cap = 0;
+  void on_video(const EncodedFramePtr&) override {}
+  int max_fps() const override { return cap; }
+};
+
+TEST(Hub, TheFrameRateCeilingIsTheHighestAnySinkAllows) {
+  std::vector<int> ceilings;
+  PipelineControls c;
+  c.set_max_fps = [&](int fps) { ceilings.push_back(fps); };
+  Hub hub(c);
+  hub.set_server_max_fps(60);
+  EXPECT_EQ(hub.max_fps(), 60);
+  CappedSink a, b;
+  a.cap = 15;
+  hub.add(&a);
+  EXPECT_EQ(hub.max_fps(), 15);
+  b.cap = 30;
+  hub.add(&b);
+  EXPECT_EQ(hub.max_fps(), 30);
+  b.cap = 0;  // no cap: the server's maximum
+  hub.refresh_fps();
+  EXPECT_EQ(hub.max_fps(), 60);
+  hub.remove(&b);
+  EXPECT_EQ(hub.max_fps(), 15);
+  hub.remove(&a);
+  EXPECT_EQ(hub.max_fps(), 60);
+  EXPECT_EQ(ceilings, (std::vector<int>{60, 15, 30, 60, 15, 60}));
+}
+
+}  // namespace
+}  // namespace voxl::stream

@@ -496,3 +496,96 @@ TEST_F(ViewerConnectionTest, ResizeRequestsGoToTheControllerFromFullViewers) {
 
 }  // namespace
 }  // namespace voxl::stream
+
+namespace voxl::stream {
+namespace {
+
+TEST_F(ViewerConnectionTest, SettingsAreAppliedAndAnswered) {
+  FakeTransport t;
+  ViewerConnection c(t, services(), false, clocks());
+  c.start(7);
+  flush(c, t);
+  const json hello = t.of("hello").at(0);
+  EXPECT_EQ(hello["id"], 7);
+  EXPECT_EQ(hello["files"], false);
+  ASSERT_EQ(t.of("settings").size(), 1u) << "answered once after interaction";
+  EXPECT_EQ(t.of("settings")[0], (json{{"type", "settings"},
+                                       {"max_fps", 0},
+                                       {"max_kbps", 0},
+                                       {"name", ""},
+                                       {"server_max_fps", 60},
+                                       {"server_max_kbps", 30000}}));
+  c.receive_text(R"({"type":"settings","max_fps":24,"max_kbps":3000,"name":"Ada"})");
+  flush(c, t);
+  ASSERT_EQ(t.of("settings").size(), 2u);
+  EXPECT_EQ(t.of("settings")[1]["max_fps"], 24);
+  EXPECT_EQ(t.of("settings")[1]["max_kbps"], 3000);
+  EXPECT_EQ(t.of("settings")[1]["name"], "Ada");
+  EXPECT_EQ(t.of("viewers").back()["viewers"][0]["name"], "Ada");
+  EXPECT_EQ(c.max_fps(), 24);
+  EXPECT_EQ(hub.max_fps(), 24) << "the only viewer's cap is the stream's";
+  EXPECT_EQ(c.target_kbps(), 3000) << "a full viewer's cap is its link limit, measured or not";
+  EXPECT_EQ(hub.target_kbps(), 3000);
+  // A bad field changes nothing, and the viewer is told what holds.
+  const uint64_t ignored = c.ignored();
+  c.receive_text(R"({"type":"settings","max_fps":30,"max_kbps":50})");
+  flush(c, t);
+  EXPECT_EQ(c.ignored(), ignored + 1);
+  ASSERT_EQ(t.of("settings").size(), 3u);
+  EXPECT_EQ(t.of("settings")[2]["max_fps"], 24);
+  EXPECT_EQ(c.settings().max_kbps, 3000);
+  c.receive_text(R"({"type":"settings","max_fps":0,"max_kbps":0})");
+  flush(c, t);
+  EXPECT_EQ(hub.max_fps(), 60);
+  EXPECT_EQ(c.target_kbps(), 0);
+  EXPECT_EQ(c.settings().name, "Ada") << "a field left out stays";
+}
+
+TEST_F(ViewerConnectionTest, AViewOnlyViewersCapsThinWhatItIsSentOnly) {
+  FakeTransport t;
+  ViewerConnection c(t, services(), true, clocks());
+  c.start(1);
+  c.receive_text(R"({"type":"settings","max_fps":10,"max_kbps":100000})");
+  flush(c, t);
+  EXPECT_EQ(c.target_kbps(), 0) << "no say in the encoder's bitrate";
+  EXPECT_TRUE(t.ticking) << "it looks again once a second while capped";
+  // A burst of two, then a frame per 100 ms.
+  c.on_video(frame(1, true));
+  flush(c, t);
+  c.on_video(frame(2, false));
+  flush(c, t);
+  EXPECT_EQ(t.binaries, 2);
+  EXPECT_FALSE(c.ready());
+  c.on_video(frame(3, false));
+  flush(c, t);
+  EXPECT_EQ(t.binaries, 2) << "held back by its own cap";
+  clock += std::chrono::milliseconds(100);
+  c.tick();
+  flush(c, t);
+  EXPECT_EQ(t.binaries, 3);
+}
+
+}  // namespace
+}  // namespace voxl::stream
+
+namespace voxl::stream {
+namespace {
+
+TEST_F(ViewerConnectionTest, AViewerRenamingOverAndOverCannotFillAnothersQueue) {
+  FakeTransport slow_t, busy_t;
+  ViewerConnection slow(slow_t, services(), true, clocks());
+  slow.start(1);  // never written: everything after its hello waits
+  ViewerConnection busy(busy_t, services(), false, clocks());
+  busy.start(2);
+  for (int i = 0; i < 1000; ++i) {
+    busy.receive_text(json{{"type", "settings"}, {"name", "n" + std::to_string(i)}}.dump());
+    flush(busy, busy_t);
+  }
+  EXPECT_FALSE(slow.closed()) << "closed for another viewer's renames";
+  EXPECT_LT(slow.text_queue().size(), 10u) << "only the newest list waits";
+  flush(slow, slow_t);
+  EXPECT_EQ(slow_t.of("viewers").back()["viewers"][1]["name"], "n999");
+}
+
+}  // namespace
+}  // namespace voxl::stream

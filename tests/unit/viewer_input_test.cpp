@@ -275,3 +275,179 @@ TEST_F(ViewerInputTest, DetachReleasesAndForgetsThePlatform) {
 
 }  // namespace
 }  // namespace voxl::input
+
+namespace voxl::input {
+namespace {
+
+using namespace std::chrono_literals;
+
+// Two full viewers and one view-only viewer on one desktop, on a clock and
+// timer the test drives.
+class InteractionHandoverTest : public ViewerInputTest {
+ protected:
+  InteractionHooks::Time clock = std::chrono::steady_clock::time_point{} + 1h;
+  std::optional<InteractionHooks::Time> armed;
+  Link link2, link3;
+
+  InteractionHooks hooks() {
+    return {.arm_timer = [this](InteractionHooks::Time when) { armed = when; }, .now = [this] { return clock; }};
+  }
+  static json key(bool down) { return json{{"code", "KeyA"}, {"key", "a"}, {"down", down}, {"mods", 0}}; }
+  static json control(const std::string& action, uint64_t to = 0) {
+    json m{{"action", action}};
+    if (to) m["to"] = to;
+    return m;
+  }
+};
+
+TEST_F(InteractionHandoverTest, OnlyTheHoldersInputReachesTheDesktop) {
+  Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger(), hooks());
+  auto a = in.join(link, false, 1);
+  auto b = in.join(link2, false, 2);
+  a->handle("key", key(true));
+  EXPECT_TRUE(a->used_input());
+  EXPECT_EQ(in.control().holder(), 1u);
+  b->handle("key", key(true));
+  b->handle("move", json{{"x", 1}, {"y", 1}});
+  b->handle("clipboard", json{{"mime", "text/plain"}, {"text", "x"}});
+  EXPECT_FALSE(b->used_input());
+  EXPECT_EQ(inj.log, (std::vector<std::string>{"key 0x61 down"}));
+  EXPECT_TRUE(clip.offered.empty());
+  const auto refused = link2.of("refused");
+  ASSERT_EQ(refused.size(), 1u) << "told once";
+  EXPECT_EQ(refused[0], (json{{"type", "refused"}, {"what", "input"}, {"reason", "another viewer has control"}}));
+  EXPECT_TRUE(link.of("refused").empty());
+}
+
+TEST_F(InteractionHandoverTest, ARequestAndAGrantMoveControlAndReleaseTheOldHoldersKeys) {
+  Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger(), hooks());
+  auto a = in.join(link, false, 1);
+  auto b = in.join(link2, false, 2);
+  a->handle("key", key(true));
+  b->handle("key", key(true));  // refused once
+  b->handle("control", control("request"));
+  auto list = link.of("viewers").back();
+  EXPECT_EQ(list["holder"], 1);
+  EXPECT_EQ(list["viewers"][1]["requesting"], true);
+  ASSERT_TRUE(armed) << "the holder's idle timeout runs while someone asks";
+  a->handle("control", control("grant", 2));
+  EXPECT_EQ(in.control().holder(), 2u);
+  EXPECT_EQ(inj.log, (std::vector<std::string>{"key 0x61 down", "key 0x61 up"})) << "the old holder's key let go";
+  b->handle("key", key(true));
+  EXPECT_TRUE(b->used_input());
+  a->handle("key", key(false));
+  EXPECT_EQ(link.of("refused").size(), 1u) << "the old holder is told once it lost control";
+  EXPECT_EQ(inj.log.back(), "key 0x61 down");
+  list = link2.of("viewers").back();
+  EXPECT_EQ(list["you"], 2);
+  EXPECT_EQ(list["holder"], 2);
+  EXPECT_EQ(list["viewers"][1]["requesting"], false);
+  // Lost and tried again: told again, once.
+  b->handle("control", control("release"));
+  a->handle("key", key(true));
+  EXPECT_EQ(in.control().holder(), 1u);
+  a->handle("control", control("release"));
+  b->handle("control", control("request"));
+  EXPECT_EQ(in.control().holder(), 2u);
+  a->handle("key", key(true));
+  EXPECT_EQ(link.of("refused").size(), 2u);
+}
+
+TEST_F(InteractionHandoverTest, TheTimeoutPassesControlOnAndTheListFollows) {
+  InteractionSettings s;
+  s.control_timeout = 5s;
+  Interaction in(&inj, &clip, &cur, s, spdlog::default_logger(), hooks());
+  auto a = in.join(link, false, 1);
+  auto b = in.join(link2, false, 2);
+  a->handle("button", json{{"button", 1}, {"down", true}, {"x", 1}, {"y", 1}});
+  b->handle("control", control("request"));
+  ASSERT_TRUE(armed);
+  EXPECT_EQ(*armed, clock + 5s);
+  clock += 3s;
+  a->handle("move", json{{"x", 2}, {"y", 2}});  // still working
+  clock += 2s;
+  in.on_control_timer();
+  EXPECT_EQ(in.control().holder(), 1u);
+  EXPECT_EQ(*armed, clock + 3s) << "re-armed for the holder's new deadline";
+  clock += 3s;
+  in.on_control_timer();
+  EXPECT_EQ(in.control().holder(), 2u);
+  EXPECT_EQ(inj.log.back(), "button 1 up") << "the old holder's button let go";
+  EXPECT_EQ(link.of("viewers").back()["holder"], 2);
+  EXPECT_EQ(link.of("viewers").back()["timeout_s"], 5);
+}
+
+TEST_F(InteractionHandoverTest, ViewOnlyViewersCannotAskAndEveryoneSeesTheList) {
+  Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger(), hooks());
+  auto a = in.join(link, false, 1);
+  auto v = in.join(link3, true, 3);
+  v->handle("control", control("request"));
+  v->handle("control", control("request"));
+  EXPECT_EQ(in.control().holder(), 0u);
+  const auto refused = link3.of("refused");
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(refused[0]["what"], "control");
+  const auto list = link3.of("viewers").back();
+  EXPECT_EQ(list, (json{{"type", "viewers"},
+                        {"you", 3},
+                        {"holder", 0},
+                        {"timeout_s", 10},
+                        {"viewers",
+                         {{{"id", 1}, {"role", "full"}, {"name", ""}, {"requesting", false}},
+                          {{"id", 3}, {"role", "view-only"}, {"name", ""}, {"requesting", false}}}},
+                        {"more", 0}}));
+  a->rename("Ada");
+  EXPECT_EQ(link3.of("viewers").back()["viewers"][0]["name"], "Ada");
+  const size_t lists = link3.of("viewers").size();
+  a->rename("Ada");
+  EXPECT_EQ(link3.of("viewers").size(), lists) << "no change, no message";
+  a.reset();
+  EXPECT_EQ(link3.of("viewers").back()["viewers"].size(), 1u) << "told when a viewer leaves";
+}
+
+TEST_F(InteractionHandoverTest, WhenTheHolderLeavesTheRequesterGetsControl) {
+  Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger(), hooks());
+  auto a = in.join(link, false, 1);
+  auto b = in.join(link2, false, 2);
+  a->handle("key", key(true));
+  b->handle("control", control("request"));
+  a.reset();
+  EXPECT_EQ(in.control().holder(), 2u);
+  EXPECT_EQ(link2.of("viewers").back()["holder"], 2);
+}
+
+// Keeps only the newest message (a list per join to every viewer adds up).
+struct LastLink : ViewerLink {
+  std::string last;
+  void send_control(std::string text) override { last = std::move(text); }
+};
+
+TEST_F(InteractionHandoverTest, TheListHoldsAtMost32AndAlwaysItsRecipient) {
+  Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger(), hooks());
+  std::vector<std::unique_ptr<LastLink>> links;
+  std::vector<std::unique_ptr<ViewerInput>> viewers;
+  for (uint64_t id = 1; id <= 40; ++id) {
+    links.push_back(std::make_unique<LastLink>());
+    viewers.push_back(in.join(*links.back(), true, id));
+  }
+  const auto list = json::parse(links.back()->last);
+  EXPECT_EQ(list["viewers"].size(), 32u);
+  EXPECT_EQ(list["more"], 8);
+  EXPECT_EQ(list["viewers"].back()["id"], 40);
+  EXPECT_EQ(list["viewers"][0]["id"], 1);
+  viewers.clear();
+}
+
+TEST_F(InteractionHandoverTest, ALoneViewerNeverNotices) {
+  Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger(), hooks());
+  auto a = in.join(link, false, 1);
+  a->handle("move", json{{"x", 1}, {"y", 1}});
+  a->handle("key", key(true));
+  a->handle("key", key(false));
+  EXPECT_EQ(inj.log, (std::vector<std::string>{"move 1 1", "key 0x61 down", "key 0x61 up"}));
+  EXPECT_TRUE(link.of("refused").empty());
+  EXPECT_FALSE(armed);
+}
+
+}  // namespace
+}  // namespace voxl::input

@@ -1,7 +1,9 @@
 #include "stream/wire_format.h"
 
 #include "input/clipboard.h"
+#include "input/interaction.h"
 #include "input/viewer_input.h"
+#include "stream/viewer_settings.h"
 
 #include <gtest/gtest.h>
 
@@ -251,6 +253,23 @@ TEST(WireFormatPin, ClientInputConstantsMatchTheServer) {
     SCOPED_TRACE(name);
     ASSERT_TRUE(consts.contains(name));
     EXPECT_EQ(consts.at(name), value);
+  }
+}
+
+// The settings' bounds, pinned where the page names them (its panel checks
+// a value before sending it; the server refuses what is out of range).
+TEST(WireFormatPin, ClientSettingsBoundsMatchTheServerWhereNamed) {
+  const auto consts = exported_numbers(read_protocol_ts());
+  const std::map<std::string, long> expected{{"SETTINGS_MAX_FPS", ViewerSettings::kMaxFps},
+                                             {"SETTINGS_MIN_KBPS", ViewerSettings::kMinKbps},
+                                             {"SETTINGS_MAX_KBPS", ViewerSettings::kMaxKbps},
+                                             {"SETTINGS_MAX_NAME_CHARS", long(ViewerSettings::kMaxNameChars)},
+                                             {"VIEWERS_MAX_LISTED", long(input::Interaction::kMaxListed)}};
+  for (const auto& [name, value] : expected) {
+    SCOPED_TRACE(name);
+    if (consts.contains(name)) {
+      EXPECT_EQ(consts.at(name), value);
+    }
   }
 }
 
