@@ -1,21 +1,12 @@
 // Pure logic of the page's video path, without a browser: which frames the
 // presenter draws, skips and closes, and how the benchmarks' marker is read.
-// The TypeScript is bundled in memory with the repository's esbuild.
+// The TypeScript is bundled in memory (bundle.mjs).
 //
 //   node --test web/test/frame_logic.test.mjs
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
-import path from "node:path";
 import { test } from "node:test";
-import { fileURLToPath } from "node:url";
 
-const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const esbuild = createRequire(path.join(web, "package.json"))("esbuild");
-
-async function load(entry) {
-  const out = esbuild.buildSync({ entryPoints: [path.join(web, entry)], bundle: true, format: "esm", write: false });
-  return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`);
-}
+import { load } from "./bundle.mjs";
 
 const { FramePresenter } = await load("src/frame_presenter.ts");
 const { decodeMarkerWord, markerCrc8, markerCellFromQuery } = await load("src/frame_marker.ts");
