@@ -1,7 +1,8 @@
 // The page in Firefox ESR (the stock browser, driven over WebDriver BiDi by
 // puppeteer-core): it decodes and shows the desktop, follows a change on it,
-// a click and typing reach an X client, and the clipboard goes both ways
-// without the async clipboard's read. One voxl, one browser. Skipped
+// a click and typing reach an X client, the clipboard goes both ways
+// without the async clipboard's read, and the desktop's sound plays. One
+// voxl, one browser. Skipped
 // when Firefox ESR is not installed (VOXL_FIREFOX, default
 // /usr/bin/firefox-esr).
 import assert from "node:assert/strict";
@@ -26,13 +27,24 @@ const SECOND = "00ff00";
 const scope = new e2e.Scope();
 let voxl;
 let browser;
+let pulse;
 
 before(async () => {
   if (missing) return;
-  voxl = await e2e.startVoxl(scope);
-  // The page may write the browser's clipboard without a user's click, and
-  // the test read it back without the "Paste" button.
-  browser = await e2e.launchFirefox(scope, { prefs: { "dom.events.testing.asyncClipboard": true } });
+  pulse = await e2e.startPulse(scope);
+  await e2e.playTone(scope, pulse, 440, 120);
+  voxl = await e2e.startVoxl(scope, { env: pulse.env });
+  browser = await e2e.launchFirefox(scope, {
+    prefs: {
+      // The page may write the browser's clipboard without a user's click,
+      // and the test read it back without the "Paste" button.
+      "dom.events.testing.asyncClipboard": true,
+      // Firefox plays into the private PulseAudio (it needs a sound server
+      // to start an AudioContext), silently: voxl captures that sink.
+      "media.volume_scale": "0.0",
+    },
+    env: { PULSE_SERVER: pulse.server },
+  });
 }, opts);
 after(() => scope.close());
 
@@ -189,5 +201,27 @@ test("in Firefox the clipboard goes both ways without the async read", opts, () 
     } finally {
       await local.close();
     }
+  }),
+);
+
+test("in Firefox the desktop's sound plays after a click", opts, () =>
+  explained(async () => {
+    const { page } = browser;
+    await e2e.waitInPage(page, () => window.voxl.audio().configured && window.voxl.audio().packets > 0, null, {
+      what: "audio packets",
+    });
+    // Sound starts after a gesture (autoplay policy).
+    await page.mouse.click(5, 5);
+    await e2e.waitInPage(
+      page,
+      () => {
+        const a = window.voxl.audio();
+        return a.running && a.jitter && a.jitter.playedFrames > 48000 && a.analyserLevel > 0.05;
+      },
+      null,
+      { what: "audible decoded audio" },
+    );
+    const a = await page.evaluate(() => window.voxl.audio());
+    assert.equal(a.errors, 0);
   }),
 );

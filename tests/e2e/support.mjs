@@ -425,9 +425,9 @@ export async function launchBrowser(scope, options = {}) {
 // helpers here use (goto, evaluate and waitForFunction with one argument,
 // mouse, keyboard), so waitStreaming, waitForColors and the rest serve both
 // browsers; `page.puppeteer` is the puppeteer Page itself. `prefs` are
-// extra Firefox preferences. Returns { browser, page, messages }; closing is
-// deferred to `scope`.
-export async function launchFirefox(scope, { prefs = {} } = {}) {
+// extra Firefox preferences, `env` extra environment. Returns
+// { browser, page, messages }; closing is deferred to `scope`.
+export async function launchFirefox(scope, { prefs = {}, env = {} } = {}) {
   const puppeteer = webRequire("puppeteer-core");
   const profile = await tempDir(scope, "firefox-profile");
   const home = await tempDir(scope, "firefox-home");
@@ -437,7 +437,7 @@ export async function launchFirefox(scope, { prefs = {} } = {}) {
     executablePath: FIREFOX,
     headless: true,
     userDataDir: profile,
-    env: { ...process.env, HOME: home, MOZ_CRASHREPORTER_DISABLE: "1" },
+    env: { ...process.env, HOME: home, MOZ_CRASHREPORTER_DISABLE: "1", ...env },
     defaultViewport: { ...VIEWPORT, deviceScaleFactor: 1 },
     timeout: START_TIMEOUT_MS,
     protocolTimeout: START_TIMEOUT_MS,
@@ -445,6 +445,8 @@ export async function launchFirefox(scope, { prefs = {} } = {}) {
   });
   scope.defer(() => browser.close());
   const raw = (await browser.pages())[0] ?? (await browser.newPage());
+  // The first tab keeps the window's size otherwise.
+  await raw.setViewport({ ...VIEWPORT, deviceScaleFactor: 1 });
   await raw.evaluateOnNewDocument(pageHelpers);
   const messages = [];
   raw.on("console", (m) => messages.push(`console.${m.type()}: ${m.text()}`));
