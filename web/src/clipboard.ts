@@ -77,7 +77,8 @@ export class ClipboardBridge {
   }
 
   // Text the viewer gave the page (the panel's clipboard box) for the
-  // desktop's clipboard; sent even when the desktop holds it already.
+  // desktop's clipboard; not sent again while the desktop holds it already
+  // (as far as this page can know).
   sendText(text: string): void {
     if (this.canSend) void this.send({ mime: "text/plain", text }, true);
   }

@@ -22,7 +22,8 @@ export class Interaction {
   private readonly keyboard: Keyboard;
   private readonly pointer: Pointer;
   private readonly cursor: RemoteCursor;
-  private readonly clipboard: ClipboardBridge;
+  // The panel reads asyncAvailable and sends its clipboard box with sendText.
+  readonly clipboard: ClipboardBridge;
   private input = false;
   private viewOnly = false;
   private refused: string | null = null;

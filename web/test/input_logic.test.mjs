@@ -2,8 +2,9 @@
 // browser: what a KeyboardEvent's code, key and modifiers become on the
 // wire, which keys are dropped (auto-repeat, IME keys, a disabled page),
 // how a paste shortcut holds the keys behind it, the release of held keys,
-// IME text; and whether the async clipboard can be read (Chromium's
-// permission, Firefox's missing one). Fake events and a fake window.
+// IME text; whether the async clipboard can be read (Chromium's
+// permission, Firefox's missing one) and how a paste waits for the
+// clipboard either way. Fake events, a fake window and navigator.
 //
 //   node --test web/test/input_logic.test.mjs
 import assert from "node:assert/strict";
@@ -14,6 +15,7 @@ import { load } from "./bundle.mjs";
 const { Keyboard, modifiers } = await load("src/input/keyboard.ts");
 const P = await load("src/protocol.ts");
 const { hasAsyncClipboard, watchAsyncRead } = await load("src/clipboard_access.ts");
+const { ClipboardBridge } = await load("src/clipboard.ts");
 
 // Something to add listeners to and fire them by hand.
 function target(extra = {}) {
@@ -250,4 +252,88 @@ test("the async clipboard is readable where it exists and its permission is not 
   // No Permissions API, or no clipboard at all.
   assert.equal(await watchAsyncRead(clip, undefined, () => {}), false);
   assert.equal(await watchAsyncRead(undefined, perms, () => {}), false);
+});
+
+// A ClipboardBridge in a fake page whose navigator has `clipboard` and
+// `permissions`; every message it sends lands in `sent`. Its timers run
+// only when `timeouts()` fires them.
+function bridge({ clipboard, permissions }) {
+  const timers = new Map();
+  let next = 1;
+  globalThis.window = target({
+    setTimeout: (fn) => (timers.set(next, fn), next++),
+    clearTimeout: (id) => timers.delete(id),
+  });
+  globalThis.document = target();
+  Object.defineProperty(globalThis, "navigator", { value: { clipboard, permissions }, configurable: true, writable: true });
+  const sent = [];
+  const b = new ClipboardBridge({ send: (m) => (sent.push(m), true), notice: () => {} });
+  b.setMode("both");
+  const timeouts = () => [...timers.values()].splice(0).forEach((fn) => fn());
+  return { b, sent, timeouts };
+}
+
+// "done" if `p` has settled once every pending callback ran, else "waiting".
+const state = (p) => Promise.race([p.then(() => "done"), settle().then(() => "waiting")]);
+
+function pasteEvent(text) {
+  return { clipboardData: { files: [], getData: (t) => (t === "text/plain" ? text : "") }, preventDefault() {} };
+}
+
+test("Firefox: no async read at Ctrl+V (it would ask); the paste event's text goes, and ends the wait", async () => {
+  let reads = 0;
+  const clipboard = {
+    read: async () => (++reads, []),
+    readText: async () => (++reads, "read"),
+    writeText: async () => {},
+  };
+  const { b, sent, timeouts } = bridge({ clipboard, permissions: { query: () => Promise.reject(new TypeError("no such permission")) } });
+  const heard = [];
+  b.onAsyncAvailableChange((a) => heard.push(a));
+  await settle();
+  assert.equal(b.asyncAvailable, false);
+  assert.equal(b.state().asyncAvailable, false);
+  assert.deepEqual(heard, [], "false from the start: no change");
+
+  const waiting = b.beforePaste();
+  assert.equal(await state(waiting), "waiting");
+  document.fire("paste", pasteEvent("from the paste event"));
+  assert.equal(await state(waiting), "done", "the paste event ends the wait, no timeout needed");
+  assert.equal(reads, 0);
+  assert.deepEqual(sent, [{ type: "clipboard", mime: "text/plain", text: "from the paste event" }]);
+
+  // No paste event (nothing to paste): the keys go at the timeout all the same.
+  const empty = b.beforePaste();
+  assert.equal(await state(empty), "waiting");
+  timeouts();
+  assert.equal(await state(empty), "done");
+  assert.equal(sent.length, 1);
+
+  // The panel's box: sent, but not again while the desktop has it.
+  b.sendText("typed in the box");
+  b.sendText("typed in the box");
+  b.sendText("");
+  assert.deepEqual(sent.slice(1), [{ type: "clipboard", mime: "text/plain", text: "typed in the box" }]);
+  b.setMode("out");
+  b.sendText("not allowed in");
+  assert.equal(sent.length, 2);
+});
+
+test("Chromium: the async read works, is used at Ctrl+V, and a denied permission turns it off", async () => {
+  const status = target({ state: "granted" });
+  const clipboard = {
+    read: async () => [{ types: ["text/plain"], getType: async () => new Blob(["read by itself"]) }],
+    writeText: async () => {},
+  };
+  const { b, sent } = bridge({ clipboard, permissions: { query: async () => status } });
+  const heard = [];
+  b.onAsyncAvailableChange((a) => heard.push(a));
+  await settle();
+  assert.equal(b.asyncAvailable, true);
+  await b.beforePaste();
+  assert.deepEqual(sent, [{ type: "clipboard", mime: "text/plain", text: "read by itself" }]);
+  status.state = "denied";
+  status.fire("change");
+  assert.equal(b.asyncAvailable, false);
+  assert.deepEqual(heard, [true, false]);
 });
