@@ -138,6 +138,10 @@ test("copy on X and paste in the page, and back", opts, async () => {
     const probe = await startProbe(local, voxl.display);
     const { context, page } = await openViewer(local);
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: voxl.origin });
+    // Chromium lets the page read by itself (Firefox does not: e2e.firefox).
+    await e2e.waitInPage(page, () => window.voxl.interaction().clipboard.asyncAvailable === true, null, {
+      what: "the async clipboard readable",
+    });
 
     const fromX = `copied on X ✓ ${Date.now()}`;
     xclipOwner(local, voxl.display, fromX);

@@ -1,12 +1,15 @@
 // Shared helpers for the browser tests: start voxl on a private Xvfb, draw on
-// its display, drive headless Chromium through playwright-core, read the
-// client's state and the pixels of its canvas.
+// its display, drive headless Chromium through playwright-core (or headless
+// Firefox ESR through puppeteer-core over WebDriver BiDi), read the client's
+// state and the pixels of its canvas.
 //
 // Environment (set by tests/e2e/CMakeLists.txt):
 //   VOXL_BINARY    the voxl executable
 //   VOXL_E2E_DRAW  the voxl-e2e-draw helper
-//   VOXL_REPO      the source tree (playwright-core lives in web/node_modules)
+//   VOXL_REPO      the source tree (playwright-core and puppeteer-core live
+//                  in web/node_modules)
 //   VOXL_CHROMIUM  optional, the browser (default /usr/bin/chromium)
+//   VOXL_FIREFOX   optional, Firefox ESR (default /usr/bin/firefox-esr)
 
 import { execFile, spawn } from "node:child_process";
 import crypto from "node:crypto";
@@ -28,8 +31,10 @@ export const REPO = process.env.VOXL_REPO || path.resolve(here, "../..");
 export const VOXL_BINARY = process.env.VOXL_BINARY || path.join(REPO, "build/dev/voxl");
 export const DRAW_BINARY = process.env.VOXL_E2E_DRAW || "";
 export const CHROMIUM = process.env.VOXL_CHROMIUM || "/usr/bin/chromium";
+export const FIREFOX = process.env.VOXL_FIREFOX || "/usr/bin/firefox-esr";
 
-const { chromium } = createRequire(path.join(REPO, "web/package.json"))("playwright-core");
+const webRequire = createRequire(path.join(REPO, "web/package.json"));
+const { chromium } = webRequire("playwright-core");
 
 // The desktop every test streams; the browser window is larger, so the
 // canvas shows the stream 1:1.
@@ -412,6 +417,49 @@ export async function launchBrowser(scope, options = {}) {
   page.on("console", (m) => messages.push(`console.${m.type()}: ${m.text()}`));
   page.on("pageerror", (e) => messages.push(`pageerror: ${e.message}`));
   return { context, page, messages };
+}
+
+// Launches the stock Firefox ESR (FIREFOX; nothing is downloaded) headless
+// through puppeteer-core over WebDriver BiDi, with a fresh profile and HOME,
+// at VIEWPORT. The page it returns speaks the part of playwright's Page the
+// helpers here use (goto, evaluate and waitForFunction with one argument,
+// mouse, keyboard), so waitStreaming, waitForColors and the rest serve both
+// browsers; `page.puppeteer` is the puppeteer Page itself. `prefs` are
+// extra Firefox preferences, `env` extra environment. Returns
+// { browser, page, messages }; closing is deferred to `scope`.
+export async function launchFirefox(scope, { prefs = {}, env = {} } = {}) {
+  const puppeteer = webRequire("puppeteer-core");
+  const profile = await tempDir(scope, "firefox-profile");
+  const home = await tempDir(scope, "firefox-home");
+  const browser = await puppeteer.launch({
+    browser: "firefox",
+    protocol: "webDriverBiDi",
+    executablePath: FIREFOX,
+    headless: true,
+    userDataDir: profile,
+    env: { ...process.env, HOME: home, MOZ_CRASHREPORTER_DISABLE: "1", ...env },
+    defaultViewport: { ...VIEWPORT, deviceScaleFactor: 1 },
+    timeout: START_TIMEOUT_MS,
+    protocolTimeout: START_TIMEOUT_MS,
+    extraPrefsFirefox: prefs,
+  });
+  scope.defer(() => browser.close());
+  const raw = (await browser.pages())[0] ?? (await browser.newPage());
+  // The first tab keeps the window's size otherwise.
+  await raw.setViewport({ ...VIEWPORT, deviceScaleFactor: 1 });
+  await raw.evaluateOnNewDocument(pageHelpers);
+  const messages = [];
+  raw.on("console", (m) => messages.push(`console.${m.type()}: ${m.text()}`));
+  raw.on("pageerror", (e) => messages.push(`pageerror: ${e.message}`));
+  const page = {
+    puppeteer: raw,
+    goto: (url) => raw.goto(url),
+    evaluate: (fn, arg) => raw.evaluate(fn, arg),
+    waitForFunction: (fn, arg, { timeout, polling } = {}) => raw.waitForFunction(fn, { timeout, polling }, arg),
+    mouse: raw.mouse,
+    keyboard: raw.keyboard,
+  };
+  return { browser, page, messages };
 }
 
 // The pixels of a PNG, as page.screenshot() writes them (8-bit RGB or RGBA,

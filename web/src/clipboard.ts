@@ -11,7 +11,14 @@
 // clipboard box (panel/clipboard_box.ts) shows the desktop's text and sends
 // what the viewer types there, wherever the browser's clipboard is refused;
 // copy and paste inside an element marked data-local-input stay the page's.
+//
+// Where the browser does not let the page read its clipboard by itself
+// (clipboard_access.ts: Firefox asks at every read), a paste shortcut is not
+// read through the async API (that would pop up the browser's "Paste" button
+// at every Ctrl+V) but waits for its paste event; `asyncAvailable` says which
+// (for the panel's clipboard box, which sends with sendText).
 
+import { watchAsyncRead } from "./clipboard_access";
 import { MAX_CLIPBOARD_BYTES, type ClientMessage, type ClipboardMessage, type ClipboardMode } from "./protocol";
 
 const READ_TIMEOUT_MS = 500;
@@ -31,8 +38,17 @@ export class ClipboardBridge {
   private desktopText: string | null = null;
   private error: string | null = null;
   private readonly textListeners: ((text: string) => void)[] = [];
+  private readAvailable = false;
+  private readonly availabilityListeners: ((available: boolean) => void)[] = [];
+  // A paste shortcut waiting for its paste event.
+  private pasteWaiter: (() => void) | null = null;
 
   constructor(private readonly hooks: ClipboardHooks) {
+    void watchAsyncRead(navigator.clipboard, navigator.permissions, (available) => {
+      if (available === this.readAvailable) return;
+      this.readAvailable = available;
+      for (const fn of this.availabilityListeners) fn(available);
+    });
     window.addEventListener("focus", () => void this.readIfPermitted());
     document.addEventListener("paste", (e) => this.pasted(e), true);
     document.addEventListener("copy", (e) => this.copied(e), true);
@@ -53,9 +69,20 @@ export class ClipboardBridge {
     return this.mode === "both" || this.mode === "out";
   }
 
+  // Whether the page reads the viewer's clipboard by itself (false until
+  // known): where not, the panel's clipboard box is the way in.
+  get asyncAvailable(): boolean {
+    return this.readAvailable;
+  }
+
+  // `fn` hears each change of asyncAvailable.
+  onAsyncAvailableChange(fn: (available: boolean) => void): void {
+    this.availabilityListeners.push(fn);
+  }
+
   // For tests and tools: the text the desktop copied last, and the last error.
-  state(): { mode: ClipboardMode; desktopText: string | null; error: string | null; pending: boolean } {
-    return { mode: this.mode, desktopText: this.desktopText, error: this.error, pending: this.pending !== null };
+  state(): { mode: ClipboardMode; desktopText: string | null; error: string | null; pending: boolean; asyncAvailable: boolean } {
+    return { mode: this.mode, desktopText: this.desktopText, error: this.error, pending: this.pending !== null, asyncAvailable: this.readAvailable };
   }
 
   // `fn` hears every text the desktop copies.
@@ -104,10 +131,24 @@ export class ClipboardBridge {
     this.hooks.notice(`Clipboard: ${message}`);
   }
 
-  // Before a paste shortcut goes to the desktop.
+  // Before a paste shortcut goes to the desktop: done once the clipboard
+  // was read, or its paste event sent it, or after READ_TIMEOUT_MS.
   async beforePaste(): Promise<void> {
     if (!this.canSend) return;
-    await Promise.race([this.read(true), new Promise<void>((r) => window.setTimeout(r, READ_TIMEOUT_MS))]);
+    this.pasteWaiter?.();
+    let timer = 0;
+    let mine: (() => void) | null = null;
+    const waits = [
+      new Promise<void>((r) => {
+        mine = r;
+        timer = window.setTimeout(r, READ_TIMEOUT_MS);
+      }),
+    ];
+    this.pasteWaiter = mine;
+    if (this.readAvailable) waits.push(this.read(true));
+    await Promise.race(waits);
+    window.clearTimeout(timer);
+    if (this.pasteWaiter === mine) this.pasteWaiter = null;
   }
 
   private async readIfPermitted(): Promise<void> {
@@ -143,8 +184,11 @@ export class ClipboardBridge {
     if (!this.canSend || !e.clipboardData || isLocal(e)) return;
     e.preventDefault();
     const png = Array.from(e.clipboardData.files).find((f) => f.type === "image/png");
-    if (png) void this.send({ mime: "image/png", blob: png }, true);
-    else void this.send({ mime: "text/plain", text: e.clipboardData.getData("text/plain") }, true);
+    const sent = png
+      ? this.send({ mime: "image/png", blob: png }, true)
+      : this.send({ mime: "text/plain", text: e.clipboardData.getData("text/plain") }, true);
+    const waiter = this.pasteWaiter;
+    if (waiter) void sent.finally(waiter);
   }
 
   private copied(e: ClipboardEvent): void {

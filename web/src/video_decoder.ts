@@ -2,6 +2,7 @@
 // until a key frame can start the picture, rebuilds itself after a decode
 // error, and remembers when each frame went in so its decode time is known.
 
+import { undecodableMessage } from "./decoder_hint";
 import type { VideoHeader } from "./protocol";
 
 // What the decoder needs of a video message's header.
@@ -158,7 +159,7 @@ export class StreamDecoder {
     if (e instanceof DOMException && e.name === "NotSupportedError") {
       this.fatal = true;
       this.closeDecoder();
-      this.events.error(`this browser cannot decode ${this.config?.codec ?? "the stream"}`, true);
+      this.events.error(undecodableMessage(this.config?.codec ?? null, navigator.userAgent), true);
       return;
     }
     this.events.error(`decoder error: ${describe(e)}`, false);

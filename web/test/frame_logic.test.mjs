@@ -1,24 +1,17 @@
 // Pure logic of the page's video path, without a browser: which frames the
-// presenter draws, skips and closes, and how the benchmarks' marker is read.
-// The TypeScript is bundled in memory with the repository's esbuild.
+// presenter draws, skips and closes, how the benchmarks' marker is read, and
+// what a browser that cannot decode the stream is told.
+// The TypeScript is bundled in memory (bundle.mjs).
 //
 //   node --test web/test/frame_logic.test.mjs
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
-import path from "node:path";
 import { test } from "node:test";
-import { fileURLToPath } from "node:url";
 
-const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const esbuild = createRequire(path.join(web, "package.json"))("esbuild");
-
-async function load(entry) {
-  const out = esbuild.buildSync({ entryPoints: [path.join(web, entry)], bundle: true, format: "esm", write: false });
-  return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`);
-}
+import { load } from "./bundle.mjs";
 
 const { FramePresenter } = await load("src/frame_presenter.ts");
 const { decodeMarkerWord, markerCrc8, markerCellFromQuery } = await load("src/frame_marker.ts");
+const { undecodableMessage } = await load("src/decoder_hint.ts");
 
 function fakeFrame(id) {
   return { id, closed: 0, close() { this.closed++; } };
@@ -112,4 +105,18 @@ test("the marker's cell size comes from ?marker=N, within bounds", () => {
   assert.equal(markerCellFromQuery(""), 0);
   assert.equal(markerCellFromQuery("?marker=7"), 0);
   assert.equal(markerCellFromQuery("?marker=1000"), 0);
+});
+
+test("a browser that cannot decode is told why where the reason is known (Firefox on Linux: FFmpeg)", () => {
+  const firefoxLinux = "Mozilla/5.0 (X11; Linux x86_64; rv:153.0) Gecko/20100101 Firefox/153.0";
+  const firefoxAndroid = "Mozilla/5.0 (Android 14; Mobile; rv:153.0) Gecko/153.0 Firefox/153.0";
+  const firefoxWindows = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:153.0) Gecko/20100101 Firefox/153.0";
+  const chromium = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+  assert.match(undecodableMessage("avc1.42C029", firefoxLinux), /^this browser cannot decode avc1\.42C029: .*libavcodec59/);
+  assert.match(undecodableMessage(null, firefoxLinux), /^this browser cannot decode the stream: .*FFmpeg/);
+  for (const ua of [firefoxAndroid, firefoxWindows, chromium, ""]) {
+    assert.equal(undecodableMessage("avc1.42C029", ua), "this browser cannot decode avc1.42C029", ua);
+  }
+  // Another codec is not FFmpeg's business in this message.
+  assert.equal(undecodableMessage("av01.0.08M.08", firefoxLinux), "this browser cannot decode av01.0.08M.08");
 });

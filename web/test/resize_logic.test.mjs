@@ -1,21 +1,12 @@
 // Pure logic of dynamic resolution in the page, without a browser: the size
 // a stage asks for (the pixel factor, rounding and clamping), the debounce,
-// and where the desktop is shown.
+// and where the desktop (or the stream, fitted) is shown.
 //
 //   node --test web/test/resize_logic.test.mjs
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
-import path from "node:path";
 import { test } from "node:test";
-import { fileURLToPath } from "node:url";
 
-const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const esbuild = createRequire(path.join(web, "package.json"))("esbuild");
-
-async function load(entry) {
-  const out = esbuild.buildSync({ entryPoints: [path.join(web, entry)], bundle: true, format: "esm", write: false });
-  return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`);
-}
+import { load } from "./bundle.mjs";
 
 const { desktopPixelsPerCss, roundDesktopSize, wantedDesktopSize, ResizeDebounce, RESIZE_DEBOUNCE_MS } =
   await load("src/resize_rule.ts");
@@ -128,6 +119,57 @@ test("the desktop is shown at its size over f, centred on whole device pixels, w
   assert.equal(fitDesktop(0, 0, 1280, 720, 1, 1), null);
   // The fallback still never enlarges.
   assert.equal(fitStream(1920, 1080, 1280, 720, 1).scale, 2 / 3);
+});
+
+test("fitting letterboxes, never enlarges, and lands on whole device pixels, from 1x1 to 16384x16384", () => {
+  const fit = (scale, left, top, width, height, pixelated) => ({ scale, left, top, width, height, pixelated });
+  // Smaller than the window: 1:1, centred.
+  assert.deepEqual(fitStream(640, 480, 1280, 720, 1), fit(1, 320, 120, 640, 480, true));
+  assert.deepEqual(fitStream(1280, 720, 1280, 720, 1), fit(1, 0, 0, 1280, 720, true));
+  // One pixel: still one pixel, centred with the odd pixel to the right and below.
+  assert.deepEqual(fitStream(1, 1, 1280, 720, 1), fit(1, 639, 359, 1, 1, true));
+  // Huge on a phone: scaled to the narrower side, smoothed.
+  assert.deepEqual(fitStream(16384, 16384, 360, 640, 1), fit(360 / 16384, 0, 140, 360, 360, false));
+  // So wide that the height rounds to nothing: kept at one pixel.
+  assert.deepEqual(fitStream(10000, 1, 1000, 1000, 1), fit(0.1, 0, 499, 1000, 1, false));
+  // 2x screen: device pixels are halved into CSS pixels.
+  assert.deepEqual(fitStream(1920, 1080, 2560, 1440, 2), fit(1, 160, 90, 960, 540, true));
+  // 1.5x: the box is whole device pixels (1000x563 at 0,218), whatever that is in CSS.
+  const f = fitStream(1280, 720, 1000, 1000, 1.5);
+  assert.equal(f.scale, 1000 / 1280);
+  assert.deepEqual([f.left, f.top, f.width, f.height].map((v) => v * 1.5), [0, 218, 1000, 563]);
+  assert.equal(f.pixelated, false);
+  // Nothing to show, or nonsense from the browser: an empty box.
+  const empty = fit(1, 0, 0, 0, 0, false);
+  for (const args of [
+    [0, 480, 1280, 720, 1],
+    [640, 0, 1280, 720, 1],
+    [640, 480, 0, 720, 1],
+    [640, 480, 1280, -1, 1],
+    [640, 480, 1280, 720, 0],
+    [640, 480, 1280, 720, Number.NaN],
+    [640, 480, 1280, 720, -2],
+  ]) {
+    assert.deepEqual(fitStream(...args), empty, JSON.stringify(args));
+  }
+});
+
+test("the desktop layout at extreme factors: enlarged only by whole factors, shrunk to at least a pixel", () => {
+  // f 0.5: twice the size, pixelated, when it fits...
+  assert.deepEqual(fitDesktop(100, 100, 1280, 720, 1, 0.5), {
+    scale: 2, left: 540, top: 260, width: 200, height: 200, pixelated: true,
+  });
+  // ...and not at all when it does not.
+  assert.equal(fitDesktop(640, 480, 1280, 720, 1, 0.5), null);
+  // A factor of 1000 leaves one pixel.
+  assert.deepEqual(fitDesktop(1280, 720, 1280, 720, 1, 1000), {
+    scale: 0.001, left: 639, top: 359, width: 1, height: 1, pixelated: false,
+  });
+  for (const f of [0, -1, Number.NaN]) assert.equal(fitDesktop(640, 480, 1280, 720, 1, f), null, String(f));
+  assert.equal(fitDesktop(640, 480, 1280, 720, 0, 1), null);
+  // Exactly the window's size fits.
+  assert.equal(fitDesktop(1280, 720, 1280, 720, 1, 1).left, 0);
+  assert.equal(fitDesktop(1281, 720, 1280, 720, 1, 1), null);
 });
 
 test("the server's resize message is read, and malformed ones are dropped", () => {

@@ -5,6 +5,7 @@
 // packets that arrive before that are decoded and dropped.
 
 import { JITTER_PROCESSOR, WORKLET_URL, type JitterStats } from "./jitter_buffer";
+import { PacketSequence } from "./packet_sequence";
 
 export interface AudioFigures {
   configured: boolean;
@@ -13,7 +14,8 @@ export interface AudioFigures {
   volume: number;
   packets: number;
   decodedFrames: number; // AudioData objects decoded
-  lost: number; // sequence gaps
+  lost: number; // packets missing in sequence gaps
+  late: number; // packets older than one already taken (dropped)
   errors: number;
   jitter: JitterStats | null;
   outputLatencyMs: number;
@@ -52,7 +54,7 @@ export class AudioPlayer {
   private decoder: AudioDecoder | null = null;
   private rate = 48000;
   private channels = 2;
-  private lastSequence = 0;
+  private readonly sequence = new PacketSequence();
   private muted = false;
   private volume = 1;
   private readonly figures: AudioFigures = {
@@ -63,6 +65,7 @@ export class AudioPlayer {
     packets: 0,
     decodedFrames: 0,
     lost: 0,
+    late: 0,
     errors: 0,
     jitter: null,
     outputLatencyMs: 0,
@@ -88,7 +91,7 @@ export class AudioPlayer {
   configure(rate: number, channels: number): void {
     this.rate = rate;
     this.channels = channels;
-    this.lastSequence = 0;
+    this.sequence.reset();
     this.pending = [];
     this.decoder?.close();
     this.decoder = new AudioDecoder({
@@ -110,8 +113,12 @@ export class AudioPlayer {
   packet(sequence: number, captureUs: number, payload: Uint8Array): void {
     this.figures.packets++;
     this.figures.arrivalLatencyMs = this.sinceCapture(captureUs);
-    if (this.lastSequence !== 0 && sequence !== ((this.lastSequence + 1) >>> 0)) this.figures.lost++;
-    this.lastSequence = sequence;
+    const verdict = this.sequence.take(sequence);
+    this.figures.lost = this.sequence.lost;
+    if (verdict === "late") {
+      this.figures.late++;
+      return;
+    }
     if (!this.decoder || this.decoder.state !== "configured") return;
     // The capture time rides along as the chunk's timestamp (µs).
     this.pending.push({ captureUs, arrived: performance.now() });
