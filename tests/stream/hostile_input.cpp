@@ -48,13 +48,16 @@ json example(const std::string& type) {
     return {{"type", "button"}, {"button", 1}, {"down", false}, {"x", 10}, {"y", 10}, {"mods", 0}};
   if (type == "scroll") return {{"type", "scroll"}, {"dx", 0}, {"dy", 1}, {"unit", "notch"}, {"x", 10}, {"y", 10}};
   if (type == "release") return {{"type", "release"}};
+  if (type == "settings") return {{"type", "settings"}, {"max_fps", 30}, {"max_kbps", 5000}, {"name", "a"}};
+  if (type == "control") return {{"type", "control"}, {"action", "grant"}, {"to", 1}};
   return {{"type", "clipboard"}, {"mime", "text/plain"}, {"text", "a"}, {"data", "YQ=="}};
 }
 
 }  // namespace
 
 std::vector<std::string> client_message_types() {
-  return {"ack", "keyframe", "ping", "stats", "key", "text", "move", "button", "scroll", "release", "clipboard"};
+  return {"ack",    "keyframe", "ping",      "stats",    "key",    "text", "move",
+          "button", "scroll",   "release",   "clipboard", "settings", "control"};
 }
 
 std::vector<std::string> wrong_type_messages() {
