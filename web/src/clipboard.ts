@@ -239,7 +239,8 @@ export class ClipboardBridge {
 
 // Copy and paste in the page's own fields (the panel) are not the desktop's.
 function isLocal(e: Event): boolean {
-  return e.target instanceof Element && e.target.closest("[data-local-input]") !== null;
+  const t = e.target as { closest?: (selector: string) => unknown } | null;
+  return typeof t?.closest === "function" && t.closest("[data-local-input]") !== null;
 }
 
 function base64Bytes(b64: string): Uint8Array | null {
