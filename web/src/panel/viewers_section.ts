@@ -85,8 +85,10 @@ export class ViewersSection {
     if (v.id === m.holder) li.appendChild(el("span", { className: "badge control", text: "has control" }));
     if (v.requesting) li.appendChild(el("span", { className: "badge asks", text: "asks for control" }));
     if (holding && v.requesting && v.id !== m.you) {
-      li.appendChild(button(`panel-grant-${v.id}`, "Grant", () => this.control("grant", v.id)));
-      li.appendChild(button(`panel-deny-${v.id}`, "Deny", () => this.control("deny", v.id)));
+      // Kept together: they wrap to the next line as one.
+      const answer = li.appendChild(el("span", { className: "answer" }));
+      answer.appendChild(button(`panel-grant-${v.id}`, "Grant", () => this.control("grant", v.id)));
+      answer.appendChild(button(`panel-deny-${v.id}`, "Deny", () => this.control("deny", v.id)));
     }
     return li;
   }
