@@ -295,6 +295,10 @@ test("control moves from one viewer to another by request and grant", opts, asyn
     await e2e.waitInPage(page, () => /Another viewer has control: request it/.test(document.getElementById("panel-control-note").textContent), null, {
       what: "the refusal shown",
     });
+    // Its clipboard box sends nothing the server would drop, and says why.
+    assert.equal(await page.evaluate(() => document.getElementById("panel-clipboard-send").disabled), true);
+    assert.match(await page.textContent("#panel-clipboard-note"), /Another viewer has control/);
+    assert.notEqual(await page.evaluate(() => window.voxl.interaction().refused), null);
     await other.bringToFront();
     await closePanel(other);
     await other.mouse.click(640, 400);
@@ -305,7 +309,13 @@ test("control moves from one viewer to another by request and grant", opts, asyn
     await openPanel(other);
     await other.click("#panel-control-release");
     await e2e.waitInPage(other, () => window.voxl.panel().viewers?.holder === 0, null, { what: "control released" });
+    // A takes it back by typing: its refusal is over and Send is on again.
     await page.bringToFront();
+    await page.mouse.click(640, 400);
+    await page.keyboard.type("z");
+    await e2e.waitInPage(page, (h) => window.voxl.panel().viewers?.holder === h, idA, { what: "the first viewer holding control again" });
+    await e2e.waitInPage(page, () => window.voxl.interaction().refused === null, null, { what: "the refusal cleared" });
+    assert.equal(await page.evaluate(() => document.getElementById("panel-clipboard-send").disabled), false);
   } finally {
     await local.close();
   }

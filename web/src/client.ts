@@ -198,6 +198,7 @@ export class Client {
         this.session?.settingsApplied(msg);
         break;
       case "viewers":
+        this.interaction.onMessage(msg);
         this.session?.viewersChanged(msg);
         break;
       case "refused":

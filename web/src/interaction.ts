@@ -115,6 +115,10 @@ export class Interaction {
         this.refused = `${m.what}: ${m.reason}`;
         console.warn(`voxl: ${this.refused}`);
         return true;
+      case "viewers":
+        // Control came to this viewer: its input is taken again.
+        if (m.holder !== 0 && m.holder === m.you) this.refused = null;
+        return false;
       default:
         return false;
     }

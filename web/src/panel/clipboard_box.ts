@@ -2,17 +2,23 @@
 // copied last and sends what the viewer types or pastes there to the
 // desktop's clipboard. It works wherever the browser refuses the page its
 // clipboard (Firefox, no permission); copy and paste inside it stay the
-// page's own (data-local-input, see clipboard.ts).
+// page's own (data-local-input, see clipboard.ts). While another viewer
+// holds control the server drops clipboard text from this one, so Send is
+// off and the box says why.
 
 import type { ClipboardBridge } from "../clipboard";
 import type { ClipboardMode } from "../protocol";
 import { button, el, section } from "./dom";
+
+const OTHER_HOLDS = "Another viewer has control: the desktop takes no text from you until you have it.";
 
 export class ClipboardBox {
   readonly element: HTMLElement;
   private readonly text: HTMLTextAreaElement;
   private readonly send: HTMLButtonElement;
   private readonly note: HTMLParagraphElement;
+  private canSend = false;
+  private otherHolds = false;
 
   constructor(private readonly clipboard: ClipboardBridge) {
     this.element = section("panel-clipboard-section", "Clipboard", "clipboard");
@@ -36,11 +42,25 @@ export class ClipboardBox {
   setMode(mode: ClipboardMode): void {
     const canSend = mode === "both" || mode === "in";
     const canReceive = mode === "both" || mode === "out";
-    this.send.disabled = !canSend;
+    this.canSend = canSend;
     this.text.readOnly = !canSend;
     if (!canSend && !canReceive) this.note.textContent = "This server shares no clipboard with this viewer.";
     else if (!canSend) this.note.textContent = "The desktop's copies show here; this server takes no text from this viewer.";
     else if (this.note.textContent?.startsWith("This server")) this.note.textContent = "";
+    this.refreshSend();
+  }
+
+  // The last "viewers" message: whether another viewer holds control.
+  setOtherHolds(other: boolean): void {
+    if (other === this.otherHolds) return;
+    this.otherHolds = other;
+    if (!other && this.note.textContent === OTHER_HOLDS) this.note.textContent = "";
+    this.refreshSend();
+  }
+
+  private refreshSend(): void {
+    this.send.disabled = !this.canSend || this.otherHolds;
+    if (this.canSend && this.otherHolds) this.note.textContent = OTHER_HOLDS;
   }
 
   private sendText(): void {

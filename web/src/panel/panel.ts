@@ -163,6 +163,7 @@ export class Panel implements SessionListener {
 
   viewersChanged(m: ViewersMessage): void {
     this.viewers.onViewers(m);
+    this.clipboard.setOtherHolds(m.holder !== 0 && m.holder !== m.you);
   }
 
   refused(m: RefusedMessage): void {
@@ -173,6 +174,7 @@ export class Panel implements SessionListener {
     this.id = null;
     this.applied = null;
     this.viewers.reset();
+    this.clipboard.setOtherHolds(false);
   }
 
   private refresh(): void {
