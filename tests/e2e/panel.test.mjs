@@ -235,9 +235,17 @@ test("this viewer's settings go to the server and its answer shows", opts, async
   await e2e.waitInPage(page, () => window.voxl.panel().applied?.name === "Alice", null, { what: "the name applied" });
   assert.match(await page.textContent("#panel-settings-applied"), /30 fps, 5 Mbit\/s, name “Alice”/);
   assert.equal(await page.evaluate(() => localStorage.getItem("voxl.name")), "Alice");
+  // A lone surrogate (no valid JSON for the server) and a line separator
+  // (refused by it) are stripped before the name goes.
+  await page.evaluate(() => {
+    const n = document.getElementById("panel-name");
+    n.value = "Bo\ud800b\u2028";
+    n.dispatchEvent(new Event("change"));
+  });
+  await e2e.waitInPage(page, () => window.voxl.panel().applied?.name === "Bob", null, { what: "the cleaned name applied" });
   await e2e.waitInPage(
     page,
-    (id) => window.voxl.panel().viewers?.viewers.some((v) => v.id === id && v.name === "Alice"),
+    (id) => window.voxl.panel().viewers?.viewers.some((v) => v.id === id && v.name === "Bob"),
     id,
     { what: "the name in the viewers list" },
   );

@@ -139,7 +139,10 @@ export interface ResizeDisabledMessage { type: "resize"; enabled: false; reason?
 export type ResizeStateMessage = ResizeEnabledMessage | ResizeDisabledMessage;
 // What the server applied of this viewer's settings (0 = no cap), sent after
 // "interaction" and after each settings message; server_max_* are the
-// global --framerate and --max-kbps, which no viewer changes.
+// global --framerate and --max-kbps, which no viewer changes;
+// server_min_kbps (absent from older servers) the lowest bitrate cap it
+// takes (a lower one is raised to it). A view-only viewer's max_kbps is 0:
+// its bitrate cap is not applied.
 export interface SettingsAppliedMessage {
   type: "settings";
   max_fps: number;
@@ -147,6 +150,7 @@ export interface SettingsAppliedMessage {
   name: string;
   server_max_fps: number;
   server_max_kbps: number;
+  server_min_kbps?: number;
 }
 // Who is watching: at most 32 entries (this viewer always among them), the
 // rest counted in `more`. holder: the id of the full viewer that has the
@@ -276,7 +280,12 @@ export function parseServerMessage(text: string): ServerMessage | null {
     case "stats":
       return o as StatsMessage;
     case "settings":
-      return num("max_fps") && num("max_kbps") && typeof o.name === "string" && num("server_max_fps") && num("server_max_kbps")
+      return num("max_fps") &&
+        num("max_kbps") &&
+        typeof o.name === "string" &&
+        num("server_max_fps") &&
+        num("server_max_kbps") &&
+        (o.server_min_kbps === undefined || num("server_min_kbps"))
         ? (o as unknown as SettingsAppliedMessage)
         : null;
     case "viewers":

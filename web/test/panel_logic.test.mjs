@@ -21,6 +21,41 @@ async function load(entry) {
 const { quality } = await load("src/panel/quality.ts");
 const { parseServerMessage } = await load("src/protocol.ts");
 const { fitNative } = await load("src/fit.ts");
+const { cleanName, kbpsChoices, appliedText, KBPS_VALUES } = await load("src/panel/settings_rules.ts");
+
+test("name: what the server refuses is stripped, and lone surrogates, which make JSON it cannot read", () => {
+  assert.equal(cleanName("  Ann  "), "Ann");
+  assert.equal(cleanName("A\u0000n\u001fn\u007f"), "Ann");
+  assert.equal(cleanName("A\u0080n\u009fn"), "Ann");
+  assert.equal(cleanName("A\u2028n\u2029n"), "Ann");
+  assert.equal(cleanName("A\ud800n\udc00n"), "Ann");
+  assert.equal(cleanName("\udc00\ud83d"), "");
+  // A pair is one character and stays; so do other scripts and marks.
+  assert.equal(cleanName("Ann \ud83d\ude00"), "Ann \u{1f600}");
+  assert.equal(cleanName("Zoë Łukasz 李"), "Zoë Łukasz 李");
+  // At most 40 characters (code points), a pair counted once.
+  assert.equal(cleanName("x".repeat(50)), "x".repeat(40));
+  assert.equal([...cleanName("\u{1f600}".repeat(50))].length, 40);
+  // What JSON.stringify makes of the result is valid UTF-8 after encoding.
+  const s = JSON.stringify({ name: cleanName("a\ud800b") });
+  assert.equal(new TextDecoder("utf-8", { fatal: true }).decode(new TextEncoder().encode(s)), s);
+  assert.doesNotMatch(s, /\\ud8/);
+});
+
+test("bitrate choices: none below the server's minimum; all without one", () => {
+  assert.deepEqual(kbpsChoices(undefined), KBPS_VALUES);
+  assert.deepEqual(kbpsChoices(0), KBPS_VALUES);
+  assert.deepEqual(kbpsChoices(1000), [50000, 20000, 10000, 5000, 2000, 1000]);
+  assert.deepEqual(kbpsChoices(800), [50000, 20000, 10000, 5000, 2000, 1000]);
+});
+
+test("applied settings: the value the server applied, its minimum, and view-only viewers said so", () => {
+  const m = { type: "settings", max_fps: 30, max_kbps: 5000, name: "Ann", server_max_fps: 60, server_max_kbps: 20000 };
+  assert.equal(appliedText(m, false), "Applied: 30 fps, 5 Mbit/s, name “Ann” (server: up to 60 fps, 20 Mbit/s).");
+  assert.match(appliedText({ ...m, max_kbps: 800, server_min_kbps: 800 }, false), /, 800 kbit\/s \(the server's minimum\),/);
+  assert.match(appliedText({ ...m, max_kbps: 0, max_fps: 0, name: "" }, false), /^Applied: no frame rate cap, no bitrate cap \(/);
+  assert.match(appliedText({ ...m, max_kbps: 0 }, true), /not applied to a view-only viewer/);
+});
 
 test("quality: latency and round trip decide, the connection's state first", () => {
   assert.equal(quality("connecting", 10, 10), "unknown");
@@ -63,6 +98,9 @@ test("settings: every field present and typed", () => {
   }
   assert.equal(parseServerMessage(JSON.stringify({ ...ok, name: 7 })), null);
   assert.equal(parseServerMessage(JSON.stringify({ ...ok, max_fps: "30" })), null);
+  // server_min_kbps is optional, a number where present.
+  assert.deepEqual(parseServerMessage(JSON.stringify({ ...ok, server_min_kbps: 100 })), { ...ok, server_min_kbps: 100 });
+  assert.equal(parseServerMessage(JSON.stringify({ ...ok, server_min_kbps: "100" })), null);
 });
 
 test("viewers: the list and its entries are checked", () => {

@@ -154,6 +154,7 @@ export class Panel implements SessionListener {
   interaction(m: InteractionMessage): void {
     this.clipboard.setMode(m.view_only ? "off" : m.clipboard);
     this.viewers.setViewOnly(m.view_only);
+    this.settings.setViewOnly(m.view_only);
   }
 
   settingsApplied(m: SettingsAppliedMessage): void {

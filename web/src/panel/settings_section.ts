@@ -1,11 +1,16 @@
 // The panel's Settings section: this viewer's frame rate cap, bitrate cap
-// and name, sent as a "settings" message and kept in localStorage; below
-// them what the server applied (its "settings" answer). Servers without
-// per-viewer settings (no "id" in hello) get nothing sent, and the section
-// says so. Global settings (--framerate, --max-kbps) are the server's flags.
+// and name, sent as "settings" messages (the name in one of its own, so a
+// name the server refuses never holds up the caps) and kept in
+// localStorage; below them what the server applied (its "settings" answer).
+// Bitrate choices below the server's minimum are hidden; a view-only
+// viewer's bitrate cap is not applied, and the section says so. Servers
+// without per-viewer settings (no "id" in hello) get nothing sent, and the
+// section says so. Global settings (--framerate, --max-kbps) are the
+// server's flags. The rules themselves are in settings_rules.ts.
 
 import { MAX_NAME_CHARS, type SettingsAppliedMessage, type SettingsRequest } from "../protocol";
 import { el, section, select, storage } from "./dom";
+import { appliedText, cleanName, kbpsChoices, kbpsText, KBPS_VALUES } from "./settings_rules";
 
 const FPS_KEY = "voxl.maxFps";
 const KBPS_KEY = "voxl.maxKbps";
@@ -14,7 +19,7 @@ const NAME_KEY = "voxl.name";
 const FPS_CHOICES: [string, string][] = [["0", "No cap"], ...[60, 30, 24, 15, 10, 5].map((v): [string, string] => [String(v), `${v} fps`])];
 const KBPS_CHOICES: [string, string][] = [
   ["0", "No cap"],
-  ...[50000, 20000, 10000, 5000, 2000, 1000, 500].map((v): [string, string] => [String(v), kbpsText(v)]),
+  ...KBPS_VALUES.map((v): [string, string] => [String(v), kbpsText(v)]),
 ];
 
 export class SettingsSection {
@@ -24,6 +29,8 @@ export class SettingsSection {
   private readonly name: HTMLInputElement;
   private readonly applied: HTMLParagraphElement;
   private supported = false;
+  private viewOnly = false;
+  private last: SettingsAppliedMessage | null = null;
 
   constructor(private readonly send: (m: SettingsRequest) => boolean) {
     this.element = section("panel-settings", "Settings for this viewer");
@@ -60,15 +67,40 @@ export class SettingsSection {
       this.applied.textContent = "This server takes no per-viewer settings.";
       return;
     }
+    this.kbps.disabled = this.viewOnly;
     this.applied.textContent = "Waiting for the server…";
-    this.send({ type: "settings", max_fps: Number(this.fps.value), max_kbps: Number(this.kbps.value), name: this.name.value });
+    this.send({ type: "settings", max_fps: Number(this.fps.value), max_kbps: Number(this.kbps.value) });
+    if (this.name.value !== "") this.send({ type: "settings", name: this.name.value });
+  }
+
+  // A view-only viewer's bitrate cap is not applied (it is sent fewer
+  // frames instead): its choice is off.
+  setViewOnly(viewOnly: boolean): void {
+    this.viewOnly = viewOnly;
+    this.kbps.disabled = !this.supported || viewOnly;
+    this.kbps.title = viewOnly ? "Not applied to a view-only viewer" : "";
+    if (this.last) this.onApplied(this.last);
   }
 
   onApplied(m: SettingsAppliedMessage): void {
-    const fps = m.max_fps > 0 ? `${m.max_fps} fps` : "no frame rate cap";
-    const kbps = m.max_kbps > 0 ? kbpsText(m.max_kbps) : "no bitrate cap";
-    const server = `server: up to ${m.server_max_fps} fps${m.server_max_kbps > 0 ? `, ${kbpsText(m.server_max_kbps)}` : ""}`;
-    this.applied.textContent = `Applied: ${fps}, ${kbps}${m.name ? `, name “${m.name}”` : ""} (${server}).`;
+    this.last = m;
+    this.offerKbps(m.server_min_kbps);
+    this.applied.textContent = appliedText(m, this.viewOnly);
+  }
+
+  // Hides the caps the server would raise to its minimum; a stored one
+  // among them moves up to the lowest offered.
+  private offerKbps(min: number | undefined): void {
+    const offered = new Set(kbpsChoices(min).map(String));
+    for (const o of Array.from(this.kbps.options)) o.hidden = o.disabled = o.value !== "0" && !offered.has(o.value);
+    const chosen = this.kbps.selectedOptions[0];
+    if (chosen?.hidden) {
+      const lowest = Array.from(this.kbps.options).filter((o) => !o.hidden && o.value !== "0").pop();
+      if (lowest) {
+        this.kbps.value = lowest.value;
+        this.changed({ max_kbps: Number(lowest.value) }, KBPS_KEY, lowest.value);
+      }
+    }
   }
 
   private changed(fields: Omit<SettingsRequest, "type">, key: string, value: string): void {
@@ -83,14 +115,4 @@ export class SettingsSection {
 
 function pick(s: HTMLSelectElement, v: string | null | undefined): void {
   if (v && Array.from(s.options).some((o) => o.value === v)) s.value = v;
-}
-
-function kbpsText(v: number): string {
-  return v >= 1000 ? `${v / 1000} Mbit/s` : `${v} kbit/s`;
-}
-
-// At most 40 characters, no control characters (the server refuses them).
-export function cleanName(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return [...s.replace(/[\u0000-\u001f\u007f-\u009f]/g, "")].slice(0, MAX_NAME_CHARS).join("").trim();
 }
