@@ -274,6 +274,17 @@ test("on a zoomed picture two fingers pan it while it can pan, and stay a pan", 
   assert.ok(scrolls.length > 0 && scrolls.every((m) => m.dx < 0 && m.dy === 0));
 });
 
+test("a two-finger pan moves the picture as far as the fingers go, no step counted twice", () => {
+  const r = recogniser("direct", { x: 0, y: 1000 });
+  r.g.down(1, 100, 200);
+  r.g.down(2, 140, 200);
+  for (let i = 1; i <= 10; i++) r.g.moveAll([{ id: 1, x: 100, y: 200 - 8 * i }, { id: 2, x: 140, y: 200 - 8 * i }]);
+  r.g.up(1);
+  r.g.up(2);
+  assert.equal(r.sent.length, 0);
+  assert.equal(r.pans.reduce((a, p) => a + p.y, 0), -80, "the fingers' 80 px, slop included");
+});
+
 test("two fingers spreading pinch: zoom steps about their centre, no scroll", () => {
   const r = recogniser("direct");
   r.g.down(1, 100, 200);

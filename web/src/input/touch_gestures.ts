@@ -358,6 +358,12 @@ export class TouchGestures {
       if (Math.abs(d - this.spread0) >= PINCH_SLOP_PX) this.phase = "pinch";
       else if (dist(c, this.centre0) >= TOUCH_SLOP_PX) this.phase = this.pansFirst(c) ? "pan" : "scroll";
       else return;
+      if (this.phase === "pan") {
+        // pansFirst made this step's pan already.
+        this.centre = c;
+        this.spread = d;
+        return;
+      }
     }
     if (this.phase === "pan") {
       this.sink.pan(c.x - this.centre.x, c.y - this.centre.y);
