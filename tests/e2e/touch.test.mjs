@@ -2,7 +2,9 @@
 // mobile viewport): real touches sent over the DevTools protocol reach an
 // X client as the clicks, presses and wheel turns they stand for, at the
 // desktop pixel under the finger (also while the picture is pinch-zoomed);
-// the on-screen keyboard types; the page itself never scrolls or zooms.
+// in the 1:1 scaling mode two fingers scroll the stage before the desktop,
+// and taps and pinches land right after a scroll; the on-screen keyboard
+// types; the page itself never scrolls or zooms.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 
@@ -167,6 +169,60 @@ test("a pinch zooms the picture, not the page; two fingers pan it; taps still la
   await pageUnmoved();
 
   await page.evaluate(() => window.voxl.touch().resetZoom());
+  assert.deepEqual(await shown(), { left: 0, top: 185, width: 360, height: 270 });
+});
+
+test("1:1: two fingers scroll the stage as far as it goes, then the desktop; taps and pinches land right after", opts, async () => {
+  const stage = () =>
+    page.evaluate(() => {
+      const s = document.getElementById("stage");
+      return { left: s.scrollLeft, top: s.scrollTop, maxLeft: s.scrollWidth - s.clientWidth, maxTop: s.scrollHeight - s.clientHeight };
+    });
+  await page.evaluate(() => document.getElementById("panel-scaling-native").click());
+  await e2e.waitInPage(page, () => document.getElementById("screen").getBoundingClientRect().width === 640, null, { what: "1:1" });
+  let st = await stage();
+  // 640 desktop pixels in a 360 px window; 480 of them in 640 px.
+  assert.deepEqual(st, { left: 0, top: 0, maxLeft: 280, maxTop: 0 });
+
+  // Fingers 120 px to the left: the stage scrolls by as much, X hears nothing
+  // (the next thing it gets is the tap after them).
+  let seen = presses();
+  await drag([[250, 300], [290, 300]], [[130, 300], [170, 300]]);
+  st = await stage();
+  assert.equal(st.left, 120, "the stage followed the fingers");
+  const box = await shown();
+  assert.equal(box.left, -120);
+  const p = [201, 333];
+  await tap(...p);
+  await probe.waitFor(() => presses() > seen, WAIT_MS, "the tap on the scrolled stage");
+  assert.deepEqual(probe.buttons().slice(seen), [`button down 1 ${desktopAt(box, ...p).join(" ")}`]);
+
+  // Past its end the stage stops; up and down it cannot scroll at all, so
+  // that drag turns the desktop's wheel.
+  await drag([[250, 300], [290, 300]], [[10, 300], [50, 300]]);
+  assert.equal((await stage()).left, 280);
+  seen = presses();
+  // 400 CSS px are 400 desktop pixels at 1:1: at least one notch.
+  await drag([[150, 550], [210, 550]], [[150, 150], [210, 150]], 16);
+  await probe.waitFor(() => presses() > seen, WAIT_MS, "wheel notches in 1:1");
+  const wheel = probe.buttons().slice(seen);
+  assert.ok(wheel.length >= 1 && wheel.every((l) => l.startsWith("button down 5 ")), wheel.join("\n"));
+  assert.equal((await stage()).left, 280);
+
+  // A pinch keeps the desktop pixel under its centre where it was, the
+  // stage's scroll accounted for.
+  const centre = [180, 330];
+  const before = desktopAt(await shown(), ...centre);
+  await drag([[160, 330], [200, 330]], [[80, 330], [280, 330]]);
+  const zoomed = await shown();
+  assert.ok(zoomed.width > 640 * 2, `zoomed to ${zoomed.width} px`);
+  const after = desktopAt(zoomed, ...centre);
+  assert.ok(Math.abs(after[0] - before[0]) <= 2 && Math.abs(after[1] - before[1]) <= 2, `the pinch's centre moved from ${before} to ${after}`);
+  await pageUnmoved();
+
+  await page.evaluate(() => window.voxl.touch().resetZoom());
+  await page.evaluate(() => document.getElementById("panel-scaling-fit").click());
+  await e2e.waitInPage(page, () => document.getElementById("screen").getBoundingClientRect().width === 360, null, { what: "fit again" });
   assert.deepEqual(await shown(), { left: 0, top: 185, width: 360, height: 270 });
 });
 

@@ -140,3 +140,11 @@ function shift(v: number, lo: number, hi: number): number {
 function round3(v: number): number {
   return Math.round(v * 1000) / 1000;
 }
+
+// One axis of a scrolling stage moved by a finger's (dx) CSS px, content
+// following the finger: the new scroll position within 0..max, and the
+// part of dx it could not take.
+export function scrollStep(pos: number, max: number, dx: number): { pos: number; rest: number } {
+  const to = Math.min(Math.max(0, max), Math.max(0, pos - dx));
+  return { pos: to, rest: dx - (pos - to) };
+}

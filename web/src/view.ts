@@ -14,7 +14,7 @@
 import type { ScreenElement } from "./screen_element";
 import { fitDesktop, fitNative, fitStream, type Fit } from "./fit";
 import { desktopPixelsPerCss, type Size } from "./resize_rule";
-import { PictureZoom } from "./picture_zoom";
+import { PictureZoom, scrollStep } from "./picture_zoom";
 
 // The viewer's choice: scaled to fit the window, or 1:1.
 export type ScalingMode = "fit" | "1:1";
@@ -55,6 +55,8 @@ export class View {
   ) {
     this.measure();
     this.watchSize();
+    // A scroll of the stage (1:1 mode) moves the picture in the window.
+    stage.addEventListener("scroll", () => this.layoutListeners.forEach((fn) => fn()), { passive: true });
     if (canvas instanceof HTMLVideoElement) {
       canvas.addEventListener("resize", () => {
         if (!canvas.hidden && canvas.videoWidth > 0) this.shown(canvas.videoWidth, canvas.videoHeight);
@@ -120,10 +122,25 @@ export class View {
     return { mode: this.mode, scale: this.fitScale, stream: { width: this.streamW, height: this.streamH }, stage: this.stageSize(), dpr: this.dpr() };
   }
 
-  // The stage's top-left corner in client coordinates (the zoom's origin).
+  // Where the stage's content (the zoom's coordinates) has its origin, in
+  // client coordinates: its top-left corner, less what it is scrolled by
+  // (1:1 mode).
   stageOrigin(): { x: number; y: number } {
     const r = this.stage.getBoundingClientRect();
-    return { x: r.left, y: r.top };
+    return { x: r.left + this.stage.clientLeft - this.stage.scrollLeft, y: r.top + this.stage.clientTop - this.stage.scrollTop };
+  }
+
+  // Scrolls the stage (1:1 mode, where the picture is larger than the
+  // window) by a finger's move of (dx, dy) CSS px, the picture following the
+  // finger, as far as it goes; returns the part it could not take (all of
+  // it where the stage does not scroll).
+  scrollStage(dx: number, dy: number): { x: number; y: number } {
+    const st = this.stage;
+    if (this.scaling !== "1:1") return { x: dx, y: dy };
+    const x = scrollStep(st.scrollLeft, st.scrollWidth - st.clientWidth, dx);
+    const y = scrollStep(st.scrollTop, st.scrollHeight - st.clientHeight, dy);
+    if (x.pos !== st.scrollLeft || y.pos !== st.scrollTop) st.scrollTo(x.pos, y.pos);
+    return { x: x.rest, y: y.rest };
   }
 
   private stageSize(): Size {

@@ -19,7 +19,7 @@ async function load(entry) {
 }
 
 const G = await load("src/input/touch_gestures.ts");
-const { PictureZoom, MAX_ZOOM } = await load("src/picture_zoom.ts");
+const { PictureZoom, MAX_ZOOM, scrollStep } = await load("src/picture_zoom.ts");
 const { TouchGestures, LONG_PRESS_MS, DOUBLE_TAP_MS, TRACKPAD_GAIN } = G;
 
 // A clock the test moves by hand.
@@ -283,6 +283,17 @@ test("a two-finger pan moves the picture as far as the fingers go, no step count
   r.g.up(2);
   assert.equal(r.sent.length, 0);
   assert.equal(r.pans.reduce((a, p) => a + p.y, 0), -80, "the fingers' 80 px, slop included");
+});
+
+test("a scrolling stage follows the finger within its bounds and hands on the rest", () => {
+  // Fingers moving left (dx < 0) scroll the content left: the position grows.
+  assert.deepEqual(scrollStep(0, 280, -50), { pos: 50, rest: 0 });
+  assert.deepEqual(scrollStep(250, 280, -50), { pos: 280, rest: -20 });
+  assert.deepEqual(scrollStep(280, 280, -50), { pos: 280, rest: -50 });
+  assert.deepEqual(scrollStep(30, 280, 50), { pos: 0, rest: 20 });
+  // A stage that does not scroll takes nothing.
+  assert.deepEqual(scrollStep(0, 0, 40), { pos: 0, rest: 40 });
+  assert.deepEqual(scrollStep(0, -5, -40), { pos: 0, rest: -40 });
 });
 
 test("two fingers spreading pinch: zoom steps about their centre, no scroll", () => {

@@ -13,8 +13,9 @@
 //                       moving less than TOUCH_SLOP_PX
 //   two-finger tap      right click as well (trackpad habit)
 //   two-finger drag     scroll, in stream pixels ("px"), content following
-//                       the fingers; on a zoomed picture that can pan the
-//                       way the fingers go, a pan of the picture instead
+//                       the fingers; where the page can move the picture
+//                       the way the fingers go (a zoomed picture, a stage
+//                       that scrolls in 1:1 mode), a pan of it instead
 //   pinch               zoom of the picture in the page (fingers spreading or
 //                       closing first); the pinch's centre pans it as well
 //   one-finger drag     trackpad: moves the pointer by the finger's delta
@@ -78,8 +79,9 @@ export interface GestureSink {
   // One pinch step: the picture point under `from` goes under `to`
   // (page CSS px), scaled by `ratio`.
   zoom(from: Point, to: Point, ratio: number): void;
-  // Pans the zoomed picture by (dx, dy) CSS px as far as it goes; returns
-  // the part it could not take (all of it when the picture is not zoomed).
+  // Pans the picture in the page (zoom, then the stage's scroll) by
+  // (dx, dy) CSS px as far as it goes; returns the part it could not take
+  // (all of it when the picture cannot move).
   pan(dx: number, dy: number): Point;
 }
 
@@ -382,9 +384,10 @@ export class TouchGestures {
     this.spread = d;
   }
 
-  // A drag of a zoomed picture pans it while it can pan that way, and
-  // stays a pan to the end (as a browser latches a scroll gesture to the
-  // zoomed page); otherwise it scrolls the desktop.
+  // A drag of a picture the page can move (zoomed, or in a stage that
+  // scrolls) pans it while it can pan that way, and stays a pan to the end
+  // (as a browser latches a scroll gesture to the zoomed page); otherwise
+  // it scrolls the desktop.
   private pansFirst(c: Point): boolean {
     const dx = c.x - this.centre.x;
     const dy = c.y - this.centre.y;

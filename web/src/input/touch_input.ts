@@ -3,12 +3,15 @@
 // (touch_gestures.ts), whose clicks, drags and scrolls go out through the
 // same send path as the mouse's, mapped to stream pixels as pointer.ts maps
 // them (zoom included), and whose pinches and zoomed two-finger drags zoom
-// and pan the picture (picture_zoom.ts).
+// and pan the picture (picture_zoom.ts); in 1:1 mode, where the stage
+// scrolls, a two-finger drag scrolls it as far as it goes before the
+// desktop scrolls (as a zoomed picture pans first).
 //
 // The stage has touch-action: none and every touch's default action is
 // cancelled, so the browser neither scrolls nor zooms the page nor makes
-// mouse events, focus changes or menus of its own. A view-only viewer (or
-// one without control) still pinches to zoom; it sends nothing.
+// mouse events, focus changes or menus of its own: the page scrolls the
+// stage itself. A view-only viewer (or one without control) still pinches
+// to zoom and scrolls the stage; it sends nothing.
 //
 // Main thread.
 
@@ -22,7 +25,10 @@ import { TouchMarker } from "./touch_marker";
 // Where the zoom lives: the view's.
 export interface ZoomHost {
   readonly zoom: PictureZoom;
+  // Where the zoom's coordinates have their origin, in client coordinates.
   stageOrigin(): Point;
+  // Scrolls the stage by a finger's move, as far as it goes; returns the rest.
+  scrollStage(dx: number, dy: number): Point;
 }
 
 // When the pointer leaves the zoomed picture's visible part, it pans to
@@ -76,7 +82,10 @@ export class TouchInput {
           const o = this.host.stageOrigin();
           this.host.zoom.pinch({ x: from.x - o.x, y: from.y - o.y }, { x: to.x - o.x, y: to.y - o.y }, ratio);
         },
-        pan: (dx, dy) => this.host.zoom.pan(dx, dy),
+        pan: (dx, dy) => {
+          const rest = this.host.zoom.pan(dx, dy);
+          return rest.x !== 0 || rest.y !== 0 ? this.host.scrollStage(rest.x, rest.y) : rest;
+        },
       },
       browserClock,
       mode,
