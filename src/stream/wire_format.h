@@ -162,8 +162,12 @@
 //        cap never slows another viewer's picture; a full viewer's max_kbps
 //        is its own link limit (its target is min(estimate, cap); the
 //        encoder follows the slowest full viewer, never below --min-kbps);
-//        a view-only viewer's caps only thin what it is sent (frames wait,
-//        or are dropped for a later key frame). Everything else (--framerate,
+//        a view-only viewer's max_kbps is not applied (its link never
+//        lowers the shared encode; it skips frames and resyncs on key
+//        frames) and is answered as 0; nothing is thinned per viewer, a
+//        frame rate cap of any viewer only counts towards the stream's
+//        ceiling (a running recording allows --framerate's maximum, like
+//        a viewer without a cap). Everything else (--framerate,
 //        --max-kbps, --crf, ...) is the server's flags', for every viewer
 //   {"type":"control","action":"request"|"release"|"grant"|"deny","to":ID}
 //        control handover (input/control_handover.h; "to" only for grant
