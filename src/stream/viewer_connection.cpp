@@ -301,6 +301,9 @@ void ViewerConnection::on_settings(JsonFields& f) {
     return;
   }
   if (view_only_) next.max_kbps = 0;
+  // A full viewer's cap below --min-kbps: the encoder never goes lower, so
+  // the cap that applies (and is answered) is the floor.
+  else if (next.max_kbps > 0) next.max_kbps = std::max(next.max_kbps, services_.bitrate.min_kbps);
   const bool fps_changed = next.max_fps != settings_.max_fps;
   const bool kbps_changed = next.max_kbps != settings_.max_kbps;
   settings_ = std::move(next);
@@ -318,7 +321,8 @@ void ViewerConnection::send_settings() {
                               {"max_kbps", settings_.max_kbps},
                               {"name", settings_.name},
                               {"server_max_fps", services_.max_fps},
-                              {"server_max_kbps", services_.bitrate.max_kbps}}));
+                              {"server_max_kbps", services_.bitrate.max_kbps},
+                              {"server_min_kbps", services_.bitrate.min_kbps}}));
 }
 
 // This viewer got control: its window decides the desktop's size from now

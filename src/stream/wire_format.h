@@ -85,9 +85,13 @@
 //        once. A full viewer without control is sent {"type":"refused",
 //        "what":"input","reason":"another viewer has control"} once per
 //        loss of control (and once before it first holds it)
-//   {"type":"settings","max_fps":F,"max_kbps":K,"name":"...","server_max_fps":N,"server_max_kbps":N}
+//   {"type":"settings","max_fps":F,"max_kbps":K,"name":"...","server_max_fps":N,"server_max_kbps":N,
+//    "server_min_kbps":N}
 //        what the server applied for this viewer (its own caps, 0 = none,
-//        and name) and the server's --framerate maximum and --max-kbps:
+//        and name: a full viewer's max_kbps below --min-kbps is raised to
+//        it, a view-only viewer's is 0) and the server's --framerate
+//        maximum, --max-kbps and --min-kbps (a page offers no bitrate cap
+//        below server_min_kbps):
 //        after "interaction" and after each "settings" message (also one
 //        it ignored for a bad field: then nothing changed)
 //   {"type":"viewers","you":ID,"holder":ID|0,"timeout_s":T,

@@ -514,7 +514,8 @@ TEST_F(ViewerConnectionTest, SettingsAreAppliedAndAnswered) {
                                        {"max_kbps", 0},
                                        {"name", ""},
                                        {"server_max_fps", 60},
-                                       {"server_max_kbps", 30000}}));
+                                       {"server_max_kbps", 30000},
+                                       {"server_min_kbps", 2000}}));
   c.receive_text(R"({"type":"settings","max_fps":24,"max_kbps":3000,"name":"Ada"})");
   flush(c, t);
   ASSERT_EQ(t.of("settings").size(), 2u);
@@ -534,6 +535,14 @@ TEST_F(ViewerConnectionTest, SettingsAreAppliedAndAnswered) {
   ASSERT_EQ(t.of("settings").size(), 3u);
   EXPECT_EQ(t.of("settings")[2]["max_fps"], 24);
   EXPECT_EQ(c.settings().max_kbps, 3000);
+  // A cap below --min-kbps applies as the floor, and is answered so.
+  c.receive_text(R"({"type":"settings","max_kbps":500})");
+  flush(c, t);
+  ASSERT_EQ(t.of("settings").size(), 4u);
+  EXPECT_EQ(t.of("settings")[3]["max_kbps"], 2000);
+  EXPECT_EQ(c.settings().max_kbps, 2000);
+  EXPECT_EQ(c.target_kbps(), 2000);
+  EXPECT_EQ(hub.target_kbps(), 2000);
   c.receive_text(R"({"type":"settings","max_fps":0,"max_kbps":0})");
   flush(c, t);
   EXPECT_EQ(hub.max_fps(), 60);
