@@ -74,13 +74,14 @@ void ViewerInput::detach() {
   owner_.leave(this);
 }
 
-void ViewerInput::rename(std::string name) {
-  if (!detached_) owner_.rename(*this, std::move(name));
+bool ViewerInput::rename(std::string name) {
+  return detached_ || owner_.rename(*this, std::move(name));
 }
 
 bool ViewerInput::handle(std::string_view type, const json& m) {
   bad_field_ = nullptr;
   used_input_ = false;
+  over_limit_ = false;
   if (detached_) return false;
   if (type == "control") {
     on_control_message(m);
@@ -157,6 +158,10 @@ void ViewerInput::on_control_message(const json& m) {
       send_control(json_text(
           json{{"type", "refused"}, {"what", "control"}, {"reason", "view-only viewers cannot take control"}}));
     }
+    return;
+  }
+  if (!owner_.allow_action(*this)) {
+    over_limit_ = true;
     return;
   }
   if (owner_.on_control(*this, a, uint64_t(to.value_or(0))) != ControlHandover::Outcome::kDone)

@@ -205,6 +205,7 @@ void ViewerConnection::dispatch_text(std::string_view text) {
     on_settings(f);
   } else if (input_ && input_->handle(type, m)) {
     if (const char* bad = input_->bad_field()) ignore("a bad field", type, bad);
+    else if (input_->over_limit()) ignore("too many control actions", type);
     else if (services_.resize && input_->used_input() && is_input_use(type)) services_.resize->on_input(id_);
   } else {
     ignore("a message of a type voxl does not take", type);
@@ -310,7 +311,12 @@ void ViewerConnection::on_settings(JsonFields& f) {
   services_.log->debug("viewer {} settings: max_fps {}, max_kbps {}", id_, settings_.max_fps, settings_.max_kbps);
   if (joined_ && fps_changed) services_.hub.refresh_fps();
   if (joined_ && kbps_changed) services_.hub.refresh_rate();
-  if (input_) input_->rename(settings_.name);
+  // Renames go through the viewer's action bucket: one over it keeps the
+  // name (the answer says which).
+  if (input_ && !input_->rename(settings_.name)) {
+    settings_.name = input_->name();
+    ignore("too many renames", "settings");
+  }
   send_settings();
   pump();
 }

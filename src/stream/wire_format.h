@@ -100,7 +100,10 @@
 //        keyboard and mouse (0: nobody); sent to every viewer when it joins
 //        and whenever anyone joins, leaves, renames, or control moves or is
 //        asked for. At most 32 entries (the recipient, the holder and the
-//        requesters always among them); "more" counts the rest. "timeout_s":
+//        requesters always among them); "more" counts the rest. Sent once
+//        per server loop turn however many changes it made; a viewer's
+//        renames and control actions go through its own bucket (a burst of
+//        5, then one a second; the rest are ignored). "timeout_s":
 //        --control-timeout (0: control never passes on for idling)
 //   {"type":"stats", ...}: the stream's figures over the last second
 //        "fps", "kbps", "key_frames", "frames_total", "width", "height",

@@ -592,7 +592,9 @@ TEST_F(ViewerConnectionTest, AViewerRenamingOverAndOverCannotFillAnothersQueue) 
   EXPECT_FALSE(slow.closed()) << "closed for another viewer's renames";
   EXPECT_LT(slow.text_queue().size(), 10u) << "only the newest list waits";
   flush(slow, slow_t);
-  EXPECT_EQ(slow_t.of("viewers").back()["viewers"][1]["name"], "n999");
+  EXPECT_EQ(slow_t.of("viewers").back()["viewers"][1]["name"], "n4") << "renames past the burst are ignored";
+  EXPECT_EQ(busy.ignored(), 995u);
+  EXPECT_EQ(busy_t.of("settings").back()["name"], "n4") << "the answer says the name that holds";
 }
 
 }  // namespace

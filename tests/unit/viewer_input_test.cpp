@@ -449,5 +449,61 @@ TEST_F(InteractionHandoverTest, ALoneViewerNeverNotices) {
   EXPECT_FALSE(armed);
 }
 
+// A viewer flooding renames and control actions: the list goes out once
+// per loop turn, and past the viewer's burst its actions are ignored.
+TEST_F(InteractionHandoverTest, TheListIsSentOncePerLoopTurnAndActionsAreBucketed) {
+  std::vector<std::function<void()>> posted;
+  InteractionHooks h = hooks();
+  h.post = [&posted](std::function<void()> f) { posted.push_back(std::move(f)); };
+  Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger(), std::move(h));
+  const auto run_turn = [&posted] {
+    auto now = std::move(posted);
+    posted.clear();
+    for (auto& f : now) f();
+  };
+  auto a = in.join(link, false, 1);
+  auto b = in.join(link2, false, 2);
+  auto v = in.join(link3, true, 3);
+  a->handle("key", key(true));  // a holds control
+  EXPECT_TRUE(link3.of("viewers").empty()) << "not before the turn ends";
+  run_turn();
+  ASSERT_EQ(link3.of("viewers").size(), 1u) << "three joins, one list";
+  // Within one turn: renames and requests, one list to each viewer.
+  EXPECT_TRUE(a->rename("A1"));
+  b->handle("control", control("request"));
+  b->handle("control", control("release"));
+  EXPECT_TRUE(a->rename("A2"));
+  EXPECT_EQ(posted.size(), 1u) << "one flush however many changes";
+  run_turn();
+  EXPECT_EQ(link3.of("viewers").size(), 2u);
+  EXPECT_EQ(link3.of("viewers").back()["viewers"][0]["name"], "A2");
+  // Five actions at once, then one a second.
+  EXPECT_TRUE(a->rename("A3"));
+  EXPECT_TRUE(a->rename("A4"));
+  EXPECT_TRUE(a->rename("A5"));
+  EXPECT_FALSE(a->rename("A6")) << "over its burst";
+  EXPECT_EQ(a->name(), "A5");
+  EXPECT_TRUE(a->rename("A5")) << "no change costs nothing";
+  b->handle("control", control("request"));
+  b->handle("control", control("release"));
+  b->handle("control", control("request"));
+  EXPECT_FALSE(b->over_limit());
+  EXPECT_TRUE(in.control().requesting(2));
+  b->handle("control", control("release"));
+  EXPECT_TRUE(b->over_limit());
+  EXPECT_TRUE(in.control().requesting(2)) << "the release over the limit is ignored";
+  clock += 1s;
+  EXPECT_TRUE(a->rename("A6"));
+  b->handle("control", control("release"));
+  EXPECT_FALSE(b->over_limit());
+  EXPECT_FALSE(in.control().requesting(2));
+  run_turn();
+  EXPECT_EQ(link3.of("viewers").size(), 3u);
+  EXPECT_EQ(link3.of("viewers").back()["viewers"][0]["name"], "A6");
+  a.reset();
+  b.reset();
+  v.reset();
+}
+
 }  // namespace
 }  // namespace voxl::input
