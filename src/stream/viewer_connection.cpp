@@ -331,10 +331,10 @@ void ViewerConnection::send_settings() {
                               {"server_min_kbps", services_.bitrate.min_kbps}}));
 }
 
-// This viewer got control: its window decides the desktop's size from now
-// on (the resize policy's "last input"), as if it had just typed.
+// This viewer got control (or lost it): while it holds control only its
+// window decides the desktop's size, asked for or not.
 void ViewerConnection::on_control(bool held) {
-  if (held && services_.resize && !view_only_ && joined_) services_.resize->on_input(id_);
+  if (services_.resize && !view_only_ && joined_) services_.resize->on_control(id_, held);
 }
 
 // What the viewer's decoder takes. Changing it costs nothing here; the
