@@ -85,6 +85,9 @@ class ViewerInput {
   void refuse(std::string_view what, std::string_view reason);
   // Input while another viewer holds control: refused once per loss.
   void refuse_no_control();
+  // A parsed input message is about to act: takes control (true) or
+  // refuses it (false). Sets used_input().
+  bool take_control();
   void on_control_message(const nlohmann::json& m);
   // Called by the Interaction.
   friend class Interaction;

@@ -405,6 +405,31 @@ TEST_F(InteractionHandoverTest, ViewOnlyViewersCannotAskAndEveryoneSeesTheList) 
   EXPECT_EQ(link3.of("viewers").back()["viewers"].size(), 1u) << "told when a viewer leaves";
 }
 
+TEST_F(InteractionHandoverTest, OnlyAMessageThatParsedAndActsTakesControl) {
+  InteractionSettings s;
+  s.control_timeout = 5s;
+  Interaction in(&inj, &clip, &cur, s, spdlog::default_logger(), hooks());
+  auto a = in.join(link, false, 1);
+  auto b = in.join(link2, false, 2);
+  a->handle("key", json{{"code", "KeyA"}, {"key", "a"}, {"down", "yes"}});
+  EXPECT_STREQ(a->bad_field(), "down");
+  EXPECT_EQ(in.control().holder(), 0u) << "a malformed message took control";
+  a->handle("move", json{{"x", "far"}, {"y", 1}});
+  EXPECT_EQ(in.control().holder(), 0u);
+  a->handle("key", key(true));
+  EXPECT_EQ(in.control().holder(), 1u);
+  b->handle("control", control("request"));
+  clock += 3s;
+  // Malformed input does not move the idle holder's deadline on.
+  a->handle("key", json{{"code", "KeyA"}, {"key", 7}, {"down", true}});
+  a->handle("scroll", json{{"dx", "x"}, {"dy", 1}});
+  a->handle("text", json{{"text", 5}});
+  EXPECT_FALSE(a->used_input());
+  clock += 2s;
+  in.on_control_timer();
+  EXPECT_EQ(in.control().holder(), 2u) << "the idle holder kept control through malformed messages";
+}
+
 TEST_F(InteractionHandoverTest, WhenTheHolderLeavesTheRequesterGetsControl) {
   Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger(), hooks());
   auto a = in.join(link, false, 1);
