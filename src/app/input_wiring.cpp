@@ -1,6 +1,7 @@
 #include "app/input_wiring.h"
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 #include <chrono>
@@ -86,6 +87,7 @@ InputWiring::InputWiring(const Config& config, boost::asio::io_context& io, plat
       if (!ec && interaction_) interaction_->on_control_timer();
     });
   };
+  hooks.post = [&io](std::function<void()> f) { boost::asio::post(io, std::move(f)); };
   interaction_ = std::make_unique<input::Interaction>(injector_.get(), clipboard_.get(), cursor_.get(),
                                                       interaction_settings(config), log, std::move(hooks));
 }

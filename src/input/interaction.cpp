@@ -117,11 +117,15 @@ void Interaction::on_control_timer() {
   arm_timer();  // the holder's input moved the deadline on: the next one
 }
 
-void Interaction::rename(ViewerInput& v, std::string name) {
-  if (v.name() == name) return;
+bool Interaction::rename(ViewerInput& v, std::string name) {
+  if (v.name() == name) return true;
+  if (!allow_action(v)) return false;
   v.set_name(std::move(name));
   send_viewers();
+  return true;
 }
+
+bool Interaction::allow_action(ViewerInput& v) { return v.actions_.take(now()); }
 
 bool Interaction::settle(uint64_t holder_before, uint64_t changes_before) {
   if (handover_.changes() == changes_before) return false;
@@ -169,11 +173,21 @@ std::string Interaction::viewers_json(const ViewerInput& to) const {
                         {"more", viewers_.size() - shown.size()}});
 }
 
+void Interaction::send_viewers() {
+  if (!hooks_.post) return flush_viewers();
+  if (viewers_dirty_) return;
+  viewers_dirty_ = true;
+  hooks_.post([alive = std::weak_ptr<Interaction*>(self_)] {
+    if (const auto self = alive.lock()) (*self)->flush_viewers();
+  });
+}
+
 // A viewer may leave while being told (its queue overflowed): iterate a
 // copy and skip those gone. Up to kMaxListed viewers everyone gets the
 // same list but for "you", which is made once and stamped per recipient
 // (the object's keys are sorted, so "you" is its last).
-void Interaction::send_viewers() {
+void Interaction::flush_viewers() {
+  viewers_dirty_ = false;
   const auto all = viewers_;
   if (all.empty()) return;
   std::string shared;

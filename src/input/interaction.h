@@ -14,8 +14,13 @@
 // loss of control), the keys and buttons of a viewer that loses control
 // are released, and every viewer is sent the list ("viewers",
 // wire_format.h) when it joins and whenever anyone joins, leaves, renames
-// or control moves or is asked for. Its one timer (the holder's idle
-// timeout) is armed through InteractionHooks on the loop thread.
+// or control moves or is asked for. The list is sent once per loop turn
+// however many changes that turn made (InteractionHooks::post), so N viewers
+// renaming or asking cost N lists, not N per message; and each viewer's
+// renames and control actions go through its own token bucket (a burst of
+// kActionBurst, then one per kActionRefill; the rest are ignored). Its one
+// timer (the holder's idle timeout) is armed through InteractionHooks on
+// the loop thread.
 //
 // Threads: loop thread only. Lifetime: outlives every ViewerInput it hands
 // out; detach() before the platform objects it was given are destroyed.
@@ -32,6 +37,7 @@
 
 #include "base/geometry.h"
 #include "base/logging.h"
+#include "base/token_bucket.h"
 #include "input/clipboard.h"
 #include "input/control_handover.h"
 #include "input/cursor_source.h"
@@ -66,6 +72,9 @@ struct InteractionHooks {
   // thread), replacing any call still to come.
   std::function<void(Time when)> arm_timer{};
   std::function<Time()> now{};
+  // Runs `f` once on the loop thread after the current handler (asio
+  // post); empty: `f` runs at once (each change sends the list).
+  std::function<void(std::function<void()> f)> post{};
 };
 
 // How a viewer session is reached; implemented by the session.
@@ -100,6 +109,9 @@ class Interaction {
   // At most this many entries in a "viewers" message (the rest are
   // counted in "more"); the recipient, the holder and the requesters first.
   static constexpr size_t kMaxListed = 32;
+  // A viewer's renames and control actions: a burst of 5, then one a second.
+  static constexpr int kActionBurst = 5;
+  static constexpr std::chrono::seconds kActionRefill{1};
 
   // Forgets the injector, clipboard and cursor source (after releasing every
   // key and button viewers hold), so they can be destroyed first.
@@ -133,14 +145,19 @@ class Interaction {
   bool take_input(ViewerInput& v);
   // A "control" message's action ("request", "release", "grant", "deny").
   ControlHandover::Outcome on_control(ViewerInput& v, std::string_view action, uint64_t to);
-  void rename(ViewerInput& v, std::string name);
+  // False when the viewer's actions are over their limit (nothing done).
+  bool rename(ViewerInput& v, std::string name);
+  // Takes one of the viewer's action tokens.
+  bool allow_action(ViewerInput& v);
   Time now() const;
   // After a handover call: releases what a viewer that lost control holds,
   // tells both, re-arms the timer and sends the list when anything moved
   // (true then).
   bool settle(uint64_t holder_before, uint64_t changes_before);
   void arm_timer();
+  // Marks the list changed: it is sent once, at the end of this loop turn.
   void send_viewers();
+  void flush_viewers();
   std::string viewers_json(const ViewerInput& to) const;
   ViewerInput* viewer(uint64_t id) const;
   bool listed(const ViewerInput* v) const;
@@ -159,6 +176,9 @@ class Interaction {
   ControlHandover handover_;
   std::vector<ViewerInput*> viewers_;  // in join order
   std::map<uint64_t, std::string> cursor_cache_;  // serial -> JSON
+  bool viewers_dirty_ = false;  // a list is due this loop turn
+  // Expires with this object: a posted flush after it is gone does nothing.
+  std::shared_ptr<Interaction*> self_ = std::make_shared<Interaction*>(this);
 };
 
 }  // namespace voxl::input

@@ -74,13 +74,14 @@ void ViewerInput::detach() {
   owner_.leave(this);
 }
 
-void ViewerInput::rename(std::string name) {
-  if (!detached_) owner_.rename(*this, std::move(name));
+bool ViewerInput::rename(std::string name) {
+  return detached_ || owner_.rename(*this, std::move(name));
 }
 
 bool ViewerInput::handle(std::string_view type, const json& m) {
   bad_field_ = nullptr;
   used_input_ = false;
+  over_limit_ = false;
   if (detached_) return false;
   if (type == "control") {
     on_control_message(m);
@@ -96,12 +97,9 @@ bool ViewerInput::handle(std::string_view type, const json& m) {
     refuse("input", "the desktop takes no input");
     return true;
   }
-  // Letting go of its own keys needs no control (it holds none without).
-  if (type != "release" && type != "clipboard" && !owner_.take_input(*this)) {
-    refuse_no_control();
-    return true;
-  }
-  used_input_ = type != "release" && type != "clipboard";
+  // Control is taken (and the holder's idle deadline moved) only by a
+  // message that parsed and is acted on (take_control() in each handler);
+  // letting go of its own keys needs none (it holds none without).
   if (type == "key")
     on_key(m);
   else if (type == "text")
@@ -121,6 +119,15 @@ void ViewerInput::refuse(std::string_view what, std::string_view reason) {
   told = true;
   owner_.log()->info("viewer {}: {} refused: {}", id_, what, reason);
   send_control(json_text(json{{"type", "refused"}, {"what", std::string(what)}, {"reason", std::string(reason)}}));
+}
+
+bool ViewerInput::take_control() {
+  if (!owner_.take_input(*this)) {
+    refuse_no_control();
+    return false;
+  }
+  used_input_ = true;
+  return true;
 }
 
 void ViewerInput::refuse_no_control() {
@@ -157,6 +164,10 @@ void ViewerInput::on_control_message(const json& m) {
       send_control(json_text(
           json{{"type", "refused"}, {"what", "control"}, {"reason", "view-only viewers cannot take control"}}));
     }
+    return;
+  }
+  if (!owner_.allow_action(*this)) {
+    over_limit_ = true;
     return;
   }
   if (owner_.on_control(*this, a, uint64_t(to.value_or(0))) != ControlHandover::Outcome::kDone)
@@ -215,6 +226,7 @@ void ViewerInput::on_key(const json& m) {
   }
   const auto keysym = keysym_for_browser_key(code.value_or(""), key.value_or(""));
   if (!keysym) return;  // a dead key: the composed character comes next
+  if (!take_control()) return;
   if (mods >= 0) {
     sync_modifiers(mods, *keysym);
     if (down) sync_locks(mods, *keysym);
@@ -232,6 +244,7 @@ void ViewerInput::on_text(const json& m) {
     return;
   }
   if (!inj || !text || text->empty()) return;
+  if (!take_control()) return;
   if (inj->type_text(*text) != InputStatus::kOk)
     owner_.log()->debug("viewer {}: could not type all of the text ({} bytes)", id_, text->size());
 }
@@ -251,6 +264,7 @@ void ViewerInput::on_pointer(std::string_view type, const json& m) {
     bad_field_ = f.bad_field();
     return;
   }
+  if (!take_control()) return;
   if (mods >= 0) sync_modifiers(mods, 0);
   if (x && y) {
     const Point p = owner_.picture().to_desktop(*x, *y);

@@ -19,6 +19,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "base/token_bucket.h"
 #include "input/interaction.h"
 #include "input/scroll_accumulator.h"
 
@@ -57,8 +58,12 @@ class ViewerInput {
 
   uint64_t id() const { return id_; }
   const std::string& name() const { return name_; }
-  // The name shown in the viewer list (checked by the caller).
-  void rename(std::string name);
+  // The name shown in the viewer list (checked by the caller). False when
+  // this viewer renamed or acted on control too often (see Interaction::
+  // kActionBurst): the name stays.
+  bool rename(std::string name);
+  // The last message handled was a control action over that limit (ignored).
+  bool over_limit() const { return over_limit_; }
 
   void send_cursor(const CursorImage& image);
   void send_control(std::string json) { link_.send_control(std::move(json)); }
@@ -80,6 +85,9 @@ class ViewerInput {
   void refuse(std::string_view what, std::string_view reason);
   // Input while another viewer holds control: refused once per loss.
   void refuse_no_control();
+  // A parsed input message is about to act: takes control (true) or
+  // refuses it (false). Sets used_input().
+  bool take_control();
   void on_control_message(const nlohmann::json& m);
   // Called by the Interaction.
   friend class Interaction;
@@ -100,6 +108,8 @@ class ViewerInput {
   bool refused_no_control_ = false;  // told since it last lost control
   bool refused_control_ = false;     // a view-only viewer told it cannot take control
   bool used_input_ = false;
+  bool over_limit_ = false;
+  TokenBucket actions_{Interaction::kActionBurst, Interaction::kActionRefill};  // renames, control actions
   bool detached_ = false;
   std::string name_;
   const char* bad_field_ = nullptr;

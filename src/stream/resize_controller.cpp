@@ -36,6 +36,7 @@ void ResizeController::join(uint64_t id, bool view_only, std::function<void(std:
 
 void ResizeController::leave(uint64_t id) {
   std::erase_if(viewers_, [id](const Viewer& v) { return v.id == id; });
+  if (control_holder_ == id) control_holder_ = 0;
   update_holder();
 }
 
@@ -55,7 +56,20 @@ void ResizeController::on_input(uint64_t id) {
   if (holder_ != id && v->want) update_holder();
 }
 
+void ResizeController::on_control(uint64_t id, bool held) {
+  if (held) control_holder_ = id;
+  else if (control_holder_ == id) control_holder_ = 0;
+  else return;
+  update_holder();
+}
+
 std::optional<uint64_t> ResizeController::choose_holder() const {
+  // While someone holds control only its size counts, asked for or not.
+  if (control_holder_) {
+    const auto it = std::find_if(viewers_.begin(), viewers_.end(),
+                                 [this](const Viewer& v) { return v.id == control_holder_ && !v.view_only; });
+    if (it != viewers_.end()) return it->id;
+  }
   const Viewer* best = nullptr;
   for (const Viewer& v : viewers_) {
     if (v.view_only || !v.want) continue;

@@ -11,6 +11,11 @@
 // agent driving the desktop with input does not freeze its size. The size
 // stays when the holder leaves, until another viewer holds it.
 //
+// While a viewer holds control of the keyboard and mouse
+// (input/control_handover.h), only it holds the size, whether it asked for
+// one or not: another viewer's request is kept and applied when that
+// viewer gets control, and never resizes the desktop under the holder.
+//
 // Sizes are fitted to the display's limits (desktop_sizing.h) and applied
 // at most once per kMinInterval, the latest request winning, so a window
 // being dragged costs a few resizes, not one per pixel. A size the platform
@@ -85,6 +90,8 @@ class ResizeController {
   void on_request(uint64_t id, Size want);
   // A full viewer used input: cheap unless it changes the holder.
   void on_input(uint64_t id);
+  // Viewer `id` got control of the keyboard and mouse (or lost it).
+  void on_control(uint64_t id, bool held);
   void on_timer();
   // No more resizes (the server is stopping and its viewers leave one by
   // one; the desktop's first size is put back next).
@@ -117,6 +124,7 @@ class ResizeController {
   DesktopSizeLimits limits_;
   std::vector<Viewer> viewers_;
   std::optional<uint64_t> holder_;
+  uint64_t control_holder_ = 0;  // 0: nobody holds control
   Size applied_;
   std::optional<Size> refused_;
   Time refused_at_{};

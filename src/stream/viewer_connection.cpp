@@ -46,9 +46,6 @@ bool is_input_use(std::string_view type) {
 }
 // Debug lines about ignored messages: a few at once, then one every 2 s.
 constexpr int kIgnoredLogBurst = 5;
-// A view-only viewer's frame rate cap lets this many frames go at once
-// (the pacer may take one early).
-constexpr int kThinBurst = 2;
 constexpr auto kIgnoredLogRefill = std::chrono::seconds(2);
 
 }  // namespace
@@ -73,8 +70,7 @@ ViewerConnection::ViewerConnection(ViewerTransport& transport, const ViewerServi
       audio_queue_(kMaxQueuedAudio),
       rate_(services.bitrate),
       key_bucket_(ClientLimits::kKeyframeBurst, ClientLimits::kKeyframeRefill),
-      ignored_log_(kIgnoredLogBurst, kIgnoredLogRefill),
-      thin_fps_(kThinBurst, std::chrono::seconds(1)) {}
+      ignored_log_(kIgnoredLogBurst, kIgnoredLogRefill) {}
 
 ViewerConnection::~ViewerConnection() { leave(); }
 
@@ -209,6 +205,7 @@ void ViewerConnection::dispatch_text(std::string_view text) {
     on_settings(f);
   } else if (input_ && input_->handle(type, m)) {
     if (const char* bad = input_->bad_field()) ignore("a bad field", type, bad);
+    else if (input_->over_limit()) ignore("too many control actions", type);
     else if (services_.resize && input_->used_input() && is_input_use(type)) services_.resize->on_input(id_);
   } else {
     ignore("a message of a type voxl does not take", type);
@@ -288,14 +285,14 @@ void ViewerConnection::on_stats(JsonFields& f) {
   update_ticking();
 }
 
-// Stats once a second, and a view-only viewer held back by its own caps
-// looks again then (when no new frame or ack came to wake it sooner).
-void ViewerConnection::update_ticking() {
-  transport_.set_ticking(!closed_ && (stats_on_ || (view_only_ && (settings_.max_fps || settings_.max_kbps))));
-}
+// Stats once a second.
+void ViewerConnection::update_ticking() { transport_.set_ticking(!closed_ && stats_on_); }
 
 // The viewer's own caps and name. A message with an unusable field changes
-// nothing; either way the viewer is told what holds now.
+// nothing; either way the viewer is told what holds now. Its frame rate cap
+// only counts towards the stream's ceiling (Hub::refresh_fps); nothing is
+// thinned per viewer. A view-only viewer's bitrate cap is dropped: its link
+// never lowers the shared encode (it skips frames instead).
 void ViewerConnection::on_settings(JsonFields& f) {
   const char* bad = nullptr;
   ViewerSettings next = settings_;
@@ -304,17 +301,22 @@ void ViewerConnection::on_settings(JsonFields& f) {
     send_settings();
     return;
   }
+  if (view_only_) next.max_kbps = 0;
+  // A full viewer's cap below --min-kbps: the encoder never goes lower, so
+  // the cap that applies (and is answered) is the floor.
+  else if (next.max_kbps > 0) next.max_kbps = std::max(next.max_kbps, services_.bitrate.min_kbps);
   const bool fps_changed = next.max_fps != settings_.max_fps;
   const bool kbps_changed = next.max_kbps != settings_.max_kbps;
   settings_ = std::move(next);
-  if (fps_changed && settings_.max_fps > 0)
-    thin_fps_ = TokenBucket(kThinBurst, std::chrono::duration_cast<Time::duration>(std::chrono::seconds(1)) /
-                                            settings_.max_fps);
   services_.log->debug("viewer {} settings: max_fps {}, max_kbps {}", id_, settings_.max_fps, settings_.max_kbps);
-  update_ticking();
   if (joined_ && fps_changed) services_.hub.refresh_fps();
   if (joined_ && kbps_changed) services_.hub.refresh_rate();
-  if (input_) input_->rename(settings_.name);
+  // Renames go through the viewer's action bucket: one over it keeps the
+  // name (the answer says which).
+  if (input_ && !input_->rename(settings_.name)) {
+    settings_.name = input_->name();
+    ignore("too many renames", "settings");
+  }
   send_settings();
   pump();
 }
@@ -325,27 +327,14 @@ void ViewerConnection::send_settings() {
                               {"max_kbps", settings_.max_kbps},
                               {"name", settings_.name},
                               {"server_max_fps", services_.max_fps},
-                              {"server_max_kbps", services_.bitrate.max_kbps}}));
+                              {"server_max_kbps", services_.bitrate.max_kbps},
+                              {"server_min_kbps", services_.bitrate.min_kbps}}));
 }
 
-// This viewer got control: its window decides the desktop's size from now
-// on (the resize policy's "last input"), as if it had just typed.
+// This viewer got control (or lost it): while it holds control only its
+// window decides the desktop's size, asked for or not.
 void ViewerConnection::on_control(bool held) {
-  if (held && services_.resize && !view_only_ && joined_) services_.resize->on_input(id_);
-}
-
-bool ViewerConnection::thinned(Time t) const {
-  if (!view_only_) return false;
-  if (settings_.max_fps > 0 && !thin_fps_.available(t)) return true;
-  return settings_.max_kbps > 0 && sent_kbps_now(t) >= double(settings_.max_kbps);
-}
-
-// What sent_kbps says, without forgetting the old samples.
-double ViewerConnection::sent_kbps_now(Time t) const {
-  size_t bytes = 0;
-  for (auto it = sent_.rbegin(); it != sent_.rend() && t - it->first <= std::chrono::seconds(1); ++it)
-    bytes += it->second;
-  return double(bytes) * 8.0 / 1000.0;
+  if (services_.resize && !view_only_ && joined_) services_.resize->on_control(id_, held);
 }
 
 // What the viewer's decoder takes. Changing it costs nothing here; the
@@ -382,7 +371,6 @@ void ViewerConnection::on_resize(JsonFields& f) {
 bool ViewerConnection::ready() const {
   if (closed_ || !queue_.empty()) return false;
   const Time t = now();
-  if (thinned(t)) return false;
   if (!paced_by_link(t)) return in_flight_ != InFlight::kVideo;  // TCP alone paces it
   if (link_.can_send(services_.max_fps, t)) return true;
   held_back_ = true;  // the link, not the content, limits the next frame
@@ -492,7 +480,6 @@ void ViewerConnection::pump() {
     held_back_ = true;
     return;
   }
-  if (thinned(t)) return;  // a new frame, an ack or the tick looks again
   const auto& next = *queue_.peek();
   if (next.key && (next.codec != sent_codec_ || next.size != sent_size_)) {
     sent_codec_ = next.codec;
@@ -508,7 +495,6 @@ void ViewerConnection::pump() {
 
 void ViewerConnection::send_video(Time t) {
   sending_ = queue_.pop();
-  if (view_only_ && settings_.max_fps > 0) thin_fps_.take(t);
   if (!first_frame_at_) first_frame_at_ = t;
   const size_t bytes = header_.size() + sending_->data.size();
   if (held_back_) ++held_back_count_;
@@ -578,10 +564,6 @@ double ViewerConnection::sent_kbps(Time t) {
 
 void ViewerConnection::tick() {
   if (closed_) return;
-  if (view_only_ && (settings_.max_fps || settings_.max_kbps)) {
-    pump();
-    services_.hub.refresh_pause();
-  }
   if (stats_on_) send_control(stats_text());
 }
 

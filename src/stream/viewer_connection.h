@@ -18,11 +18,12 @@
 // resyncs on key frames, like a viewer below --min-kbps).
 //
 // A viewer's own settings ("settings", stream/viewer_settings.h): its frame
-// rate cap counts towards the hub's frame rate ceiling (the highest any
-// viewer allows), a full viewer's bitrate cap bounds its target_kbps(),
-// and a view-only viewer's caps thin what it is sent (a frame waits, or is
-// dropped for a key frame later, as on a slow link). Its name goes to the
-// viewer list (input::Interaction).
+// rate cap, full or view-only, only counts towards the hub's frame rate
+// ceiling (the highest any viewer or consumer allows), so one viewer's cap
+// never slows another and nothing is thinned per viewer; a full viewer's
+// bitrate cap bounds its target_kbps(); a view-only viewer's bitrate cap is
+// dropped (answered as 0). Its name goes to the viewer list
+// (input::Interaction).
 //
 // Threads: the loop thread only. Lifetime: owned by its transport; it
 // registers itself with the hubs and the interaction in start() and leaves
@@ -210,9 +211,6 @@ class ViewerConnection final : public VideoSink, public AudioSink, public input:
   void on_resize(JsonFields& f);
   void on_settings(JsonFields& f);
   void send_settings();
-  // A view-only viewer's caps hold its next frame back now.
-  bool thinned(Time now) const;
-  double sent_kbps_now(Time now) const;
   void update_ticking();
   void ask_keyframe(Time now);
   void acked(uint32_t id, double hold_ms);
@@ -273,8 +271,6 @@ class ViewerConnection final : public VideoSink, public AudioSink, public input:
   bool full_chroma_ = false;  // said it decodes High 4:4:4 Predictive ("decoder" message)
   bool refused_resize_ = false;  // told a view-only viewer once that it cannot resize
   ViewerSettings settings_;
-  // A view-only viewer's frame rate cap: a frame per token, a burst of two.
-  mutable TokenBucket thin_fps_;
   std::unique_ptr<input::ViewerInput> input_;
 };
 

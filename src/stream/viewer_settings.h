@@ -2,13 +2,16 @@
 // a frame rate cap, a bitrate cap and a display name, the checks a
 // viewer's values go through, and the rules that combine the caps of
 // several viewers sharing the one encode:
-// - the stream's frame rate ceiling is the highest any viewer allows (a
-//   viewer without a cap allows the server's --framerate maximum), so one
-//   viewer's cap never slows another's picture;
+// - a frame rate cap of any viewer, full or view-only, only counts towards
+//   the stream's ceiling: the highest any viewer or consumer allows (a
+//   viewer without a cap, or a running recording, allows the server's
+//   --framerate maximum), so one viewer's cap never slows another's
+//   picture; nothing is thinned per viewer;
 // - a full viewer's bitrate cap is its own link limit: its target is the
 //   lower of its link estimate and its cap (the encoder follows the slowest
 //   full viewer, as with a slow link);
-// - a view-only viewer's caps only thin what it is sent.
+// - a view-only viewer's bitrate cap is not applied (its link never lowers
+//   the shared encode; it skips frames instead): it is answered as 0.
 // Global settings (--framerate, --max-kbps, ...) are flags; no viewer
 // changes them.
 //

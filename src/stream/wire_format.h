@@ -85,9 +85,13 @@
 //        once. A full viewer without control is sent {"type":"refused",
 //        "what":"input","reason":"another viewer has control"} once per
 //        loss of control (and once before it first holds it)
-//   {"type":"settings","max_fps":F,"max_kbps":K,"name":"...","server_max_fps":N,"server_max_kbps":N}
+//   {"type":"settings","max_fps":F,"max_kbps":K,"name":"...","server_max_fps":N,"server_max_kbps":N,
+//    "server_min_kbps":N}
 //        what the server applied for this viewer (its own caps, 0 = none,
-//        and name) and the server's --framerate maximum and --max-kbps:
+//        and name: a full viewer's max_kbps below --min-kbps is raised to
+//        it, a view-only viewer's is 0) and the server's --framerate
+//        maximum, --max-kbps and --min-kbps (a page offers no bitrate cap
+//        below server_min_kbps):
 //        after "interaction" and after each "settings" message (also one
 //        it ignored for a bad field: then nothing changed)
 //   {"type":"viewers","you":ID,"holder":ID|0,"timeout_s":T,
@@ -96,7 +100,10 @@
 //        keyboard and mouse (0: nobody); sent to every viewer when it joins
 //        and whenever anyone joins, leaves, renames, or control moves or is
 //        asked for. At most 32 entries (the recipient, the holder and the
-//        requesters always among them); "more" counts the rest. "timeout_s":
+//        requesters always among them); "more" counts the rest. Sent once
+//        per server loop turn however many changes it made; a viewer's
+//        renames and control actions go through its own bucket (a burst of
+//        5, then one a second; the rest are ignored). "timeout_s":
 //        --control-timeout (0: control never passes on for idling)
 //   {"type":"stats", ...}: the stream's figures over the last second
 //        "fps", "kbps", "key_frames", "frames_total", "width", "height",
@@ -162,8 +169,12 @@
 //        cap never slows another viewer's picture; a full viewer's max_kbps
 //        is its own link limit (its target is min(estimate, cap); the
 //        encoder follows the slowest full viewer, never below --min-kbps);
-//        a view-only viewer's caps only thin what it is sent (frames wait,
-//        or are dropped for a later key frame). Everything else (--framerate,
+//        a view-only viewer's max_kbps is not applied (its link never
+//        lowers the shared encode; it skips frames and resyncs on key
+//        frames) and is answered as 0; nothing is thinned per viewer, a
+//        frame rate cap of any viewer only counts towards the stream's
+//        ceiling (a running recording allows --framerate's maximum, like
+//        a viewer without a cap). Everything else (--framerate,
 //        --max-kbps, --crf, ...) is the server's flags', for every viewer
 //   {"type":"control","action":"request"|"release"|"grant"|"deny","to":ID}
 //        control handover (input/control_handover.h; "to" only for grant

@@ -179,7 +179,8 @@ TEST_F(HandoverTest, SettingsAreAnsweredAndTheStreamRunsAtTheHighestRateAllowed)
                          {"max_kbps", 0},
                          {"name", ""},
                          {"server_max_fps", 60},
-                         {"server_max_kbps", 30000}}));
+                         {"server_max_kbps", 30000},
+                         {"server_min_kbps", 2000}}));
   a_->send_text(R"({"type":"settings","max_fps":12,"max_kbps":5000,"name":"Ada"})");
   ASSERT_TRUE(pump_until([&] { return count(*a_, "settings") == 2; }));
   EXPECT_EQ(last(*a_, "settings"), (json{{"type", "settings"},
@@ -187,7 +188,8 @@ TEST_F(HandoverTest, SettingsAreAnsweredAndTheStreamRunsAtTheHighestRateAllowed)
                                          {"max_kbps", 5000},
                                          {"name", "Ada"},
                                          {"server_max_fps", 60},
-                                         {"server_max_kbps", 30000}}));
+                                         {"server_max_kbps", 30000},
+                                         {"server_min_kbps", 2000}}));
   ASSERT_TRUE(pump_until([&] { return last(*v_, "viewers")["viewers"][0]["name"] == "Ada"; }));
   // A bad field changes nothing and is answered with what holds.
   a_->send_text(R"({"type":"settings","max_fps":500,"name":"Bob"})");

@@ -153,6 +153,27 @@ TEST(ResizeController, ViewOnlyViewersAndViewersThatNeverAskDoNotHold) {
   EXPECT_EQ(w.last(1)["holder"], false);
 }
 
+TEST(ResizeController, WhileSomeoneHoldsControlOnlyItsSizeCounts) {
+  World w;
+  ResizeController c(settings(), w.hooks(), spdlog::default_logger());
+  c.join(1, false, w.sink(1));
+  c.join(2, false, w.sink(2));
+  c.on_control(1, true);  // 1 holds the keyboard and mouse, never asked for a size
+  EXPECT_EQ(c.holder(), 1u);
+  c.on_request(2, {800, 600});
+  c.on_input(2);  // refused input from a viewer without control would not come here; still
+  EXPECT_EQ(c.holder(), 1u) << "a viewer without control does not take the size";
+  EXPECT_TRUE(w.resized.empty()) << "the desktop was resized under the control holder";
+  EXPECT_EQ(w.last(2)["holder"], false);
+  // Control moves: the request kept is applied.
+  c.on_control(1, false);
+  c.on_control(2, true);
+  EXPECT_EQ(c.holder(), 2u);
+  EXPECT_EQ(w.resized, (std::vector<Size>{{800, 600}}));
+  c.leave(2);
+  EXPECT_FALSE(c.holder()) << "1 never asked";
+}
+
 TEST(ResizeController, TheSizeStaysWhenTheHolderLeaves) {
   World w;
   ResizeController c(settings(), w.hooks(), spdlog::default_logger());

@@ -514,7 +514,8 @@ TEST_F(ViewerConnectionTest, SettingsAreAppliedAndAnswered) {
                                        {"max_kbps", 0},
                                        {"name", ""},
                                        {"server_max_fps", 60},
-                                       {"server_max_kbps", 30000}}));
+                                       {"server_max_kbps", 30000},
+                                       {"server_min_kbps", 2000}}));
   c.receive_text(R"({"type":"settings","max_fps":24,"max_kbps":3000,"name":"Ada"})");
   flush(c, t);
   ASSERT_EQ(t.of("settings").size(), 2u);
@@ -534,6 +535,14 @@ TEST_F(ViewerConnectionTest, SettingsAreAppliedAndAnswered) {
   ASSERT_EQ(t.of("settings").size(), 3u);
   EXPECT_EQ(t.of("settings")[2]["max_fps"], 24);
   EXPECT_EQ(c.settings().max_kbps, 3000);
+  // A cap below --min-kbps applies as the floor, and is answered so.
+  c.receive_text(R"({"type":"settings","max_kbps":500})");
+  flush(c, t);
+  ASSERT_EQ(t.of("settings").size(), 4u);
+  EXPECT_EQ(t.of("settings")[3]["max_kbps"], 2000);
+  EXPECT_EQ(c.settings().max_kbps, 2000);
+  EXPECT_EQ(c.target_kbps(), 2000);
+  EXPECT_EQ(hub.target_kbps(), 2000);
   c.receive_text(R"({"type":"settings","max_fps":0,"max_kbps":0})");
   flush(c, t);
   EXPECT_EQ(hub.max_fps(), 60);
@@ -541,28 +550,27 @@ TEST_F(ViewerConnectionTest, SettingsAreAppliedAndAnswered) {
   EXPECT_EQ(c.settings().name, "Ada") << "a field left out stays";
 }
 
-TEST_F(ViewerConnectionTest, AViewOnlyViewersCapsThinWhatItIsSentOnly) {
+TEST_F(ViewerConnectionTest, AViewOnlyViewersCapsOnlyCountTowardsTheStreamsCeiling) {
   FakeTransport t;
   ViewerConnection c(t, services(), true, clocks());
   c.start(1);
   c.receive_text(R"({"type":"settings","max_fps":10,"max_kbps":100000})");
   flush(c, t);
   EXPECT_EQ(c.target_kbps(), 0) << "no say in the encoder's bitrate";
-  EXPECT_TRUE(t.ticking) << "it looks again once a second while capped";
-  // A burst of two, then a frame per 100 ms.
-  c.on_video(frame(1, true));
-  flush(c, t);
-  c.on_video(frame(2, false));
-  flush(c, t);
-  EXPECT_EQ(t.binaries, 2);
-  EXPECT_FALSE(c.ready());
-  c.on_video(frame(3, false));
-  flush(c, t);
-  EXPECT_EQ(t.binaries, 2) << "held back by its own cap";
-  clock += std::chrono::milliseconds(100);
-  c.tick();
-  flush(c, t);
-  EXPECT_EQ(t.binaries, 3);
+  EXPECT_EQ(t.of("settings").back()["max_kbps"], 0) << "its bitrate cap is not applied";
+  EXPECT_EQ(t.of("settings").back()["max_fps"], 10);
+  EXPECT_EQ(hub.max_fps(), 10) << "a lone viewer's cap is the stream's ceiling";
+  EXPECT_FALSE(t.ticking) << "nothing to look at again";
+  // Nothing is thinned: every frame the stream makes is sent at once.
+  for (uint32_t i = 1; i <= 5; ++i) {
+    c.on_video(frame(i, i == 1));
+    flush(c, t);
+    clock += 40ms;  // 25 fps, past its cap of 10
+    c.receive_text(json{{"type", "ack"}, {"id", i}, {"decode_ms", 1}}.dump());
+    flush(c, t);
+    EXPECT_TRUE(c.ready()) << "frame " << i;
+  }
+  EXPECT_EQ(t.binaries, 5);
 }
 
 }  // namespace
@@ -584,7 +592,9 @@ TEST_F(ViewerConnectionTest, AViewerRenamingOverAndOverCannotFillAnothersQueue) 
   EXPECT_FALSE(slow.closed()) << "closed for another viewer's renames";
   EXPECT_LT(slow.text_queue().size(), 10u) << "only the newest list waits";
   flush(slow, slow_t);
-  EXPECT_EQ(slow_t.of("viewers").back()["viewers"][1]["name"], "n999");
+  EXPECT_EQ(slow_t.of("viewers").back()["viewers"][1]["name"], "n4") << "renames past the burst are ignored";
+  EXPECT_EQ(busy.ignored(), 995u);
+  EXPECT_EQ(busy_t.of("settings").back()["name"], "n4") << "the answer says the name that holds";
 }
 
 }  // namespace

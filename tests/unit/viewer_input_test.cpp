@@ -405,6 +405,31 @@ TEST_F(InteractionHandoverTest, ViewOnlyViewersCannotAskAndEveryoneSeesTheList) 
   EXPECT_EQ(link3.of("viewers").back()["viewers"].size(), 1u) << "told when a viewer leaves";
 }
 
+TEST_F(InteractionHandoverTest, OnlyAMessageThatParsedAndActsTakesControl) {
+  InteractionSettings s;
+  s.control_timeout = 5s;
+  Interaction in(&inj, &clip, &cur, s, spdlog::default_logger(), hooks());
+  auto a = in.join(link, false, 1);
+  auto b = in.join(link2, false, 2);
+  a->handle("key", json{{"code", "KeyA"}, {"key", "a"}, {"down", "yes"}});
+  EXPECT_STREQ(a->bad_field(), "down");
+  EXPECT_EQ(in.control().holder(), 0u) << "a malformed message took control";
+  a->handle("move", json{{"x", "far"}, {"y", 1}});
+  EXPECT_EQ(in.control().holder(), 0u);
+  a->handle("key", key(true));
+  EXPECT_EQ(in.control().holder(), 1u);
+  b->handle("control", control("request"));
+  clock += 3s;
+  // Malformed input does not move the idle holder's deadline on.
+  a->handle("key", json{{"code", "KeyA"}, {"key", 7}, {"down", true}});
+  a->handle("scroll", json{{"dx", "x"}, {"dy", 1}});
+  a->handle("text", json{{"text", 5}});
+  EXPECT_FALSE(a->used_input());
+  clock += 2s;
+  in.on_control_timer();
+  EXPECT_EQ(in.control().holder(), 2u) << "the idle holder kept control through malformed messages";
+}
+
 TEST_F(InteractionHandoverTest, WhenTheHolderLeavesTheRequesterGetsControl) {
   Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger(), hooks());
   auto a = in.join(link, false, 1);
@@ -447,6 +472,62 @@ TEST_F(InteractionHandoverTest, ALoneViewerNeverNotices) {
   EXPECT_EQ(inj.log, (std::vector<std::string>{"move 1 1", "key 0x61 down", "key 0x61 up"}));
   EXPECT_TRUE(link.of("refused").empty());
   EXPECT_FALSE(armed);
+}
+
+// A viewer flooding renames and control actions: the list goes out once
+// per loop turn, and past the viewer's burst its actions are ignored.
+TEST_F(InteractionHandoverTest, TheListIsSentOncePerLoopTurnAndActionsAreBucketed) {
+  std::vector<std::function<void()>> posted;
+  InteractionHooks h = hooks();
+  h.post = [&posted](std::function<void()> f) { posted.push_back(std::move(f)); };
+  Interaction in(&inj, &clip, &cur, {}, spdlog::default_logger(), std::move(h));
+  const auto run_turn = [&posted] {
+    auto now = std::move(posted);
+    posted.clear();
+    for (auto& f : now) f();
+  };
+  auto a = in.join(link, false, 1);
+  auto b = in.join(link2, false, 2);
+  auto v = in.join(link3, true, 3);
+  a->handle("key", key(true));  // a holds control
+  EXPECT_TRUE(link3.of("viewers").empty()) << "not before the turn ends";
+  run_turn();
+  ASSERT_EQ(link3.of("viewers").size(), 1u) << "three joins, one list";
+  // Within one turn: renames and requests, one list to each viewer.
+  EXPECT_TRUE(a->rename("A1"));
+  b->handle("control", control("request"));
+  b->handle("control", control("release"));
+  EXPECT_TRUE(a->rename("A2"));
+  EXPECT_EQ(posted.size(), 1u) << "one flush however many changes";
+  run_turn();
+  EXPECT_EQ(link3.of("viewers").size(), 2u);
+  EXPECT_EQ(link3.of("viewers").back()["viewers"][0]["name"], "A2");
+  // Five actions at once, then one a second.
+  EXPECT_TRUE(a->rename("A3"));
+  EXPECT_TRUE(a->rename("A4"));
+  EXPECT_TRUE(a->rename("A5"));
+  EXPECT_FALSE(a->rename("A6")) << "over its burst";
+  EXPECT_EQ(a->name(), "A5");
+  EXPECT_TRUE(a->rename("A5")) << "no change costs nothing";
+  b->handle("control", control("request"));
+  b->handle("control", control("release"));
+  b->handle("control", control("request"));
+  EXPECT_FALSE(b->over_limit());
+  EXPECT_TRUE(in.control().requesting(2));
+  b->handle("control", control("release"));
+  EXPECT_TRUE(b->over_limit());
+  EXPECT_TRUE(in.control().requesting(2)) << "the release over the limit is ignored";
+  clock += 1s;
+  EXPECT_TRUE(a->rename("A6"));
+  b->handle("control", control("release"));
+  EXPECT_FALSE(b->over_limit());
+  EXPECT_FALSE(in.control().requesting(2));
+  run_turn();
+  EXPECT_EQ(link3.of("viewers").size(), 3u);
+  EXPECT_EQ(link3.of("viewers").back()["viewers"][0]["name"], "A6");
+  a.reset();
+  b.reset();
+  v.reset();
 }
 
 }  // namespace
