@@ -113,8 +113,8 @@ void Interaction::on_control_timer() {
   const uint64_t changes = handover_.changes();
   handover_.on_timer(now());
   if (handover_.holder() != holder) log_->info("control: viewer {} idled past the timeout", holder);
-  settle(holder, changes);
-  arm_timer();  // the holder's input moved the deadline on: the next one
+  // Nothing changed: the holder's input moved the deadline on; wait for it.
+  if (!settle(holder, changes)) arm_timer();
 }
 
 bool Interaction::rename(ViewerInput& v, std::string name) {

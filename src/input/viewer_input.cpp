@@ -296,10 +296,7 @@ void ViewerInput::on_clipboard(const json& m) {
     refuse("clipboard", "the desktop's clipboard does not take what viewers copy");
     return;
   }
-  if (!owner_.take_input(*this)) {
-    refuse_no_control();
-    return;
-  }
+  if (!take_control()) return;
   ClipboardContent content;
   content.mime = std::string(mime.value_or(""));
   if (content.mime == kMimeText) {

@@ -31,7 +31,7 @@ void FrameRateGovernor::on_motion_frame(double rate_factor, double crf, Clock::t
   if (excess_ > kCeiling && current > min_fps_ && since >= kDownEvery) {
     next = std::max(min_fps_, int(std::lround(current * kDown)));
     if (next == current) next = current - 1;
-  } else if (current < std::min(max_fps_, ceiling_) && since >= kUpEvery &&
+  } else if (current < ceiling_ && since >= kUpEvery &&
              excess_ < kCeiling - kHysteresis - 6 * std::log2(kUp)) {
     next = std::min(max_fps_, int(std::lround(current * kUp)));
     if (next == current) next = current + 1;

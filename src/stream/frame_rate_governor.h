@@ -28,6 +28,7 @@
 // owner (the video thread); not thread-safe.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 
 namespace voxl::stream {
@@ -54,7 +55,7 @@ class FrameRateGovernor {
   void on_motion_frame(double rate_factor, double crf, Clock::time_point now);
 
   // The rate to pace at: the governed rate under the ceiling.
-  int fps() const { return fps_ < ceiling_ ? fps_ : ceiling_; }
+  int fps() const { return std::min(fps_, ceiling_); }
   // At most `fps` (1..max_fps; out of range is clamped) from now on.
   void set_ceiling(int fps);
   int ceiling() const { return ceiling_; }

@@ -282,11 +282,8 @@ void ViewerConnection::on_stats(JsonFields& f) {
   const bool on = enabled.value_or(false);
   if (on == stats_on_) return;
   stats_on_ = on;
-  update_ticking();
+  transport_.set_ticking(on);
 }
-
-// Stats once a second.
-void ViewerConnection::update_ticking() { transport_.set_ticking(!closed_ && stats_on_); }
 
 // The viewer's own caps and name. A message with an unusable field changes
 // nothing; either way the viewer is told what holds now. Its frame rate cap
@@ -563,8 +560,8 @@ double ViewerConnection::sent_kbps(Time t) {
 }
 
 void ViewerConnection::tick() {
-  if (closed_) return;
-  if (stats_on_) send_control(stats_text());
+  if (closed_ || !stats_on_) return;
+  send_control(stats_text());
 }
 
 std::string ViewerConnection::stats_text() {

@@ -211,7 +211,6 @@ class ViewerConnection final : public VideoSink, public AudioSink, public input:
   void on_resize(JsonFields& f);
   void on_settings(JsonFields& f);
   void send_settings();
-  void update_ticking();
   void ask_keyframe(Time now);
   void acked(uint32_t id, double hold_ms);
 

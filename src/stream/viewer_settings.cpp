@@ -1,60 +1,21 @@
 #include "stream/viewer_settings.h"
 
 #include <algorithm>
-#include <cstdint>
 
 #include "base/json_fields.h"
+#include "input/key_mapping.h"
 
 namespace voxl::stream {
 
 namespace {
 
-// The code point at `s[i]`, advancing `i`; -1 for a malformed or overlong
-// sequence, a surrogate or a value past U+10FFFF.
-int32_t next_code_point(std::string_view s, size_t& i) {
-  const auto byte = [&](size_t k) { return uint8_t(s[k]); };
-  const uint8_t b0 = byte(i);
-  int len = 0;
-  int32_t cp = 0;
-  if (b0 < 0x80) {
-    ++i;
-    return b0;
-  } else if ((b0 & 0xe0) == 0xc0) {
-    len = 2;
-    cp = b0 & 0x1f;
-  } else if ((b0 & 0xf0) == 0xe0) {
-    len = 3;
-    cp = b0 & 0x0f;
-  } else if ((b0 & 0xf8) == 0xf0) {
-    len = 4;
-    cp = b0 & 0x07;
-  } else {
-    return -1;
-  }
-  if (i + size_t(len) > s.size()) return -1;
-  for (int k = 1; k < len; ++k) {
-    const uint8_t b = byte(i + size_t(k));
-    if ((b & 0xc0) != 0x80) return -1;
-    cp = (cp << 6) | (b & 0x3f);
-  }
-  static constexpr int32_t kLeast[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (cp < kLeast[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return -1;
-  i += size_t(len);
-  return cp;
-}
-
-bool is_control(int32_t cp) { return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029; }
+bool is_control(char32_t cp) { return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029; }
 
 }  // namespace
 
 bool valid_viewer_name(std::string_view name) {
-  size_t chars = 0;
-  for (size_t i = 0; i < name.size();) {
-    const int32_t cp = next_code_point(name, i);
-    if (cp < 0 || is_control(cp)) return false;
-    if (++chars > ViewerSettings::kMaxNameChars) return false;
-  }
-  return true;
+  const auto cps = input::decode_utf8(name);
+  return cps && cps->size() <= ViewerSettings::kMaxNameChars && std::none_of(cps->begin(), cps->end(), is_control);
 }
 
 bool read_settings(JsonFields& f, ViewerSettings& settings, const char*& bad) {

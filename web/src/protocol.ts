@@ -227,10 +227,11 @@ export interface ReleaseMessage { type: "release" }
 export interface ResizeRequest { type: "resize"; width: number; height: number }
 // This viewer's own settings; every field optional. max_fps 0 (no cap) or
 // 1..240, max_kbps 0 (no cap) or 100..1000000, name 0..40 characters.
-export const MAX_FPS_CAP = 240;
-export const MIN_KBPS_CAP = 100;
-export const MAX_KBPS_CAP = 1000000;
-export const MAX_NAME_CHARS = 40;
+// (pinned against the server's by tests/unit/wire_format_test.cpp)
+export const SETTINGS_MAX_FPS = 240;
+export const SETTINGS_MIN_KBPS = 100;
+export const SETTINGS_MAX_KBPS = 1000000;
+export const SETTINGS_MAX_NAME_CHARS = 40;
 export interface SettingsRequest { type: "settings"; max_fps?: number; max_kbps?: number; name?: string }
 // Control handover: "to" only for grant and deny.
 export type ControlAction = "request" | "release" | "grant" | "deny";

@@ -5,18 +5,9 @@
 //
 //   node --test web/test/panel_logic.test.mjs
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
-import path from "node:path";
 import { test } from "node:test";
-import { fileURLToPath } from "node:url";
 
-const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const esbuild = createRequire(path.join(web, "package.json"))("esbuild");
-
-async function load(entry) {
-  const out = esbuild.buildSync({ entryPoints: [path.join(web, entry)], bundle: true, format: "esm", write: false });
-  return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`);
-}
+import { load } from "./bundle.mjs";
 
 const { quality } = await load("src/panel/quality.ts");
 const { parseServerMessage } = await load("src/protocol.ts");

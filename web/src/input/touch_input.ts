@@ -116,10 +116,7 @@ export class TouchInput {
   // Off: the gesture under way is dropped without a word to the server,
   // which releases a viewer's buttons itself when it stops taking its input.
   setEnabled(on: boolean): void {
-    if (!on) {
-      this.enabled = false;
-      this.gestures.reset();
-    }
+    if (!on) this.gestures.reset();
     this.enabled = on;
     this.refreshMarker();
   }

@@ -180,7 +180,6 @@ export class Panel implements SessionListener {
 
   private refresh(): void {
     this.connection.refresh();
-    this.touch.render();
   }
 
   private listen(): void {

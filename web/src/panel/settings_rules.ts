@@ -1,12 +1,12 @@
 // The Settings section's pure rules, no DOM: which names the server takes,
 // which bitrate choices a server offers, and the words for what it applied.
 
-import { MAX_NAME_CHARS, type SettingsAppliedMessage } from "../protocol";
+import { SETTINGS_MAX_NAME_CHARS, type SettingsAppliedMessage } from "../protocol";
 
 // Bitrate caps offered (kbit/s); 0 is "No cap".
 export const KBPS_VALUES = [50000, 20000, 10000, 5000, 2000, 1000, 500];
 
-// What the server takes as a name: at most MAX_NAME_CHARS characters, none
+// What the server takes as a name: at most SETTINGS_MAX_NAME_CHARS characters, none
 // of those it refuses (C0 controls, DEL, C1 controls, the line and
 // paragraph separators) and no lone UTF-16 surrogate (which no JSON encoder
 // turns into valid UTF-8), trimmed.
@@ -14,7 +14,7 @@ export function cleanName(s: string): string {
   // With the u flag the surrogate range matches only unpaired halves.
   // eslint-disable-next-line no-control-regex
   const kept = s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udfff]/gu, "").trim();
-  return [...kept].slice(0, MAX_NAME_CHARS).join("").trim();
+  return [...kept].slice(0, SETTINGS_MAX_NAME_CHARS).join("").trim();
 }
 
 // The bitrate caps a server with this minimum (kbit/s; absent from older

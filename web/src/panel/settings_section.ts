@@ -8,7 +8,7 @@
 // section says so. Global settings (--framerate, --max-kbps) are the
 // server's flags. The rules themselves are in settings_rules.ts.
 
-import { MAX_NAME_CHARS, type SettingsAppliedMessage, type SettingsRequest } from "../protocol";
+import { SETTINGS_MAX_NAME_CHARS, type SettingsAppliedMessage, type SettingsRequest } from "../protocol";
 import { el, section, select, storage } from "./dom";
 import { appliedText, cleanName, kbpsChoices, kbpsText, KBPS_VALUES } from "./settings_rules";
 
@@ -45,7 +45,7 @@ export class SettingsSection {
     n.append("Your name");
     this.name = n.appendChild(el("input", { id: "panel-name" }));
     this.name.type = "text";
-    this.name.maxLength = MAX_NAME_CHARS;
+    this.name.maxLength = SETTINGS_MAX_NAME_CHARS;
     this.name.value = cleanName(store?.getItem(NAME_KEY) ?? "");
     this.name.addEventListener("change", () => {
       const v = cleanName(this.name.value);

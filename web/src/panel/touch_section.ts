@@ -36,6 +36,7 @@ export class TouchSection {
       if (touch.state().touched) this.element.hidden = false;
       this.render();
     });
+    this.render();
   }
 
   // Shows the touch input's current state (the panel opened, or it changed).
