@@ -181,10 +181,15 @@ test("the clipboard box shows what X copied and sends typed text to X", opts, as
 test("fullscreen, the stats overlay and the scaling mode 1:1", opts, async () => {
   await openPanel(page);
   await page.click("#panel-fullscreen");
-  await e2e.waitInPage(page, () => document.fullscreenElement !== null, null, { what: "fullscreen" });
-  assert.match(await page.textContent("#panel-fullscreen"), /Leave fullscreen/);
+  // document.fullscreenElement is set before fullscreenchange fires, and the
+  // button follows the event: wait for both.
+  await e2e.waitInPage(page, () => document.fullscreenElement !== null
+    && /Leave fullscreen/.test(document.getElementById("panel-fullscreen").textContent), null, { what: "fullscreen" });
+  assert.equal(await page.getAttribute("#panel-fullscreen", "aria-pressed"), "true");
   await page.click("#panel-fullscreen");
-  await e2e.waitInPage(page, () => document.fullscreenElement === null, null, { what: "fullscreen left" });
+  await e2e.waitInPage(page, () => document.fullscreenElement === null
+    && !/Leave/.test(document.getElementById("panel-fullscreen").textContent), null, { what: "fullscreen left" });
+  assert.equal(await page.getAttribute("#panel-fullscreen", "aria-pressed"), "false");
   // The keyboard lock switch is the viewer's, kept in the browser.
   await page.uncheck("#panel-keyboard-lock");
   assert.equal(await page.evaluate(() => localStorage.getItem("voxl.keyboardLock")), "0");
