@@ -12,6 +12,8 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,9 +26,33 @@ struct EndpointRequest {
   std::string method;  // "GET", "POST", ...
   std::string path;
   std::string query;   // after '?', not decoded; may be empty
-  std::string body;    // as sent (the server bounds its size)
+  std::string body;    // as sent (at most the endpoint's max_body bytes)
+  // The request's headers, names in lower case, as sent (the server bounds
+  // their size): e.g. "range", "if-range", "content-type".
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string remote_address;   // the client's IP address as text; "" when unknown
   bool view_only = false;       // authenticated with the view-only password
   bool foreign_origin = false;  // an Origin header from another site (a browser page elsewhere)
+};
+
+// A body made piece by piece while the answer is written: a part of a file
+// read from the disk off the loop, a zip built on the fly. The session asks
+// for the next piece only once the one before has been written, so a slow
+// client holds at most one piece in memory.
+//
+// Threads: pull() is called on the loop thread; `deliver` must be called
+// once per pull, on the loop thread. The bytes passed stay valid until the
+// next pull() or the source's destruction. The session drops the source
+// (possibly while a pull is pending: a late delivery must then do nothing)
+// when the client goes away.
+class BodySource {
+ public:
+  // `bytes` may be empty only with `done`; a non-empty `error` means the
+  // body cannot be completed: the connection is dropped (the client sees a
+  // cut-off body, never a wrong one).
+  using Deliver = std::function<void(std::string_view bytes, bool done, const std::string& error)>;
+  virtual ~BodySource() = default;
+  virtual void pull(Deliver deliver) = 0;
 };
 
 struct EndpointReply {
@@ -38,6 +64,11 @@ struct EndpointReply {
   // instead of `body` (large recordings never sit in memory).
   // The file is closed when the reply is done.
   std::shared_ptr<platform::OwnedFile> file;
+  // When set, the body comes from this source instead (and `file` and
+  // `body` are ignored): `content_length` bytes, or, when unknown, sent
+  // chunked. HEAD requests get the headers and no pull at all.
+  std::shared_ptr<BodySource> source;
+  std::optional<uint64_t> content_length;
 };
 
 // A JSON error naming what was wrong: {"error": "...", "parameter": "..."}.
@@ -52,6 +83,9 @@ struct Endpoint {
   // POSTs must say "Content-Type: application/json" (else 415): an HTML
   // form cannot, so a foreign page cannot post to it without CORS.
   bool json_post = false;
+  // The largest request body taken; a longer one is answered 413 and the
+  // connection closes.
+  size_t max_body = 64 * 1024;
 };
 
 using EndpointTable = std::map<std::string, Endpoint>;  // by exact path
