@@ -25,6 +25,7 @@ import { ClipboardBox } from "./clipboard_box";
 import { ConnectionSection } from "./connection_section";
 import { el, section } from "./dom";
 import { FilesEntry } from "./files_entry";
+import { FilesPanel } from "../files/files_panel";
 import type { PanelHost } from "./panel_host";
 import type { SessionListener } from "./session_events";
 import { SettingsSection } from "./settings_section";
@@ -60,6 +61,7 @@ export class Panel implements SessionListener {
   private readonly viewers: ViewersSection;
   private readonly touch: TouchSection;
   private readonly files = new FilesEntry();
+  private readonly filesPanel: FilesPanel;
   private hideTimer = 0;
   private refreshTimer = 0;
   private id: number | null = null;
@@ -70,6 +72,12 @@ export class Panel implements SessionListener {
     this.root = parent.appendChild(el("div", { id: "panel-root" }));
     this.root.dataset.localInput = "";
     this.toggle = new ToggleButton(this.root, () => this.setOpen(true));
+    // The Files button opens the Files panel in place of this one.
+    this.filesPanel = new FilesPanel(this.root, { focusPicture: () => host.focusPicture() });
+    window.addEventListener("voxl-files", () => {
+      this.setOpen(false);
+      this.filesPanel.open();
+    });
     host.onLayout(() => this.toggle.place(host.pictureBox()));
 
     this.drawer = this.root.appendChild(el("aside", { id: "panel" }));
@@ -123,6 +131,7 @@ export class Panel implements SessionListener {
     window.clearTimeout(this.hideTimer);
     window.clearInterval(this.refreshTimer);
     if (open) {
+      this.filesPanel.close();
       this.refresh();
       this.refreshTimer = window.setInterval(() => this.refresh(), REFRESH_MS);
       this.closeButton.focus();
@@ -148,6 +157,7 @@ export class Panel implements SessionListener {
     this.id = m.id ?? null;
     this.offersFiles = m.files === true;
     this.files.setOffered(this.offersFiles);
+    this.filesPanel.setOffered(this.offersFiles);
     this.settings.setSupported(this.id !== null);
   }
 
