@@ -60,8 +60,8 @@ export class FilesPanel {
       fileInput,
       folderInput,
     );
-    this.uploadProblems = upload.appendChild(el("p", { id: "files-upload-problems", className: "note error" }));
-    this.uploadProblems.setAttribute("role", "alert");
+    this.uploadProblems = upload.appendChild(el("p", { id: "files-upload-problems", className: "note" }));
+    this.uploadProblems.setAttribute("role", "status");
     upload.appendChild(this.transfers.element);
     this.element.appendChild(this.browser.element);
 
@@ -177,12 +177,12 @@ export class FilesPanel {
 
   private async takeDrop(parts: DropParts): Promise<void> {
     this.open(false);
-    this.uploadProblems.textContent = "Reading what was dropped…";
+    this.say("Reading what was dropped…", false);
     let g: Gathered;
     try {
       g = await gatherDrop(parts);
     } catch (e) {
-      this.uploadProblems.textContent = `Could not read what was dropped: ${String(e)}`;
+      this.say(`Could not read what was dropped: ${String(e)}`, true);
       return;
     }
     await this.enqueue(g);
@@ -192,17 +192,23 @@ export class FilesPanel {
     const problems = [...g.problems];
     const c = await this.loadConfig();
     if (!c) {
-      this.uploadProblems.textContent = "Nothing was sent: the server did not say what it allows.";
+      this.say("Nothing was sent: the server did not say what it allows.", true);
       return;
     }
     if (!c.upload) {
-      this.uploadProblems.textContent = "Nothing was sent: this server takes no uploads.";
+      this.say("Nothing was sent: this server takes no uploads.", true);
       return;
     }
     if (g.files.length === 0 && problems.length === 0) problems.push("There were no files in it (empty folders are not sent).");
     const taken = this.queue.add(g.files);
     if (taken < g.files.length) problems.push(`${g.files.length - taken} files were left out: too many are waiting.`);
-    this.uploadProblems.textContent = problems.join(" ");
+    this.say(problems.join(" "), true);
+  }
+
+  // A line under the pickers: what is going on, or what went wrong.
+  private say(words: string, problem: boolean): void {
+    this.uploadProblems.textContent = words;
+    this.uploadProblems.classList.toggle("error", problem);
   }
 
   private listen(): void {
