@@ -24,6 +24,11 @@ class Query {
   static std::optional<Query> parse(std::string_view query, ParamError& error);
 
   bool has(const std::string& name) const { return values_.count(name) != 0; }
+  // The decoded value, or null when absent.
+  const std::string* text(const std::string& name) const {
+    const auto it = values_.find(name);
+    return it == values_.end() ? nullptr : &it->second;
+  }
   // Names present that are not in `known`: the first one, if any.
   std::optional<std::string> unknown(const std::vector<std::string>& known) const;
 

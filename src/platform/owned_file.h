@@ -52,6 +52,10 @@ class OwnedFile {
 bool write_all(NativeFile file, const void* data, size_t n, std::string& error);
 // Writes `n` bytes at `offset`, leaving the file's offset where it was.
 bool write_at(NativeFile file, const void* data, size_t n, uint64_t offset, std::string& error);
+// Reads up to `n` bytes at `offset` into `data`, leaving the file's offset
+// alone: `got` < n only at the end of the file. False with `error` set
+// when the system refuses.
+bool read_at(NativeFile file, void* data, size_t n, uint64_t offset, size_t& got, std::string& error);
 // Moves the file's offset back to 0.
 bool rewind(NativeFile file, std::string& error);
 

@@ -47,6 +47,22 @@ bool write_at(NativeFile file, const void* data, size_t n, uint64_t offset, std:
   return true;
 }
 
+bool read_at(NativeFile file, void* data, size_t n, uint64_t offset, size_t& got, std::string& error) {
+  auto* p = static_cast<unsigned char*>(data);
+  got = 0;
+  while (got < n) {
+    const ssize_t r = ::pread(file, p + got, n - got, off_t(offset + got));
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) {
+      error = std::strerror(errno);
+      return false;
+    }
+    if (r == 0) break;
+    got += size_t(r);
+  }
+  return true;
+}
+
 bool rewind(NativeFile file, std::string& error) {
   if (::lseek(file, 0, SEEK_SET) == 0) return true;
   error = std::strerror(errno);

@@ -62,6 +62,38 @@ bool write_at(NativeFile file, const void* data, size_t n, uint64_t offset, std:
   return true;
 }
 
+bool read_at(NativeFile file, void* data, size_t n, uint64_t offset, size_t& got, std::string& error) {
+  LARGE_INTEGER zero{}, here{};
+  if (!SetFilePointerEx(file, zero, &here, FILE_CURRENT)) {
+    error = last_error_text();
+    return false;
+  }
+  auto* p = static_cast<unsigned char*>(data);
+  got = 0;
+  bool ok = true;
+  while (got < n) {
+    const size_t left = n - got;
+    const DWORD chunk = left > (1u << 30) ? DWORD(1u << 30) : DWORD(left);
+    OVERLAPPED where{};
+    where.Offset = DWORD(offset + got);
+    where.OffsetHigh = DWORD((offset + got) >> 32);
+    DWORD read = 0;
+    if (!ReadFile(file, p + got, chunk, &read, &where)) {
+      if (GetLastError() == ERROR_HANDLE_EOF) break;
+      error = last_error_text();
+      ok = false;
+      break;
+    }
+    if (read == 0) break;
+    got += read;
+  }
+  if (!SetFilePointerEx(file, here, nullptr, FILE_BEGIN) && ok) {
+    error = last_error_text();
+    return false;
+  }
+  return ok;
+}
+
 bool rewind(NativeFile file, std::string& error) {
   LARGE_INTEGER zero{};
   if (SetFilePointerEx(file, zero, nullptr, FILE_BEGIN)) return true;
