@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <optional>
 
 #include "net/embedded_assets.h"
@@ -259,6 +260,14 @@ Routed route_request(const Request& req, SessionContext& ctx, const std::string&
     // The access token is the server's, not a parameter of the endpoint.
     r.call.query = ctx.access.token.empty() ? std::string(query_of(req)) : without_query_param(query_of(req), kTokenParam);
     r.call.body = req.body();
+    r.call.headers.reserve(size_t(std::distance(req.begin(), req.end())));
+    for (const auto& field : req) {
+      std::string name(field.name_string());
+      std::transform(name.begin(), name.end(), name.begin(),
+                     [](unsigned char c) { return char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); });
+      r.call.headers.emplace_back(std::move(name), std::string(field.value()));
+    }
+    r.call.remote_address = remote_address;
     r.call.view_only = d.role == Role::kViewOnly;
     const auto origin = header(http::field::origin);
     r.call.foreign_origin = origin && !origin_allowed(ctx.access, *origin, header(http::field::host).value_or(""), ctx.tls);

@@ -23,7 +23,8 @@ struct Routed {
   bool upgrade = false;  // a permitted WebSocket upgrade on /ws: hand over
   Role role = Role::kNone;
   // A permitted request for a path in ctx.endpoints with an allowed
-  // method: the session calls endpoint->handle(call, ...).
+  // method: the session calls endpoint->handle(call, ...). `call` has the
+  // request's headers (names in lower case) and the remote address.
   const Endpoint* endpoint = nullptr;
   EndpointRequest call;
   Response response;     // otherwise, the answer
@@ -33,7 +34,7 @@ struct Routed {
 };
 
 // `remote_address` is the client's IP address as text ("" when unknown),
-// the key of the back-off table.
+// passed on to endpoints and the key of the back-off table.
 Routed route_request(const Request& req, SessionContext& ctx, const std::string& remote_address);
 
 // For requests that could not even be parsed: 400, connection closes.

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <exception>
 #include <fstream>
+#include <limits>
 #include <optional>
 
 #include <spdlog/fmt/fmt.h>
@@ -20,6 +21,7 @@
 #include "net/connection_limits.h"
 #include "net/http_routes.h"
 #include "net/server.h"
+#include "net/streamed_body.h"
 #include "net/websocket_session.h"
 
 namespace voxl::net {
@@ -32,12 +34,15 @@ using tcp = asio::ip::tcp;
 
 namespace {
 
+// For the header, then again for the body: a 1 MiB body takes about 8 s
+// at 1 Mbit/s.
 constexpr auto kReadTimeout = std::chrono::seconds(30);
 constexpr auto kHandshakeTimeout = std::chrono::seconds(15);
-// A recording of many minutes takes a while to send on a slow link.
+// A recording of many minutes takes a while to send on a slow link. For a
+// streamed body it bounds each piece, not the whole.
 constexpr auto kWriteTimeout = std::chrono::minutes(10);
 constexpr size_t kHeaderLimit = 16 * 1024;
-constexpr size_t kBodyLimit = 64 * 1024;  // POST /input: a few hundred actions or pages of text
+constexpr size_t kBodyLimit = 64 * 1024;  // paths that are not endpoints (endpoints set their own)
 // While an endpoint is pending the session reads in chunks of this much,
 // keeping at most kHeaderLimit bytes of what a client sends ahead.
 constexpr size_t kWatchChunk = 4096;
@@ -143,26 +148,63 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
   }
 
   // Drops the connection without a word; the pending handlers see it fail.
+  // A streamed body stops pulling, and its source goes.
   void abort() noexcept {
     pending_ = false;
+    if (auto body = std::exchange(streamed_, nullptr)) body->abort();
     beast::error_code ignored;
     beast::get_lowest_layer(stream_).socket().close(ignored);
   }
 
+  // The header first: its path says how large a body may follow.
   void read() {
     responding_ = false;
+    head_ = false;
     parser_.emplace();
     parser_->header_limit(kHeaderLimit);
-    parser_->body_limit(kBodyLimit);
+    // No limit while the header is read (Beast would hold any Content-Length
+    // against it); read_body() sets the path's.
+    parser_->body_limit(std::numeric_limits<uint64_t>::max());
     beast::get_lowest_layer(stream_).expires_after(kReadTimeout);
+    http::async_read_header(stream_, buffer_, *parser_,
+                            [self = this->shared_from_this()](beast::error_code ec, size_t) {
+                              self->guarded("reading a request", 400, [&] { self->read_body(ec); });
+                            });
+  }
+
+  // The largest body for the path: its endpoint's max_body, else kBodyLimit.
+  // A Content-Length over it is refused before a byte of the body is read
+  // (or memory set aside for it); a chunked body is stopped where it
+  // crosses it.
+  void read_body(beast::error_code header_ec) {
+    if (header_ec) return on_read(header_ec);
+    if (ctx_.sessions->stopped()) return abort();
+    const std::string_view target = parser_->get().target();
+    body_path_ = std::string(target.substr(0, target.find('?')));
+    const auto e = ctx_.endpoints.find(body_path_);
+    body_limit_ = e != ctx_.endpoints.end() ? e->second.max_body : kBodyLimit;
+    if (const auto length = parser_->content_length(); length && *length > body_limit_) return too_large();
+    parser_->body_limit(uint64_t(body_limit_));
+    beast::get_lowest_layer(stream_).expires_after(kReadTimeout);  // the body gets its own 30 s
     http::async_read(stream_, buffer_, *parser_, [self = this->shared_from_this()](beast::error_code ec, size_t) {
       self->guarded("routing a request", 400, [&] { self->on_read(ec); });
     });
   }
 
+  // 413, and the connection closes: the rest of the body is not read.
+  void too_large() {
+    version_ = parser_->get().version();
+    keep_alive_ = false;
+    const bool endpoint = ctx_.endpoints.contains(body_path_);
+    send_reply(json_error(413, "body",
+                          "the request body is larger than the " + std::to_string(body_limit_) + " bytes " +
+                              (endpoint ? body_path_ : std::string("this server")) + " takes"));
+  }
+
   void on_read(beast::error_code ec) {
     if (ctx_.sessions->stopped()) return abort();
     if (ec == http::error::end_of_stream) return close();
+    if (ec == http::error::body_limit) return too_large();
     if (ec) {
       if (ignorable(ec)) return;
       // Malformed or oversized request: say so once, then hang up.
@@ -171,6 +213,7 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
     Request req = parser_->release();
     version_ = req.version();
     keep_alive_ = req.keep_alive();
+    head_ = req.method() == http::verb::head;
     beast::error_code peer_ec;
     const auto peer = beast::get_lowest_layer(stream_).socket().remote_endpoint(peer_ec).address();
     Routed r = route_request(req, ctx_, peer_ec ? std::string() : peer.to_string());
@@ -221,8 +264,11 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
     send_reply(std::move(reply));
   }
 
+  // Runs while an endpoint is pending and while a streamed body is written
+  // (a read and a write may be in flight together).
   void watch_hang_up() {
     const size_t room = kHeaderLimit + 1 - std::min(buffer_.size(), kHeaderLimit);
+    beast::get_lowest_layer(stream_).expires_never();  // the read's; a write in flight keeps its own
     watching_ = true;
     stream_.async_read_some(buffer_.prepare(std::min(room, kWatchChunk)),
                             [self = this->shared_from_this()](beast::error_code ec, size_t n) {
@@ -239,13 +285,18 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
       if (ec && ec != asio::error::operation_aborted) return abort();  // gone as its answer came
       return send_reply(std::move(reply));
     }
-    if (!pending_) return;  // already hung up or failed
+    if (next_) {  // a streamed answer ended as this read was in flight
+      const After next = *std::exchange(next_, std::nullopt);
+      if (ec && ec != asio::error::operation_aborted) return abort();  // gone as its answer ended
+      return next == After::kClose ? close() : read();
+    }
+    if (!pending_ && !streamed_) return;  // already hung up or failed
     if (ec) {
       if (!ignorable(ec)) ctx_.log->debug("client left while its request was pending: {}", ec.message());
       return hang_up();
     }
     if (buffer_.size() > kHeaderLimit) {
-      ctx_.log->debug("client sent more than {} bytes while its request was pending; closing", kHeaderLimit);
+      ctx_.log->debug("client sent more than {} bytes while its request was answered; closing", kHeaderLimit);
       return hang_up();
     }
     watch_hang_up();
@@ -266,9 +317,12 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
     res.keep_alive(keep_alive_);
   }
 
+  // HEAD gets the header of what GET would get (its Content-Length too),
+  // and no body.
   void send_reply(EndpointReply reply) {
-    beast::get_lowest_layer(stream_).expires_after(kWriteTimeout);
     const auto status = http::int_to_status(unsigned(reply.status));
+    if (reply.source) return send_streamed(status, std::move(reply));
+    beast::get_lowest_layer(stream_).expires_after(kWriteTimeout);
     if (reply.file && reply.file->valid()) {
       http::response<http::file_body> res{status, version_};
       decorate(res, reply);
@@ -278,6 +332,12 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
       res.body().reset(std::move(f), ec);
       if (!ec) {
         res.prepare_payload();
+        if (head_) {
+          http::response<http::empty_body> header{status, version_};
+          decorate(header, reply);
+          header.content_length(res.body().size());
+          return write(std::move(header));
+        }
         return write(std::move(res));
       }
       reply = json_error(500, "", "cannot read the recording: " + ec.message());
@@ -286,7 +346,50 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
     decorate(res, reply);
     res.body() = std::move(reply.body);
     res.prepare_payload();
+    if (head_) res.body().clear();
     write(std::move(res));
+  }
+
+  // The body comes piece by piece from reply.source (streamed_body.h). The
+  // hang-up watch runs meanwhile, so a client that leaves while a piece is
+  // being made drops the source at once.
+  void send_streamed(http::status status, EndpointReply reply) {
+    responding_ = true;
+    http::response<http::buffer_body> header{status, version_};
+    decorate(header, reply);
+    std::weak_ptr<HttpSession> weak = this->shared_from_this();
+    typename StreamedBody<Stream>::Hooks hooks;
+    hooks.run = [weak](const char* where, const std::function<void()>& step) {
+      if (const auto self = weak.lock()) self->guarded(where, 500, step);
+    };
+    hooks.before_write = [weak] {
+      if (const auto self = weak.lock()) beast::get_lowest_layer(self->stream_).expires_after(kWriteTimeout);
+    };
+    hooks.finished = [weak](StreamEnd end, const std::string& why) {
+      if (const auto self = weak.lock()) self->on_streamed(end, why);
+    };
+    streamed_ = std::make_shared<StreamedBody<Stream>>(stream_, std::move(header), std::move(reply.source),
+                                                       reply.content_length, head_, this->shared_from_this(),
+                                                       std::move(hooks));
+    if (!head_) watch_hang_up();
+    streamed_->start();
+  }
+
+  void on_streamed(StreamEnd end, const std::string& why) {
+    const auto body = std::exchange(streamed_, nullptr);
+    if (end == StreamEnd::kSourceFailed) ctx_.log->info("a streamed answer was cut off: {}", why);
+    if (end == StreamEnd::kWriteFailed) ctx_.log->debug("a streamed answer was not delivered: {}", why);
+    if (end != StreamEnd::kComplete || !body) return abort();
+    const After next = body->need_eof() ? After::kClose : After::kRead;
+    if (watching_) {
+      // Once the read in flight has given up.
+      next_ = next;
+      beast::error_code ignored;
+      beast::get_lowest_layer(stream_).socket().cancel(ignored);
+      return;
+    }
+    if (next == After::kClose) return close();
+    read();
   }
 
   template <class Body>
@@ -325,9 +428,16 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
   bool watching_ = false;     // a read for the hang-up watch is in flight
   bool responding_ = false;   // the answer to the current request has started
   bool handed_over_ = false;  // the stream went to a viewer session
+  bool head_ = false;         // the request being answered is a HEAD
   uint64_t calls_ = 0;        // numbers endpoint calls, so a stale reply is dropped
   CancelFn cancel_;
   std::optional<EndpointReply> held_reply_;  // waits for the watch's read to end
+  std::string body_path_;  // of the request being read, and the largest body it takes
+  size_t body_limit_ = kBodyLimit;
+  std::shared_ptr<StreamedBody<Stream>> streamed_;  // the answer being streamed
+  // What follows a streamed answer once the watch's read has ended.
+  enum class After { kRead, kClose };
+  std::optional<After> next_;
 };
 
 }  // namespace
