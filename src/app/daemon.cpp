@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "app/agent_wiring.h"
+#include "app/files_wiring.h"
 #include "app/audio_wiring.h"
 #include "app/desktop_options.h"
 #include "app/guarded_run.h"
@@ -53,7 +54,8 @@ int run_daemon(const Config& config, const Logger& log) {
   InputWiring input(config, io, *desktop, log);
   AgentWiring agents(config, io, *desktop, video.hub(), input.interaction(), log);
   ResizeWiring resize(config, io, *desktop, log);
-  auto server = start_server(config, io, video, audio, input, agents, resize.controller(), log);
+  FilesWiring files(config, io, log);
+  auto server = start_server(config, io, video, audio, input, agents, files, resize.controller(), log);
   asio::signal_set signals(io, SIGINT, SIGTERM);
 #ifdef SIGHUP
   // A terminal or ssh session that ends: stop as cleanly (the desktop's

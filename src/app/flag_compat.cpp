@@ -12,10 +12,6 @@ namespace {
 constexpr std::array kPendingFlags = std::to_array<PendingFlag>({
     {"--adaptive-threads", "adaptive encoder threading"},
     {"--stripes", "striped encoding"},
-    {"--file-transfers", "file transfer"},
-    {"--files-root", "the Files panel"},
-    {"--upload-dir", "file upload"},
-    {"--max-upload-mb", "file upload"},
     {"--round-corners", "window rounding"},
     {"--round-windows", "window rounding"},
 });

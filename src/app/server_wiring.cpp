@@ -5,6 +5,7 @@
 #include "app/access_wiring.h"
 #include "app/agent_wiring.h"
 #include "app/audio_wiring.h"
+#include "app/files_wiring.h"
 #include "app/host_names.h"
 #include "app/input_wiring.h"
 #include "app/video_wiring.h"
@@ -30,7 +31,7 @@ net::ServerOptions server_options(const Config& c) {
 
 std::unique_ptr<net::Server> start_server(const Config& config, boost::asio::io_context& io, VideoWiring& video,
                                           AudioWiring& audio, InputWiring& input, AgentWiring& agents,
-                                          stream::ResizeController* resize, const Logger& log) {
+                                          FilesWiring& files, stream::ResizeController* resize, const Logger& log) {
   auto options = server_options(config);
   AccessPlan access = plan_access(config, machine_host_names(), random_access_token);
   for (const std::string& w : access.warnings) log->warn("{}", w);
@@ -45,6 +46,8 @@ std::unique_ptr<net::Server> start_server(const Config& config, boost::asio::io_
   options.resize = resize;
   options.stats_json = [&video] { return video.stats_json(); };
   options.endpoints = agents.endpoints();
+  options.endpoints.merge(files.endpoints());
+  options.files = files.offered();
   return std::make_unique<net::Server>(io, options, video.hub(), log);
 }
 

@@ -1,7 +1,8 @@
 // The HTTP/WebSocket server as the flags configure it (address, TLS, access
 // rules, frame rate and bitrate limits), given the parts it serves: the
 // video hub and /stats, desktop sound and the microphone when on, the
-// interaction, the agent endpoints, and the resize controller when on.
+// interaction, the agent endpoints, the Files endpoints when offered, and
+// the resize controller when on.
 //
 // Threads: the loop thread. Lifetime: started once every part it serves
 // exists; at the end stop() closes every session, and once the loop has run
@@ -18,6 +19,7 @@
 namespace voxl::app {
 
 class AgentWiring;
+class FilesWiring;
 class AudioWiring;
 class InputWiring;
 class VideoWiring;
@@ -26,6 +28,6 @@ class VideoWiring;
 // address, unreadable certificate).
 std::unique_ptr<net::Server> start_server(const Config& config, boost::asio::io_context& io, VideoWiring& video,
                                           AudioWiring& audio, InputWiring& input, AgentWiring& agents,
-                                          stream::ResizeController* resize, const Logger& log);
+                                          FilesWiring& files, stream::ResizeController* resize, const Logger& log);
 
 }  // namespace voxl::app

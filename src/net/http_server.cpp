@@ -574,6 +574,7 @@ Server::Server(asio::io_context& io, ServerOptions o, stream::Hub& hub, Logger l
   impl_->ctx.microphone = o.microphone;
   impl_->ctx.interaction = o.interaction;
   impl_->ctx.resize = o.resize;
+  impl_->ctx.files = o.files;
   if (o.https) {
     impl_->tls.emplace(ssl::context::tls_server);
     auto& tls = *impl_->tls;

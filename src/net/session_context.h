@@ -42,6 +42,7 @@ struct SessionContext {
   audio::Microphone* microphone = nullptr;  // viewers' microphones; null when disabled
   input::Interaction* interaction = nullptr;  // input, cursor, clipboard; none: watch only
   stream::ResizeController* resize = nullptr;  // none: --enable-resize is off
+  bool files = false;  // the Files panel's endpoints are served
   AuthThrottle auth_throttle{};  // back-off for addresses sending wrong credentials
   std::function<AuthThrottle::Clock::time_point()> now = &AuthThrottle::Clock::now;  // tests set a fake
   SessionRegistry* sessions = nullptr;  // the server's live sessions; set by the server, outlives them

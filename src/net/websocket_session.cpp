@@ -32,7 +32,8 @@ constexpr auto kStatsEvery = std::chrono::seconds(1);
 constexpr auto kShutdownGrace = std::chrono::seconds(2);
 
 stream::ViewerServices services_of(SessionContext& ctx) {
-  return {ctx.hub, ctx.log, ctx.stats_json, ctx.max_fps, ctx.bitrate, ctx.audio_hub, ctx.microphone, ctx.interaction, ctx.resize};
+  return {ctx.hub, ctx.log, ctx.stats_json, ctx.max_fps, ctx.bitrate, ctx.audio_hub, ctx.microphone, ctx.interaction, ctx.resize,
+          ctx.files};
 }
 
 template <class Stream>

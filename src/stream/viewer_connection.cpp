@@ -97,7 +97,7 @@ void ViewerConnection::start(uint64_t id) {
                               {"view_only", view_only_},
                               {"microphone", takes_microphone()},
                               {"id", id_},
-                              {"files", false}}));
+                              {"files", services_.files && !view_only_}}));
   if (closed_) return;
   joined_ = true;
   services_.hub.add(this);

@@ -105,6 +105,7 @@ struct ViewerServices {
   audio::Microphone* microphone = nullptr;  // null when disabled
   input::Interaction* interaction = nullptr;  // null: watch only
   ResizeController* resize = nullptr;         // null: --enable-resize is off
+  bool files = false;  // the server answers /files: full viewers are offered the Files panel
 };
 
 // The clocks a connection reads; empty members mean the system's.

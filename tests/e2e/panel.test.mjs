@@ -34,7 +34,9 @@ async function openPage(p, url = voxl.url) {
 }
 
 before(async () => {
-  voxl = await e2e.startVoxl(scope);
+  // Without file transfer, so the panel's Files entry must stay hidden
+  // (files.test.mjs covers the Files panel).
+  voxl = await e2e.startVoxl(scope, { args: ["--file-transfers=none"] });
   browser = await e2e.launchBrowser(scope, { viewport: DESKTOP_VIEWPORT });
   page = browser.page;
   await openPage(page);
@@ -108,7 +110,7 @@ test("the keyboard opens and closes the panel; keys typed in it stay out of the 
       files: document.getElementById("panel-files").hidden,
       touch: document.getElementById("panel-touch").hidden,
     }));
-    // This server offers no file transfer (hello's files is false).
+    // This server offers no file transfer (--file-transfers=none: hello's files is false).
     assert.deepEqual(absent, { files: true, touch: true });
     // The picture has the keyboard; the page's shortcut opens the panel.
     await page.mouse.click(640, 400);

@@ -97,7 +97,9 @@ TEST_F(HandoverTest, OnlyTheHolderTypesAndARequestAndAGrantMoveControl) {
   start("0");
   for (StreamClient* c : {&*a_, &*b_, &*v_}) {
     const json hello = last(*c, "hello");
-    EXPECT_EQ(hello["files"], false);
+    // File transfer is on by default (beneath $HOME): full viewers are
+    // offered it, the view-only one is not.
+    EXPECT_EQ(hello["files"], c != &*v_);
     EXPECT_EQ(last(*c, "viewers")["you"], hello["id"]);
     EXPECT_EQ(last(*c, "viewers")["timeout_s"], 0);
   }

@@ -45,7 +45,10 @@ HttpAnswer http_request(uint16_t port, const HttpRequest& request, const std::st
   req.prepare_payload();
 
   beast::flat_buffer buffer;
-  http::response<http::string_body> res;
+  http::response_parser<http::string_body> parser;
+  parser.body_limit(1ull << 30);  // downloads of a few hundred MB
+  // The answer to a HEAD has the headers of a GET and no body to wait for.
+  if (request.method == "HEAD") parser.skip(true);
   std::string failure;
   // The stream's timer covers every step: a server that never answers
   // fails the request with beast::error::timeout.
@@ -61,7 +64,7 @@ HttpAnswer http_request(uint16_t port, const HttpRequest& request, const std::st
         failure = "write: " + wec.message();
         return;
       }
-      http::async_read(stream, buffer, res, [&](beast::error_code rec, size_t) {
+      http::async_read(stream, buffer, parser, [&](beast::error_code rec, size_t) {
         if (rec) failure = "read: " + rec.message();
       });
     });
@@ -70,6 +73,7 @@ HttpAnswer http_request(uint16_t port, const HttpRequest& request, const std::st
   if (!failure.empty())
     throw std::runtime_error(request.method + " " + request.target + " failed: " + failure);
 
+  http::response<http::string_body> res = parser.release();
   HttpAnswer answer;
   answer.status = int(res.result_int());
   for (const auto& field : res) {
