@@ -185,7 +185,8 @@ ParseOutcome refuse(std::string message) {
 
 std::string default_files_root() {
   const char* home = std::getenv("HOME");
-  return home != nullptr && home[0] == '/' ? home : "/";
+  // Never "/" by default: without a home there is nothing to serve.
+  return home != nullptr && home[0] == '/' ? home : "";
 }
 
 std::optional<Size> parse_size(const std::string& text) {

@@ -30,7 +30,7 @@ struct WindowRounding {
   friend bool operator==(const WindowRounding&, const WindowRounding&) = default;
 };
 
-// $HOME, or "/" when it is unset.
+// $HOME, or "" (file transfer off) when it is unset or not absolute.
 std::string default_files_root();
 
 struct Config {

@@ -9,6 +9,10 @@ namespace voxl::app {
 FilesWiring::FilesWiring(const Config& config, boost::asio::io_context& io, const Logger& log) {
   const FileTransfers& t = config.file_transfers;
   if (!t.upload && !t.download) return;
+  if (config.files_root.empty()) {
+    log->warn("file transfer is off: there is no $HOME to serve; name a folder with --files-root");
+    return;
+  }
   std::string error;
   auto jail = platform::FileJail::open(config.files_root, error);
   if (!jail) {

@@ -2,14 +2,14 @@
 
 #include <archive.h>
 #include <archive_entry.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <new>
 #include <utility>
 #include <vector>
+
+#include "input/key_mapping.h"
 
 namespace voxl::files {
 namespace {
@@ -19,46 +19,6 @@ namespace {
 constexpr size_t kReadBytes = 64 * 1024;
 // A zip stores a name's length in 16 bits.
 constexpr size_t kMaxZipName = 0xffff;
-
-// True when `s` is well-formed UTF-8: no overlong forms, no surrogates,
-// nothing above U+10FFFF.
-bool valid_utf8(std::string_view s) {
-  size_t i = 0;
-  while (i < s.size()) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    size_t more = 0;
-    uint32_t cp = 0;
-    uint32_t min = 0;
-    if ((c & 0xe0) == 0xc0) {
-      more = 1;
-      cp = c & 0x1fu;
-      min = 0x80;
-    } else if ((c & 0xf0) == 0xe0) {
-      more = 2;
-      cp = c & 0x0fu;
-      min = 0x800;
-    } else if ((c & 0xf8) == 0xf0) {
-      more = 3;
-      cp = c & 0x07u;
-      min = 0x10000;
-    } else {
-      return false;
-    }
-    if (s.size() - i <= more) return false;
-    for (size_t k = 1; k <= more; ++k) {
-      const auto d = static_cast<unsigned char>(s[i + k]);
-      if ((d & 0xc0) != 0x80) return false;
-      cp = (cp << 6) | (d & 0x3fu);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
-    i += more + 1;
-  }
-  return true;
-}
 
 std::string join(const std::string& rel, const std::string& name) {
   return rel.empty() ? name : rel + "/" + name;
@@ -291,15 +251,13 @@ struct ZipStream::Impl {
       return;
     }
     size_t got = 0;
-    while (!f.ended && got < want) {
-      const ssize_t n = ::read(f.file.get(), block.data() + got, want - got);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        fail(std::string("cannot read a file: ") + std::strerror(errno));
+    if (!f.ended) {
+      std::string why;
+      if (!platform::read_at(f.file.get(), block.data(), want, f.written, got, why)) {
+        fail("cannot read a file: " + why);
         return;
       }
-      if (n == 0) f.ended = true;  // it shrank
-      got += static_cast<size_t>(n);
+      if (got < want) f.ended = true;  // it shrank
     }
     // A file that shrank is padded with zeros up to the size announced.
     if (got < want) std::memset(block.data() + got, 0, want - got);
@@ -328,7 +286,7 @@ struct ZipStream::Impl {
     }
     const platform::DirEntry& d = top.entries[top.index++];
     const std::string& name = d.name;
-    if (!valid_utf8(name)) {
+    if (!input::decode_utf8(name)) {
       ++skipped_names;
       return;
     }

@@ -222,7 +222,7 @@ TEST(ConfigCommandLine, FilesRootDefaultsToHome) {
   if (home != nullptr && home[0] == '/') {
     EXPECT_EQ(default_files_root(), home);
   } else {
-    EXPECT_EQ(default_files_root(), "/");
+    EXPECT_EQ(default_files_root(), "");
   }
 }
 

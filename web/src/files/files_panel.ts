@@ -7,7 +7,7 @@
 // Main thread.
 
 import { icon } from "../icons";
-import { button, el, section } from "../panel/dom";
+import { button, el, section, wrapTab } from "../panel/dom";
 import { DropZone, type DropMode } from "./drop_zone";
 import { gatherDrop, gatherInput, type DropParts, type Gathered } from "./entry_walker";
 import { FilesApi, type FilesConfig } from "./files_api";
@@ -218,26 +218,10 @@ export class FilesPanel {
         e.preventDefault();
         this.close();
       } else if (e.key === "Tab") {
-        this.wrapTab(e);
+        wrapTab(this.element, e);
       }
     });
     this.element.addEventListener("keyup", (e) => e.stopPropagation());
   }
 
-  // Tab and Shift+Tab go round the panel's controls.
-  private wrapTab(e: KeyboardEvent): void {
-    const items = Array.from(this.element.querySelectorAll<HTMLElement>("button, a[href], input, select, textarea")).filter(
-      (x) => !(x as HTMLInputElement).disabled && x.tabIndex >= 0 && x.getClientRects().length > 0,
-    );
-    if (items.length === 0) return;
-    const first = items[0]!;
-    const last = items[items.length - 1]!;
-    if (e.shiftKey && document.activeElement === first) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      first.focus();
-    }
-  }
 }

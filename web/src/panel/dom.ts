@@ -67,3 +67,21 @@ export function storage(): Storage | null {
     return null;
   }
 }
+
+// Keeps Tab inside `container` (a panel): from its last focusable element
+// Tab goes to its first, and Shift+Tab the other way.
+export function wrapTab(container: HTMLElement, e: KeyboardEvent): void {
+  const items = Array.from(container.querySelectorAll<HTMLElement>("button, a[href], input, select, textarea")).filter(
+    (x) => !(x as HTMLInputElement).disabled && x.tabIndex >= 0 && x.getClientRects().length > 0,
+  );
+  if (items.length === 0) return;
+  const first = items[0]!;
+  const last = items[items.length - 1]!;
+  if (e.shiftKey && document.activeElement === first) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && document.activeElement === last) {
+    e.preventDefault();
+    first.focus();
+  }
+}

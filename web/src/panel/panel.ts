@@ -23,7 +23,7 @@ import {
 } from "../protocol";
 import { ClipboardBox } from "./clipboard_box";
 import { ConnectionSection } from "./connection_section";
-import { el, section } from "./dom";
+import { el, section, wrapTab } from "./dom";
 import { FilesEntry } from "./files_entry";
 import { FilesPanel } from "../files/files_panel";
 import type { PanelHost } from "./panel_host";
@@ -210,7 +210,7 @@ export class Panel implements SessionListener {
         e.preventDefault();
         this.setOpen(false);
       } else if (e.key === "Tab") {
-        this.wrapTab(e);
+        wrapTab(this.drawer, e);
       }
     });
     this.drawer.addEventListener("keyup", (e) => e.stopPropagation());
@@ -229,23 +229,6 @@ export class Panel implements SessionListener {
       }, AUTO_HIDE_MS);
     });
     this.drawer.addEventListener("pointerenter", () => window.clearTimeout(this.hideTimer));
-  }
-
-  // Tab and Shift+Tab go round the panel's controls.
-  private wrapTab(e: KeyboardEvent): void {
-    const items = Array.from(this.drawer.querySelectorAll<HTMLElement>("button, input, select, textarea")).filter(
-      (x) => !(x as HTMLInputElement).disabled && x.getClientRects().length > 0,
-    );
-    if (items.length === 0) return;
-    const first = items[0]!;
-    const last = items[items.length - 1]!;
-    if (e.shiftKey && document.activeElement === first) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      first.focus();
-    }
   }
 }
 
