@@ -467,11 +467,13 @@ struct FilesService::State : std::enable_shared_from_this<FilesService::State> {
         return reply(json_error(404, "id", "no upload in progress with this id")), nullptr;
       case UploadTable::Verdict::kBusy:
       case UploadTable::Verdict::kWrongOffset: {
-        EndpointReply r = json_error(409, "offset",
-                                     u.busy ? "a chunk of this upload is being written; ask for the offset and go on"
-                                            : "the confirmed offset is " + std::to_string(u.offset));
-        json j = json::parse(r.body, nullptr, false);
-        if (j.is_object()) j["offset"] = u.offset, r.body = json_text(j) + "\n";
+        EndpointReply r;
+        r.status = 409;
+        r.body = json_text(json{{"error", u.busy ? "a chunk of this upload is being written; ask for the offset and go on"
+                                                 : "the confirmed offset is " + std::to_string(u.offset)},
+                                {"parameter", "offset"},
+                                {"offset", u.offset}}) +
+                 "\n";
         return reply(std::move(r)), nullptr;
       }
       case UploadTable::Verdict::kPastEnd:
