@@ -345,7 +345,8 @@ struct FilesService::State : std::enable_shared_from_this<FilesService::State> {
 
   // --- /files/upload -------------------------------------------------------
 
-  CancelFn upload(const EndpointRequest& req, ReplyFn reply) {
+  // The chunk's body is moved to the disk worker, not copied.
+  CancelFn upload(EndpointRequest& req, ReplyFn reply) {
     if (!admitted(req, reply) || !direction(options.upload, "uploads", reply)) return nullptr;
     if (req.method == "POST") return announce(req, std::move(reply));
     const auto q = query(req, req.method == "PUT" ? std::vector<std::string>{"id", "offset"}
@@ -455,7 +456,7 @@ struct FilesService::State : std::enable_shared_from_this<FilesService::State> {
     std::string error;  // a write the system refused
   };
 
-  CancelFn chunk(Upload& u, const endpoints::Query& q, const EndpointRequest& req, ReplyFn reply) {
+  CancelFn chunk(Upload& u, const endpoints::Query& q, EndpointRequest& req, ReplyFn reply) {
     endpoints::ParamError error;
     uint64_t offset = 0;
     if (!q.has("offset") || !q.unsigned_integer("offset", offset, error))
@@ -487,7 +488,7 @@ struct FilesService::State : std::enable_shared_from_this<FilesService::State> {
     }
     u.busy = true;
     const bool queued = off_loop<Written>(
-        [file = u.file, data = req.body, offset] {
+        [file = u.file, data = std::move(req.body), offset] {
           Written w;
           if (!data.empty() && !platform::write_at(file->get(), data.data(), data.size(), offset, w.error))
             w.status = {JailError::kIo, w.error};
@@ -662,8 +663,8 @@ FilesService::~FilesService() {
 net::EndpointTable FilesService::endpoints() {
   std::weak_ptr<State> weak = state_;
   // Every handler goes through the service while it exists; after, 503.
-  auto bind = [weak](CancelFn (State::*method)(const EndpointRequest&, ReplyFn)) {
-    return [weak, method](const EndpointRequest& req, ReplyFn reply) -> CancelFn {
+  auto bind = [weak](auto method) {
+    return [weak, method](EndpointRequest& req, ReplyFn reply) -> CancelFn {
       const auto self = weak.lock();
       if (!self || !self->worker) return reply(json_error(503, "", "file transfer is shutting down")), nullptr;
       return ((*self).*method)(req, std::move(reply));

@@ -79,7 +79,9 @@ using CancelFn = std::function<void()>;
 
 struct Endpoint {
   std::vector<std::string> methods;  // others get 405 with Allow
-  std::function<CancelFn(const EndpointRequest&, ReplyFn)> handle;
+  // The request is the handler's to take from (the body of a large upload
+  // is moved, not copied): the session does not read it after the call.
+  std::function<CancelFn(EndpointRequest&, ReplyFn)> handle;
   // POSTs must say "Content-Type: application/json" (else 415): an HTML
   // form cannot, so a foreign page cannot post to it without CORS.
   bool json_post = false;

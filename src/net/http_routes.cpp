@@ -207,7 +207,7 @@ Response bad_request_response(const std::string& why) {
   return res;
 }
 
-Routed route_request(const Request& req, SessionContext& ctx, const std::string& remote_address) {
+Routed route_request(Request& req, SessionContext& ctx, const std::string& remote_address) {
   const auto header = [&req](http::field f) -> std::optional<std::string_view> {
     const auto it = req.find(f);
     if (it == req.end()) return std::nullopt;
@@ -259,7 +259,7 @@ Routed route_request(const Request& req, SessionContext& ctx, const std::string&
     r.call.path = std::string(path);
     // The access token is the server's, not a parameter of the endpoint.
     r.call.query = ctx.access.token.empty() ? std::string(query_of(req)) : without_query_param(query_of(req), kTokenParam);
-    r.call.body = req.body();
+    r.call.body = std::move(req.body());
     r.call.headers.reserve(size_t(std::distance(req.begin(), req.end())));
     for (const auto& field : req) {
       std::string name(field.name_string());

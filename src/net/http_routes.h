@@ -34,8 +34,10 @@ struct Routed {
 };
 
 // `remote_address` is the client's IP address as text ("" when unknown),
-// passed on to endpoints and the key of the back-off table.
-Routed route_request(const Request& req, SessionContext& ctx, const std::string& remote_address);
+// passed on to endpoints and the key of the back-off table. A request for
+// an endpoint gives its body up to `call.body` (moved, not copied); every
+// other part of `req` is left as it was.
+Routed route_request(Request& req, SessionContext& ctx, const std::string& remote_address);
 
 // For requests that could not even be parsed: 400, connection closes.
 Response bad_request_response(const std::string& why);

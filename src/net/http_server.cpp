@@ -46,6 +46,7 @@ constexpr size_t kBodyLimit = 64 * 1024;  // paths that are not endpoints (endpo
 // While an endpoint is pending the session reads in chunks of this much,
 // keeping at most kHeaderLimit bytes of what a client sends ahead.
 constexpr size_t kWatchChunk = 4096;
+constexpr size_t kBodyReadChunk = 64 * 1024;  // Beast reads at most this much at a time
 // Out of descriptors (or memory): accept again after this, doubling.
 constexpr auto kFirstAcceptBackoff = std::chrono::milliseconds(50);
 constexpr auto kLongestAcceptBackoff = std::chrono::seconds(1);
@@ -185,6 +186,10 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
     body_limit_ = e != ctx_.endpoints.end() ? e->second.max_body : kBodyLimit;
     if (const auto length = parser_->content_length(); length && *length > body_limit_) return too_large();
     parser_->body_limit(uint64_t(body_limit_));
+    // Beast reads into what the buffer has room for: a header-sized buffer
+    // would take a large body a few KiB per system call.
+    if (const auto length = parser_->content_length(); length && *length > kBodyReadChunk)
+      buffer_.reserve(kBodyReadChunk);
     beast::get_lowest_layer(stream_).expires_after(kReadTimeout);  // the body gets its own 30 s
     http::async_read(stream_, buffer_, *parser_, [self = this->shared_from_this()](beast::error_code ec, size_t) {
       self->guarded("routing a request", 400, [&] { self->on_read(ec); });
@@ -211,6 +216,7 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
       return write(bad_request_response(ec.message()));
     }
     Request req = parser_->release();
+    if (buffer_.capacity() > kHeaderLimit) buffer_.shrink_to_fit();  // an idle connection keeps little
     version_ = req.version();
     keep_alive_ = req.keep_alive();
     head_ = req.method() == http::verb::head;
@@ -235,7 +241,7 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
   // running for nobody. What a client sends meanwhile (a pipelined request)
   // is kept for after the answer, up to kHeaderLimit bytes; past that the
   // connection closes.
-  void call_endpoint(const Endpoint& e, const EndpointRequest& call) {
+  void call_endpoint(const Endpoint& e, EndpointRequest& call) {
     const uint64_t token = ++calls_;
     pending_ = true;
     beast::get_lowest_layer(stream_).expires_never();
