@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # File transfer throughput on loopback (the LAN case, with no link in the
 # way): the release voxl on a private Xvfb serves a fresh folder; curl
-# downloads a file of SIZE_MB (default 200) whole and as a folder zip, and
-# uploads it the way the page does (POST, then 1 MiB PUTs in order on one
-# kept-alive connection). Prints MB/s for each, over RUNS runs (default 3),
-# with the median, and checks every copy by sha256.
+# downloads a file of SIZE_MB (default 200) whole and as a folder zip;
+# bench/files/upload.py uploads it the way the page does (POST, then 1 MiB
+# PUTs in order on one kept-alive connection). Prints MB/s for each, over
+# RUNS runs (default 3), with the median, and checks every copy by sha256.
 #   bench/files/throughput.sh [SIZE_MB] [RUNS]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -21,10 +21,9 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-mkdir -p "$work/root/folder" "$work/chunks"
+mkdir -p "$work/root/folder"
 head -c "$((size_mb << 20))" /dev/urandom >"$work/root/folder/blob.bin"
 want=$(sha256sum "$work/root/folder/blob.bin" | cut -d' ' -f1)
-split -b 1048576 -d -a 5 "$work/root/folder/blob.bin" "$work/chunks/c"
 
 build/release/voxl --xvfb=640x480 --addr=127.0.0.1 --port=0 --files-root="$work/root" \
   --audio-enabled=false >"$work/voxl.log" 2>&1 &
@@ -54,21 +53,10 @@ for run in $(seq "$runs"); do
   unzip -p "$work/down.zip" blob.bin | sha256sum | grep -q "$want" || { echo "zip differs" >&2; exit 1; }
   zip+=("$(rate "$bytes" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")")
 
-  t0=$(seconds)
-  id=$(curl -sf -H 'Content-Type: application/json' --data "{\"path\":\"up$run.bin\",\"size\":$bytes}" \
-    "${url}files/upload" | sed 's/.*"id":"\([0-9a-f]*\)".*/\1/')
-  args=() offset=0 first=1
-  for c in "$work"/chunks/c*; do
-    [ $first = 1 ] || args+=(--next)
-    first=0
-    args+=(-sf -o /dev/null -X PUT -H 'Content-Type: application/octet-stream' -H 'Expect:' --data-binary "@$c"
-      "${url}files/upload?id=$id&offset=$offset")
-    offset=$((offset + $(stat -c %s "$c")))
-  done
-  curl "${args[@]}"
-  t1=$(seconds)
+  host=${url#http://}
+  secs=$(python3 bench/files/upload.py "${host%/}" "up$run.bin" "$work/root/folder/blob.bin")
   [ "$(sha256sum "$work/root/Downloads/up$run.bin" | cut -d' ' -f1)" = "$want" ] || { echo "upload differs" >&2; exit 1; }
-  up+=("$(rate "$bytes" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")")
+  up+=("$(rate "$bytes" "$secs")")
   rm -f "$work/down.bin" "$work/down.zip" "$work/root/Downloads/up$run.bin"
 done
 printf 'files throughput on loopback, %d MB, %d runs (MB/s; median last)\n' "$size_mb" "$runs"

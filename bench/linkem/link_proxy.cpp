@@ -25,10 +25,10 @@ struct Connection;
 
 // One direction: reads from `from` while the link accepts, holds each
 // packet until the model delivers it, then writes it to `to`.
+// `model` is the pipe's own link, or the proxy's shared one.
 struct Pipe {
-  Pipe(asio::io_context& io, tcp::socket& source, tcp::socket& sink, const LinkSettings& s)
-      : from(source), to(sink), model(s.mbps, std::chrono::duration_cast<LinkModel::Time>(s.rtt) / 2, s.queue),
-        read_timer(io), write_timer(io) {}
+  Pipe(asio::io_context& io, tcp::socket& source, tcp::socket& sink, std::shared_ptr<LinkModel> link)
+      : from(source), to(sink), link_owner(std::move(link)), model(*link_owner), read_timer(io), write_timer(io) {}
 
   struct Packet {
     LinkModel::Time deliver_at;
@@ -36,7 +36,8 @@ struct Pipe {
   };
   tcp::socket& from;
   tcp::socket& to;
-  LinkModel model;
+  std::shared_ptr<LinkModel> link_owner;
+  LinkModel& model;
   asio::steady_timer read_timer, write_timer;
   std::array<char, 16384> buffer{};
   std::deque<Packet> in_flight;  // bounded: the model stops reads past its queue
@@ -45,9 +46,15 @@ struct Pipe {
   bool read_done = false;  // the sender finished; shut down `to` once drained
 };
 
+std::shared_ptr<LinkModel> make_link(const LinkSettings& s) {
+  return std::make_shared<LinkModel>(s.mbps, std::chrono::duration_cast<LinkModel::Time>(s.rtt) / 2, s.queue);
+}
+
 struct Connection : std::enable_shared_from_this<Connection> {
-  Connection(asio::io_context& io, tcp::socket accepted, const LinkSettings& s)
-      : client(std::move(accepted)), server(io), up(io, client, server, s), down(io, server, client, s) {}
+  Connection(asio::io_context& io, tcp::socket accepted, std::shared_ptr<LinkModel> up_link,
+             std::shared_ptr<LinkModel> down_link)
+      : client(std::move(accepted)), server(io), up(io, client, server, std::move(up_link)),
+        down(io, server, client, std::move(down_link)) {}
 
   tcp::socket client, server;
   Pipe up, down;  // client -> server, server -> client
@@ -140,18 +147,23 @@ struct Connection : std::enable_shared_from_this<Connection> {
 
 struct LinkProxy::Impl : std::enable_shared_from_this<Impl> {
   Impl(asio::io_context& context, const tcp::endpoint& listen, const tcp::endpoint& to, LinkSettings s)
-      : io(context), acceptor(context, listen), target(to), settings(s) {}
+      : io(context), acceptor(context, listen), target(to), settings(s) {
+    if (s.shared) up = make_link(s), down = make_link(s);
+  }
   asio::io_context& io;
   tcp::acceptor acceptor;
   tcp::endpoint target;
   LinkSettings settings;
+  std::shared_ptr<LinkModel> up, down;  // when shared
 
   void accept() {
     acceptor.async_accept([self = shared_from_this()](error_code ec, tcp::socket s) {
       if (ec == asio::error::operation_aborted) return;
       if (!ec) {
         s.set_option(tcp::no_delay(true), ec);
-        auto c = std::make_shared<Connection>(self->io, std::move(s), self->settings);
+        auto c = std::make_shared<Connection>(self->io, std::move(s),
+                                              self->settings.shared ? self->up : make_link(self->settings),
+                                              self->settings.shared ? self->down : make_link(self->settings));
         c->server.async_connect(self->target, [c](error_code cec) {
           if (cec) return c->close();
           error_code ignored;

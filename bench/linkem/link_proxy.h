@@ -1,6 +1,8 @@
 // A user-space TCP proxy that puts an emulated slow link (LinkModel) in each
-// direction of every connection it forwards: the kernel here has no netem,
-// so bandwidth, delay and the bottleneck queue are made in user space.
+// direction of every connection it forwards, or (`shared`) one link each
+// way that all its connections go through, first come first served: the
+// kernel here has no netem, so bandwidth, delay and the bottleneck queue
+// are made in user space.
 //
 // Threads: runs on the io_context it is given (one thread). Connections
 // live until either side closes; the proxy lives until its io_context stops.
@@ -20,6 +22,9 @@ struct LinkSettings {
   double mbps = 0;                       // <= 0: no cap
   std::chrono::microseconds rtt{0};      // half of it each way
   std::chrono::milliseconds queue{1000}; // bottleneck queue, in time at the link rate
+  // One link for all connections (a client's access link, where a file
+  // transfer and the stream compete) instead of one per connection.
+  bool shared = false;
 };
 
 class LinkProxy {

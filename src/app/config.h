@@ -100,6 +100,7 @@ struct Config {
   std::string files_root = default_files_root();
   std::string upload_dir = "Downloads";  // relative to files_root
   int max_upload_mb = 0;                 // 0: no limit
+  bool pace_transfers = true;            // downloads yield to the picture on a shared link
 
   // Agents
   std::string exec;  // shell command run inside the desktop; empty: none

@@ -211,6 +211,8 @@ void declare_files(FlagSet& f, Config& c) {
           storing_if(c.upload_dir, is_contained_relative_path));
   f.integer("--max-upload-mb", "MB", "largest accepted upload, 0 for no limit", 0, 1 << 20,
             c.max_upload_mb);
+  f.boolean("--pace-transfers", "downloads to a viewer's address take only what the picture leaves of the link",
+            c.pace_transfers);
 }
 
 void declare_agents(FlagSet& f, Config& c) {

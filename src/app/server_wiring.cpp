@@ -48,6 +48,7 @@ std::unique_ptr<net::Server> start_server(const Config& config, boost::asio::io_
   options.endpoints = agents.endpoints();
   options.endpoints.merge(files.endpoints());
   options.files = files.offered();
+  options.pace_transfers = config.pace_transfers;
   return std::make_unique<net::Server>(io, options, video.hub(), log);
 }
 

@@ -17,6 +17,7 @@
 #include <spdlog/fmt/fmt.h>
 
 #include "platform/fd_limits.h"
+#include "platform/socket_pacing.h"
 #include "base/rate_limit.h"
 #include "net/connection_limits.h"
 #include "net/http_routes.h"
@@ -80,6 +81,7 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
       : owner_(std::move(owner)), stream_(std::move(stream)), ctx_(ctx), shared_(std::move(shared)) {}
 
   ~HttpSession() {
+    if (transfer_) ctx_.link_shares.remove_transfer(transfer_);
     if (registered_) ctx_.sessions->remove(registered_);
   }
 
@@ -152,6 +154,7 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
   // A streamed body stops pulling, and its source goes.
   void abort() noexcept {
     pending_ = false;
+    end_pacing();
     if (auto body = std::exchange(streamed_, nullptr)) body->abort();
     beast::error_code ignored;
     beast::get_lowest_layer(stream_).socket().close(ignored);
@@ -222,7 +225,8 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
     head_ = req.method() == http::verb::head;
     beast::error_code peer_ec;
     const auto peer = beast::get_lowest_layer(stream_).socket().remote_endpoint(peer_ec).address();
-    Routed r = route_request(req, ctx_, peer_ec ? std::string() : peer.to_string());
+    remote_ = peer_ec ? std::string() : peer.to_string();
+    Routed r = route_request(req, ctx_, remote_);
     if (r.upgrade) {
       beast::get_lowest_layer(stream_).expires_never();
       handed_over_ = true;
@@ -369,7 +373,10 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
       if (const auto self = weak.lock()) self->guarded(where, 500, step);
     };
     hooks.before_write = [weak] {
-      if (const auto self = weak.lock()) beast::get_lowest_layer(self->stream_).expires_after(kWriteTimeout);
+      const auto self = weak.lock();
+      if (!self) return;
+      beast::get_lowest_layer(self->stream_).expires_after(kWriteTimeout);
+      if (self->transfer_) self->ctx_.link_shares.on_transfer_progress(self->transfer_, std::chrono::steady_clock::now());
     };
     hooks.finished = [weak](StreamEnd end, const std::string& why) {
       if (const auto self = weak.lock()) self->on_streamed(end, why);
@@ -377,11 +384,54 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
     streamed_ = std::make_shared<StreamedBody<Stream>>(stream_, std::move(header), std::move(reply.source),
                                                        reply.content_length, head_, this->shared_from_this(),
                                                        std::move(hooks));
-    if (!head_) watch_hang_up();
+    if (!head_) {
+      begin_pacing();
+      watch_hang_up();
+    }
     streamed_->start();
   }
 
+  // A streamed body (a download, a folder's zip) to an address where a
+  // viewer watches takes what the picture leaves of the link: the kernel
+  // paces this socket at the part LinkShares hands out.
+  void begin_pacing() {
+    if (!ctx_.pace_transfers || remote_.empty() || transfer_) return;
+    std::weak_ptr<HttpSession> weak = this->shared_from_this();
+    transfer_ = ctx_.link_shares.add_transfer(
+        remote_,
+        [weak](std::optional<uint64_t> bytes_per_second) {
+          if (const auto self = weak.lock()) self->apply_pacing(bytes_per_second);
+        },
+        std::chrono::steady_clock::now());
+  }
+
+  void apply_pacing(std::optional<uint64_t> bytes_per_second) {
+    auto& socket = beast::get_lowest_layer(stream_).socket();
+    if (!socket.is_open()) return;
+    // The limit is kept for what this connection sends next only while paced.
+    if (!platform::set_send_pacing(std::intptr_t(socket.native_handle()), bytes_per_second) && bytes_per_second &&
+        !pacing_unsupported_logged_) {
+      pacing_unsupported_logged_ = true;
+      ctx_.log->debug("this system cannot pace a socket: the download is not held back for the picture");
+    }
+    paced_ = bytes_per_second.has_value();
+  }
+
+  void end_pacing() noexcept {
+    if (!transfer_) return;
+    try {
+      ctx_.link_shares.remove_transfer(std::exchange(transfer_, 0));  // the others' parts grow
+    } catch (...) {
+    }
+    if (paced_) {
+      auto& socket = beast::get_lowest_layer(stream_).socket();
+      if (socket.is_open()) platform::set_send_pacing(std::intptr_t(socket.native_handle()), std::nullopt);
+      paced_ = false;
+    }
+  }
+
   void on_streamed(StreamEnd end, const std::string& why) {
+    end_pacing();
     const auto body = std::exchange(streamed_, nullptr);
     if (end == StreamEnd::kSourceFailed) ctx_.log->info("a streamed answer was cut off: {}", why);
     if (end == StreamEnd::kWriteFailed) ctx_.log->debug("a streamed answer was not delivered: {}", why);
@@ -425,6 +475,10 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
   Stream stream_;
   SessionContext& ctx_;
   uint64_t registered_ = 0;  // in ctx_.sessions
+  std::string remote_;       // the client's address ("" when unknown), of the request being answered
+  uint64_t transfer_ = 0;    // in ctx_.link_shares while a streamed body is written (begin_pacing)
+  bool paced_ = false;       // the socket has a pacing ceiling set
+  bool pacing_unsupported_logged_ = false;
   std::shared_ptr<SessionShared> shared_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
@@ -581,6 +635,7 @@ Server::Server(asio::io_context& io, ServerOptions o, stream::Hub& hub, Logger l
   impl_->ctx.interaction = o.interaction;
   impl_->ctx.resize = o.resize;
   impl_->ctx.files = o.files;
+  impl_->ctx.pace_transfers = o.pace_transfers;
   if (o.https) {
     impl_->tls.emplace(ssl::context::tls_server);
     auto& tls = *impl_->tls;

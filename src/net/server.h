@@ -61,6 +61,7 @@ struct ServerOptions {
   audio::Microphone* microphone = nullptr;   // viewers' microphones; null when disabled
   input::Interaction* interaction = nullptr;  // outlives the server's sessions
   stream::ResizeController* resize = nullptr;  // outlives them too; null without --enable-resize
+  bool pace_transfers = true;  // see SessionContext::pace_transfers
   bool files = false;  // the /files endpoints are in `endpoints`: hello offers full viewers the Files panel
   // Open connections (HTTP and WebSocket, from accept to close) in all and
   // per remote address; one over either is closed at once.

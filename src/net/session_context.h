@@ -12,6 +12,7 @@
 #include "net/endpoint.h"
 #include "net/session_registry.h"
 #include "stream/bitrate_controller.h"
+#include "stream/link_shares.h"
 
 namespace voxl::audio {
 class Microphone;
@@ -43,6 +44,11 @@ struct SessionContext {
   input::Interaction* interaction = nullptr;  // input, cursor, clipboard; none: watch only
   stream::ResizeController* resize = nullptr;  // none: --enable-resize is off
   bool files = false;  // the Files panel's endpoints are served
+  // Streamed downloads to an address where a viewer watches are paced to
+  // what the picture leaves (--pace-transfers); the viewers and transfers
+  // by address.
+  bool pace_transfers = true;
+  stream::LinkShares link_shares{};
   AuthThrottle auth_throttle{};  // back-off for addresses sending wrong credentials
   std::function<AuthThrottle::Clock::time_point()> now = &AuthThrottle::Clock::now;  // tests set a fake
   SessionRegistry* sessions = nullptr;  // the server's live sessions; set by the server, outlives them

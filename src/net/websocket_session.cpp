@@ -31,9 +31,15 @@ constexpr auto kStatsEvery = std::chrono::seconds(1);
 // frame before its socket is closed anyway.
 constexpr auto kShutdownGrace = std::chrono::seconds(2);
 
-stream::ViewerServices services_of(SessionContext& ctx) {
-  return {ctx.hub, ctx.log, ctx.stats_json, ctx.max_fps, ctx.bitrate, ctx.audio_hub, ctx.microphone, ctx.interaction, ctx.resize,
-          ctx.files};
+// `link_id`: where this viewer's link samples go in ctx.link_shares (0
+// until it is registered).
+stream::ViewerServices services_of(SessionContext& ctx, const uint64_t& link_id) {
+  stream::ViewerServices s{ctx.hub, ctx.log, ctx.stats_json, ctx.max_fps, ctx.bitrate, ctx.audio_hub, ctx.microphone,
+                           ctx.interaction, ctx.resize, ctx.files};
+  s.on_link_sample = [&ctx, &link_id](const stream::LinkSample& sample, std::chrono::steady_clock::time_point now) {
+    if (link_id) ctx.link_shares.on_viewer_sample(link_id, sample, now);
+  };
+  return s;
 }
 
 template <class Stream>
@@ -44,9 +50,10 @@ class ViewerSession final : public stream::ViewerTransport,
   ViewerSession(Stream&& s, Role role, SessionContext& ctx, std::shared_ptr<void> owner)
       : owner_(std::move(owner)), ws_(std::move(s)), ctx_(ctx), view_only_(role == Role::kViewOnly),
         stats_timer_(ws_.get_executor()), shutdown_timer_(ws_.get_executor()),
-        conn_(*this, services_of(ctx), view_only_) {}
+        conn_(*this, services_of(ctx, link_id_), view_only_) {}
 
   ~ViewerSession() {
+    if (link_id_) ctx_.link_shares.remove_viewer(link_id_);
     if (registered_) ctx_.sessions->remove(registered_);
   }
 
@@ -140,6 +147,9 @@ class ViewerSession final : public stream::ViewerTransport,
     }
     if (ctx_.sessions->stopped()) return;  // stopped during the handshake: the socket is closed
     accepted_ = true;
+    beast::error_code peer_ec;
+    const auto peer = beast::get_lowest_layer(ws_).socket().remote_endpoint(peer_ec);
+    if (!peer_ec) link_id_ = ctx_.link_shares.add_viewer(peer.address().to_string(), std::chrono::steady_clock::now());
     conn_.start(++ctx_.viewers_seen);
     read();
   }
@@ -205,6 +215,7 @@ class ViewerSession final : public stream::ViewerTransport,
   websocket::stream<Stream> ws_;
   SessionContext& ctx_;
   uint64_t registered_ = 0;  // in ctx_.sessions
+  uint64_t link_id_ = 0;     // in ctx_.link_shares, once accepted (read by conn_'s link samples)
   bool accepted_ = false;    // the WebSocket handshake is done
   bool view_only_;
   beast::flat_buffer in_;

@@ -241,6 +241,10 @@ void ViewerConnection::acked(uint32_t id, double hold_ms) {
   const Time t = now();
   link_.on_ack(id, hold_ms, t);
   rate_.on_feedback(link_, sent_kbps(t), t);
+  if (services_.on_link_sample)
+    services_.on_link_sample({link_.recent_queue_delay_ms(), link_.min_rtt_ms(), link_.delivery_kbps(),
+                              double(target_kbps())},
+                             t);
   pump();
   services_.hub.refresh_pause();
   services_.hub.refresh_rate();

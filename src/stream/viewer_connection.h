@@ -50,6 +50,7 @@
 #include "stream/audio_hub.h"
 #include "stream/audio_queue.h"
 #include "stream/bitrate_controller.h"
+#include "stream/transfer_share.h"
 #include "stream/hub.h"
 #include "stream/link_estimator.h"
 #include "stream/send_queue.h"
@@ -106,6 +107,9 @@ struct ViewerServices {
   input::Interaction* interaction = nullptr;  // null: watch only
   ResizeController* resize = nullptr;         // null: --enable-resize is off
   bool files = false;  // the server answers /files: full viewers are offered the Files panel
+  // This connection's: what each ack says about the link (file transfers
+  // to the same address yield to the picture, LinkShares). May be empty.
+  std::function<void(const LinkSample&, std::chrono::steady_clock::time_point)> on_link_sample = {};
 };
 
 // The clocks a connection reads; empty members mean the system's.

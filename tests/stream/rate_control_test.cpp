@@ -12,14 +12,22 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
 #include <mutex>
+#include <optional>
+#include <regex>
 #include <thread>
 #include <vector>
+
+#include <unistd.h>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 
 #include "link_proxy.h"
+#include "raw_connection.h"
 #include "voxl_fixture.h"
 
 namespace voxl::testing {
@@ -255,6 +263,87 @@ TEST_F(RateControlTest, TwoMegabitLinkKeepsDeliveringWithoutABacklog) {
               std::chrono::duration<double, std::milli>(SteadyClock::now() - filled).count(),
               (double(wall_us()) - double(client.frames().back().capture_us)) / 1000.0, noise.painted());
   EXPECT_EQ(client.decode_errors(), 0) << client.status();
+}
+
+// The ceiling the kernel paces voxl's side of each connection to `peer_port`
+// at (`ss` shows SO_MAX_PACING_RATE as the second figure of pacing_rate),
+// in bit/s: none for a socket without one.
+std::vector<std::optional<double>> pacing_ceilings(uint16_t voxl_port) {
+  const std::string command = "ss -tinH state established sport = :" + std::to_string(voxl_port) + " 2>/dev/null";
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen(command.c_str(), "r"), &::pclose);
+  std::string out;
+  char buf[4096];
+  while (pipe && std::fgets(buf, sizeof buf, pipe.get())) out += buf;
+  std::vector<std::optional<double>> ceilings;
+  static const std::regex kCeiling(R"(pacing_rate [0-9.]+[kMG]?bps/([0-9.]+)([kMG]?)bps)");
+  for (size_t at = out.find("rto:"); at != std::string::npos; at = out.find("rto:", at + 1)) {
+    const std::string info = out.substr(at, out.find('\n', at) - at);
+    std::smatch m;
+    if (!std::regex_search(info, m, kCeiling)) {
+      ceilings.emplace_back();
+      continue;
+    }
+    const double scale = m[2] == "k" ? 1e3 : m[2] == "M" ? 1e6 : m[2] == "G" ? 1e9 : 1;
+    ceilings.emplace_back(std::stod(m[1]) * scale);
+  }
+  return ceilings;
+}
+
+// A download through the same slow link as a viewer (one link for both, as
+// a client's access link is) is held back by the kernel to a rate the link
+// can carry beside the picture: its socket gets a pacing ceiling once the
+// viewer's acks have measured the link, and the stream keeps running. How
+// much frame rate that saves is a benchmark (bench/files/share.mjs).
+TEST_F(RateControlTest, ADownloadBesideAViewerOnASlowLinkIsPaced) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("voxl-pacing-" + std::to_string(::getpid()));
+  fs::create_directories(root);
+  struct Remove {
+    fs::path p;
+    ~Remove() {
+      std::error_code ec;
+      fs::remove_all(p, ec);
+    }
+  } remove{root};
+  { std::ofstream(root / "big.bin", std::ios::binary); }
+  fs::resize_file(root / "big.bin", 64u << 20);  // larger than the link moves in the test
+
+  NoisePainter noise(display_->name(), Rect::from_size(kScreen), 16ms);
+  start_voxl({"--files-root=" + root.string(), "--log-level=debug"});
+  bench::LinkSettings settings{kLinkMbps, kLinkRtt, kLinkQueue};
+  settings.shared = true;
+  Link link(voxl_->port(), settings);
+  ClientOptions options = client_options();
+  options.port = link.port();
+  options.host = "127.0.0.1:" + std::to_string(voxl_->port());
+  StreamClient client(options);
+  // The viewer acks frames: the link has been measured.
+  ASSERT_TRUE(client.wait_until([&] { return client.frames().size() >= 5; })) << client.status();
+
+  RawConnection download(link.port());
+  ASSERT_TRUE(download.send("GET /files/download?path=big.bin HTTP/1.1\r\nHost: " + options.host + "\r\n\r\n"));
+  ASSERT_TRUE(download.read_until([](const std::string& r) { return r.size() > 64 * 1024; }, 60s))
+      << download.received().substr(0, 300);
+  EXPECT_NE(download.received().find("200 OK"), std::string::npos) << download.received().substr(0, 300);
+
+  // The viewer keeps reading (and acking) while the ceiling is looked for.
+  std::optional<double> ceiling;
+  const auto deadline = SteadyClock::now() + 60s;
+  while (!ceiling && SteadyClock::now() < deadline) {
+    for (const auto& c : pacing_ceilings(voxl_->port()))
+      if (c) ceiling = c;
+    if (!ceiling) client.read_one(200ms);
+  }
+  ASSERT_TRUE(ceiling) << "no socket of voxl's has a pacing ceiling";
+  // Far below what an unpaced socket may send, and the viewer's own
+  // connection is not the one held back.
+  EXPECT_LT(*ceiling, 1e9);
+  size_t paced = 0;
+  for (const auto& c : pacing_ceilings(voxl_->port())) paced += c.has_value();
+  EXPECT_EQ(paced, 1u);
+  const size_t frames_before = client.frames().size();
+  EXPECT_TRUE(client.wait_until([&] { return client.frames().size() >= frames_before + 5; })) << client.status();
+  ASSERT_FALSE(client.closed()) << client.status();
 }
 
 }  // namespace
