@@ -13,6 +13,7 @@
 #include "app/guarded_run.h"
 #include "app/input_wiring.h"
 #include "app/resize_wiring.h"
+#include "app/window_rounding_wiring.h"
 #include "app/server_wiring.h"
 #include "app/video_wiring.h"
 #include "input/interaction.h"
@@ -54,6 +55,7 @@ int run_daemon(const Config& config, const Logger& log) {
   InputWiring input(config, io, *desktop, log);
   AgentWiring agents(config, io, *desktop, video.hub(), input.interaction(), log);
   ResizeWiring resize(config, io, *desktop, log);
+  WindowRoundingWiring rounding(config, io, *desktop, log);
   FilesWiring files(config, io, log);
   auto server = start_server(config, io, video, audio, input, agents, files, resize.controller(), log);
   asio::signal_set signals(io, SIGINT, SIGTERM);

@@ -10,10 +10,7 @@ namespace {
 // Features not built yet, one row per flag. Delete the rows of a feature in
 // the change that makes it work; nothing else needs to change.
 constexpr std::array kPendingFlags = std::to_array<PendingFlag>({
-    {"--adaptive-threads", "adaptive encoder threading"},
     {"--stripes", "striped encoding"},
-    {"--round-corners", "window rounding"},
-    {"--round-windows", "window rounding"},
 });
 
 // Every selkies and selkies-gstreamer flag except those voxl also takes

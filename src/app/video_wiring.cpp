@@ -24,6 +24,7 @@ stream::PipelineSettings pipeline_settings(const Config& c) {
   s.max_fps = c.framerate;
   s.min_fps = c.framerate_min;
   s.convert_threads = c.convert_threads;
+  s.adaptive_threads = c.adaptive_threads;
   s.coalesce_us = c.coalesce_us;
   s.paintover_crf = c.paintover_crf;
   s.paintover_burst = c.paintover_burst;

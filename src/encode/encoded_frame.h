@@ -46,6 +46,7 @@ struct EncodedFrame {
   StageStamps stamps;
   double rate_factor = 0;  // x264's effective rate factor (the CRF unless the cap bound)
   int frame_rate = 0;      // the pacer's frame rate when it was coded
+  int encoder_threads = 0;  // x264's slice threads when it was coded
 };
 
 using EncodedFramePtr = std::shared_ptr<const EncodedFrame>;

@@ -59,6 +59,7 @@ X264Encoder::X264Encoder(Size size, const EncoderSettings& s, Logger log)
   p.i_csp = full_chroma ? X264_CSP_I444 : X264_CSP_I420;
   p.i_threads = s.threads > 0 ? s.threads : auto_encoder_threads(size, s.fps, std::thread::hardware_concurrency());
   p.b_sliced_threads = 1;
+  threads_ = p.i_threads;
   p.i_fps_num = uint32_t(std::max(1, s.fps));
   p.i_fps_den = 1;
   p.i_timebase_num = 1;

@@ -66,6 +66,7 @@ class X264Encoder {
   static constexpr double kStarvedSteps = 4;
 
   Size size() const { return size_; }
+  int threads() const { return threads_; }  // slice threads x264 runs
   ChromaFormat chroma() const { return chroma_; }
 
   // Encodes one picture; `pts_us` must increase (the time it was taken, in
@@ -110,6 +111,7 @@ class X264Encoder {
 
   x264_t* enc_ = nullptr;
   Size size_;
+  int threads_ = 1;
   ChromaFormat chroma_;
   ColourRange range_;
   int fps_;

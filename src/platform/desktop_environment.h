@@ -27,6 +27,7 @@
 #include "input/cursor_source.h"
 #include "input/input_injector.h"
 #include "platform/desktop_resizer.h"
+#include "platform/window_rounder.h"
 
 namespace boost::asio {
 class io_context;
@@ -105,6 +106,12 @@ class DesktopEnvironment {
   // Changes the desktop's size for dynamic resolution; null when this
   // desktop cannot be resized, with `why` set.
   virtual std::unique_ptr<DesktopResizer> make_desktop_resizer(std::string& why) = 0;
+  // Rounds the corners of the desktop's top-level windows while it lives
+  // (platform/window_rounder.h); null with `why` set where that cannot be
+  // done. Made on `io`'s thread, lives on it.
+  virtual std::unique_ptr<WindowRounder> make_window_rounder(boost::asio::io_context& io,
+                                                             const WindowRoundingOptions& options,
+                                                             std::string& why) = 0;
 };
 
 // The one implementation this build has. Starts what the options ask for (a

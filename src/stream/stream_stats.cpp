@@ -33,6 +33,7 @@ void StreamStats::add(const encode::EncodedFrame& f, std::chrono::steady_clock::
   size_ = f.size;
   codec_ = f.codec;
   frame_rate_ = f.frame_rate;
+  encoder_threads_ = f.encoder_threads;
 }
 
 std::string StreamStats::json(std::chrono::steady_clock::time_point now) const {
@@ -56,6 +57,7 @@ std::string StreamStats::json(std::chrono::steady_clock::time_point now) const {
       // factor: how the quantiser is traded against the frame rate.
       {"frame_rate", frame_rate_},
       {"rate_factor", median_ms(recent, [](const Sample& s) { return s.rate_factor_milli; })},
+      {"encoder_threads", encoder_threads_},  // x264's slice threads for the last frame
       {"stage_ms",
        {{"capture", median_ms(recent, [](const Sample& s) { return s.times.capture_us; })},
         {"convert", median_ms(recent, [](const Sample& s) { return s.times.convert_us; })},

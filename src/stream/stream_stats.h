@@ -36,6 +36,7 @@ class StreamStats {
   std::deque<Sample> window_;  // bounded by the frame rate times kWindow
   uint64_t total_ = 0;
   Size size_;
+  int encoder_threads_ = 0;
   std::string codec_;
   int frame_rate_ = 0;
 };

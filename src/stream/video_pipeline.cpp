@@ -8,6 +8,7 @@
 #include "encode/h264_bitstream.h"
 #include "encode/i420_image.h"
 #include "stream/chroma_policy.h"
+#include "stream/encoder_thread_rule.h"
 #include "stream/frame_pacer.h"
 #include "stream/frame_rate_governor.h"
 
@@ -176,6 +177,9 @@ void VideoPipeline::produce() {
   std::optional<Clock::time_point> last_sent;  // when the last frame encoded was captured
   FramePacer pacer(settings_.max_fps);
   FrameRateGovernor rate(settings_.min_fps, settings_.max_fps);
+  // --adaptive-threads: made with the first encoder, when its size (and so
+  // its automatic thread count) is known.
+  std::optional<EncoderThreadRule> thread_rule;
   const auto longest_settle = std::max(std::chrono::microseconds(settings_.coalesce_us),
                                        std::chrono::duration_cast<std::chrono::microseconds>(pacer.interval() / 4));
   std::string codec;
@@ -297,13 +301,30 @@ void VideoPipeline::produce() {
       captured = f.size();
       out->stamps.grab_start = f.captured_at - std::chrono::microseconds(f.grab_us);
       const auto t0 = Clock::now();
-      if (!encoder || encoder->size() != want) {
+      if (settings_.adaptive_threads && encoder && encoder->size() == want) {
+        if (!thread_rule) {
+          const int most = settings_.encoder.threads > 0
+                               ? settings_.encoder.threads
+                               : encode::auto_encoder_threads(want, settings_.max_fps, std::thread::hardware_concurrency());
+          thread_rule.emplace(most);
+        }
+        thread_rule->on_tick(got);
+      }
+      const bool threads_changed = thread_rule && encoder && encoder->threads() != thread_rule->threads();
+      if (!encoder || encoder->size() != want || threads_changed) {
         if (want.empty()) continue;
-        image = encode::I420Image(want);
+        if (threads_changed) {
+          log_->debug("encoder: {} slice thread{} from now on (--adaptive-threads)", thread_rule->threads(),
+                      thread_rule->threads() == 1 ? "" : "s");
+        } else {
+          image = encode::I420Image(want);
+          thread_rule.reset();  // a new size: one thread, and the most it may have is the new size's
+        }
         encoder444.reset();  // made again at this size when next needed
         try {
           auto s = settings_.encoder;
           s.max_kbps = max_kbps_;
+          if (settings_.adaptive_threads) s.threads = thread_rule ? thread_rule->threads() : 1;
           encoder = std::make_unique<encode::X264Encoder>(want, s, log_);
         } catch (const std::exception& e) {
           log_->error("cannot encode {}x{}: {}", want.width, want.height, e.what());
@@ -410,6 +431,13 @@ void VideoPipeline::produce() {
     }
     out->stamps.encoded = Clock::now();
     out->times.encode_us = micros_between(t1, out->stamps.encoded);
+    out->encoder_threads = enc.threads();
+    if (thread_rule) {
+      if (!paintover && !is_key && r.status != capture::CaptureStatus::kNoChange && &enc == encoder.get())
+        thread_rule->on_motion_frame(double(out->times.encode_us), 1e6 / std::max(1, rate.fps()), got);
+      else
+        thread_rule->on_frame();
+    }
     // Motion frames judge the frame rate: fewer, sharper frames when the
     // cap makes them coarse (a key frame or a paintover says nothing).
     out->rate_factor = enc.rate_factor();

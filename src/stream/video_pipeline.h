@@ -39,6 +39,10 @@ struct PipelineSettings {
   // at an acceptable quantiser (FrameRateGovernor); max_fps locks it.
   int min_fps = 60;
   int convert_threads = 4;
+  // --adaptive-threads: x264 starts on one slice thread and gets
+  // encoder.threads (or the automatic count) only under sustained heavy
+  // motion (EncoderThreadRule).
+  bool adaptive_threads = false;
   // After a change, capture once no more damage has come for this long (at
   // most a quarter frame interval after the first, or coalesce_us if
   // longer), so a drawing made of many requests becomes one frame; 0

@@ -346,5 +346,29 @@ TEST_F(RateControlTest, ADownloadBesideAViewerOnASlowLinkIsPaced) {
   ASSERT_FALSE(client.closed()) << client.status();
 }
 
+// --adaptive-threads: the encoder starts on one slice thread (the rule
+// that fans out is unit-tested on synthetic traces), and the stream's
+// stats say how many threads it runs; without the flag, the count asked for.
+TEST_F(RateControlTest, AdaptiveThreadsStartOnOneThreadAndTheStatsSaySo) {
+  for (const bool adaptive : {true, false}) {
+    std::vector<std::string> args{"--encoder-threads=2"};
+    if (adaptive) args.push_back("--adaptive-threads");
+    start_voxl(args);
+    StreamClient client(client_options());
+    ASSERT_TRUE(client.wait_until([&] { return client.picture().has_value(); })) << client.status();
+    client.send_text(R"({"type":"stats","enabled":true})");
+    const int want = adaptive ? 1 : 2;
+    nlohmann::json last;
+    EXPECT_TRUE(client.wait_until([&] {
+      for (const auto& t : client.texts())
+        if (t.value("type", "") == "stats" && t.contains("encoder_threads")) last = t;
+      return last.is_object() && last["encoder_threads"] == want;
+    })) << (adaptive ? "adaptive: " : "fixed: ") << last.dump();
+    if (adaptive) {
+      EXPECT_EQ(voxl_->stop(), 0) << "voxl did not exit cleanly after SIGTERM";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace voxl::testing

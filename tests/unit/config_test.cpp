@@ -753,17 +753,24 @@ TEST(ConfigCommandLine, NotActiveNoticesOnlyForFlagsGiven) {
   const ParseOutcome out =
       parse({"--round-corners=4", "--stripes=2", "--stripes=3", "--crf=20", "--audio-enabled=false"});
   ASSERT_TRUE(out.config.has_value()) << out.error;
-  EXPECT_EQ(notice_flags(out, Notice::Kind::kNotActiveYet),
-            (std::vector<std::string>{"--stripes", "--round-corners"}));
+  EXPECT_EQ(notice_flags(out, Notice::Kind::kNotActiveYet), (std::vector<std::string>{"--stripes"}));
   const auto stripes = std::find_if(out.notices.begin(), out.notices.end(),
                                     [](const Notice& n) { return n.flag == "--stripes"; });
   ASSERT_NE(stripes, out.notices.end());
   EXPECT_EQ(stripes->text, "--stripes: striped encoding is not active yet");
 }
 
-TEST(ConfigCommandLine, NotActiveNoticeForSelkiesSpelling) {
+TEST(ConfigCommandLine, AdaptiveThreadsIsActiveInSelkiesSpellingToo) {
   const ParseOutcome out = parse({"--adaptive_threads", "true"});
-  EXPECT_EQ(notice_flags(out, Notice::Kind::kNotActiveYet), (std::vector<std::string>{"--adaptive-threads"}));
+  ASSERT_TRUE(out.config.has_value()) << out.error;
+  EXPECT_TRUE(notice_flags(out, Notice::Kind::kNotActiveYet).empty());
+  EXPECT_TRUE(out.config->adaptive_threads);
+}
+
+TEST(ConfigCommandLine, WindowRoundingFlagsAreActive) {
+  const ParseOutcome out = parse({"--round-corners=6", "--round-windows=Panel:0"});
+  ASSERT_TRUE(out.config.has_value()) << out.error;
+  EXPECT_TRUE(notice_flags(out, Notice::Kind::kNotActiveYet).empty());
 }
 
 TEST(ConfigCommandLine, ResizeFlagsAreActive) {

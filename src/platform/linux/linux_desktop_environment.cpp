@@ -12,6 +12,7 @@
 #include "platform/x11/virtual_display.h"
 #include "platform/x11/x11_capturer.h"
 #include "platform/x11/x11_damage_watcher.h"
+#include "platform/x11/x11_window_rounder.h"
 #include "platform/x11/xfixes_cursor_source.h"
 #include "platform/x11/xtest_injector.h"
 
@@ -175,6 +176,12 @@ std::unique_ptr<DesktopResizer> LinuxDesktopEnvironment::make_desktop_resizer(st
     return nullptr;
   }
   return x11::RandrResizer::open(display_, log_, why);
+}
+
+std::unique_ptr<WindowRounder> LinuxDesktopEnvironment::make_window_rounder(boost::asio::io_context& io,
+                                                                            const WindowRoundingOptions& options,
+                                                                            std::string& why) {
+  return x11::X11WindowRounder::open(io, display_, options, log_, why);
 }
 
 }  // namespace voxl::platform::linux_desktop

@@ -48,6 +48,8 @@ class LinuxDesktopEnvironment final : public DesktopEnvironment {
   std::string audio_source_label() const override;
   std::unique_ptr<audio::MicrophoneSink> make_microphone_sink() override;
   std::unique_ptr<DesktopResizer> make_desktop_resizer(std::string& why) override;
+  std::unique_ptr<WindowRounder> make_window_rounder(boost::asio::io_context& io, const WindowRoundingOptions& options,
+                                                     std::string& why) override;
 
  private:
   // With options.resize, voxl's own Xvfb starts at least this large.

@@ -88,6 +88,16 @@ std::unique_ptr<DesktopResizer> WindowsDesktopEnvironment::make_desktop_resizer(
   }
 }
 
+// Windows 11 rounds its own windows' corners; Windows 10 has no way to
+// round another program's window without changing its region, which many
+// programs set themselves.
+std::unique_ptr<WindowRounder> WindowsDesktopEnvironment::make_window_rounder(boost::asio::io_context&,
+                                                                              const WindowRoundingOptions&,
+                                                                              std::string& why) {
+  why = "rounded windows (--round-corners, --round-windows) do not apply on Windows";
+  return nullptr;
+}
+
 }  // namespace voxl::platform::windows
 
 namespace voxl::platform {

@@ -36,6 +36,8 @@ class WindowsDesktopEnvironment final : public DesktopEnvironment {
   std::string audio_source_label() const override;
   std::unique_ptr<audio::MicrophoneSink> make_microphone_sink() override;
   std::unique_ptr<DesktopResizer> make_desktop_resizer(std::string& why) override;
+  std::unique_ptr<WindowRounder> make_window_rounder(boost::asio::io_context& io, const WindowRoundingOptions& options,
+                                                     std::string& why) override;
 
  private:
   DesktopOptions opt_;
