@@ -114,7 +114,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     check_response(net::bad_request_response(ec ? ec.message() : "incomplete"), false);
     return 0;
   }
-  const net::Request& req = parser.get();
+  net::Request req = parser.release();  // route_request takes the body of an endpoint request
 
   net::AccessSettings access;
   access.loopback_only = flags & 1;
