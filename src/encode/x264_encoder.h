@@ -23,6 +23,7 @@
 #include "base/geometry.h"
 #include "base/logging.h"
 #include "encode/i420_image.h"
+#include "encode/video_encoder.h"
 
 struct x264_t;
 
@@ -52,11 +53,11 @@ struct EncoderSettings {
 // does not demand it for keep one: 1080p60 gets two, 1080p30 and 720p60 one.
 int auto_encoder_threads(Size size, int fps, unsigned cpus);
 
-class X264Encoder {
+class X264Encoder final : public VideoEncoder {
  public:
   // Throws std::runtime_error when x264 refuses the settings.
   X264Encoder(Size size, const EncoderSettings& settings, Logger log);
-  ~X264Encoder();
+  ~X264Encoder() override;
   X264Encoder(const X264Encoder&) = delete;
   X264Encoder& operator=(const X264Encoder&) = delete;
 
@@ -65,9 +66,9 @@ class X264Encoder {
   // Rate-factor steps over the CRF beyond which a frame counts as starved.
   static constexpr double kStarvedSteps = 4;
 
-  Size size() const { return size_; }
-  int threads() const { return threads_; }  // slice threads x264 runs
-  ChromaFormat chroma() const { return chroma_; }
+  Size size() const override { return size_; }
+  int threads() const override { return threads_; }  // slice threads x264 runs
+  ChromaFormat chroma() const override { return chroma_; }
 
   // Encodes one picture; `pts_us` must increase (the time it was taken, in
   // microseconds). Appends the access unit to `out` and returns whether it is
@@ -75,35 +76,30 @@ class X264Encoder {
   // not, with zerolatency) or failed, or `image` is not of this encoder's
   // chroma format and range.
   bool encode(const I420Image& image, int64_t pts_us, bool force_key, std::vector<uint8_t>& out,
-              bool& is_key);
+              bool& is_key) override;
 
   // Changes the VBV ceiling without a new IDR.
-  void set_max_kbps(int kbps);
+  void set_max_kbps(int kbps) override;
   int max_kbps() const { return max_kbps_; }
   // Changes the constant-quality factor for the next frames (paintover).
-  void set_crf(int crf);
+  void set_crf(int crf) override;
   int crf() const { return crf_; }
   // How the next frames size the VBV. x264 refills it after each frame, so
   // a frame that comes after a gap cannot take the gap's bits itself; it can
-  // bank them for the frame after it.
-  enum class GapBudget {
-    kNone,   // one nominal interval's bits (the default)
-    kBank,   // refill with the bits of the time since the previous frame
-             // (whole nominal intervals, at most kMaxFrameBudgetUs)
-    kSpend,  // keep what the previous frame banked, so this one can take it
-  };
-  void set_gap_budget(GapBudget budget) { gap_budget_ = budget; }
+  // bank them for the frame after it (kBank: whole nominal intervals of the
+  // gap, at most kMaxFrameBudgetUs).
+  void set_gap_budget(GapBudget budget) override { gap_budget_ = budget; }
   // Nominal intervals the VBV is sized for now (1 unless banked).
   int budget_intervals() const { return budget_frames_; }
   // The rate frames come at, at most the nominal one: each frame's share of
   // the cap (VBV refill and size) is at least 1/fps of a second's.
-  void set_frame_rate(int fps);
+  void set_frame_rate(int fps) override;
   // The last frame's effective rate factor (x264's average; the CRF while
   // the cap does not bind, more when it makes the quantiser coarser).
-  double rate_factor() const { return rate_factor_; }
+  double rate_factor() const override { return rate_factor_; }
   // Whether the VBV raised the quantiser of the last frame well above the
   // CRF's (a starved frame comes out small although its picture is coarse).
-  bool last_frame_starved() const { return rate_factor_ > crf_ + kStarvedSteps; }
+  bool last_frame_starved() const override { return rate_factor_ > crf_ + kStarvedSteps; }
 
  private:
   void reconfigure(int max_kbps, int crf, int budget_frames);

@@ -167,7 +167,7 @@ void VideoPipeline::produce() {
   // while the stream is 4:4:4, and made whole from `last_frame` when it
   // switches (so motion costs no 4:4:4 conversion).
   encode::I420Image image, image444;
-  std::unique_ptr<encode::X264Encoder> encoder, encoder444;
+  std::unique_ptr<encode::VideoEncoder> encoder, encoder444;
   // The newest captured picture, whole (the pool brings every frame up to
   // date). Held while 4:4:4 is on, so a switch can convert all of it; the
   // capturer still has the pool's other buffer.
@@ -406,7 +406,7 @@ void VideoPipeline::produce() {
       if (format == encode::ChromaFormat::k444 && paintover_on)
         paintover_left = std::max(paintover_left, kFullChromaBurst - 1);
     }
-    encode::X264Encoder& enc = format == encode::ChromaFormat::k444 ? *encoder444 : *encoder;
+    encode::VideoEncoder& enc = format == encode::ChromaFormat::k444 ? *encoder444 : *encoder;
     const encode::I420Image& pic = format == encode::ChromaFormat::k444 ? image444 : image;
     enc.set_max_kbps(max_kbps_);
     enc.set_frame_rate(rate.fps());
@@ -414,7 +414,7 @@ void VideoPipeline::produce() {
     // x264 refills its VBV after each frame: a burst's first frame banks the
     // bits of the stillness, its second spends them (an interval's cannot
     // sharpen what motion left blurred on a slow link or a busy machine).
-    using GapBudget = encode::X264Encoder::GapBudget;
+    using GapBudget = encode::VideoEncoder::GapBudget;
     if (paintover) ++paintover_nth;
     enc.set_gap_budget(paintover_nth == 1 && paintover_left > 0 ? GapBudget::kBank
                        : paintover_nth == 2                     ? GapBudget::kSpend

@@ -1,0 +1,41 @@
+#include "encode/stripe_layout.h"
+
+#include <algorithm>
+
+namespace voxl::encode {
+
+std::vector<Rect> stripe_bands(Size size, int stripes) {
+  std::vector<Rect> out;
+  if (size.width <= 0 || size.height <= 0) return out;
+  const int rows = size.height / kMacroblock;  // whole macroblock rows
+  const int n = std::clamp(std::min(stripes, rows / kMinBandRows), 1, kMaxStripes);
+  if (n == 1) {
+    out.push_back(Rect::from_size(size));
+    return out;
+  }
+  // n - 1 bands of whole rows spread as evenly as they go; the last band
+  // gets its share of rows and the rows' remainder in pixels.
+  int y = 0;
+  for (int i = 0; i < n - 1; ++i) {
+    const int band_rows = rows / n + (i < rows % n ? 1 : 0);
+    out.push_back({0, y, size.width, band_rows * kMacroblock});
+    y += band_rows * kMacroblock;
+  }
+  out.push_back({0, y, size.width, size.height - y});
+  return out;
+}
+
+std::vector<int> damaged_bands(const std::vector<Rect>& bands, const std::vector<Rect>& damage) {
+  std::vector<int> out;
+  for (int i = 0; i < int(bands.size()); ++i) {
+    const Rect& b = bands[size_t(i)];
+    const bool hit = std::any_of(damage.begin(), damage.end(), [&](const Rect& d) {
+      return d.width > 0 && d.height > 0 && d.y < b.y + b.height && d.y + d.height > b.y && d.x < b.x + b.width &&
+             d.x + d.width > b.x;
+    });
+    if (hit) out.push_back(i);
+  }
+  return out;
+}
+
+}  // namespace voxl::encode
