@@ -16,7 +16,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { Processes, freePort, waitPort } from "../runner/processes.mjs";
+import { Processes, freePort, waitPort, lines } from "../runner/processes.mjs";
 import { startXvfb, startWorkload } from "../runner/display.mjs";
 
 const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
@@ -43,32 +43,6 @@ function parseArgs(argv) {
   }
   [o.width, o.height] = o.size.split("x").map(Number);
   return o;
-}
-
-function lines(child) {
-  let buf = "";
-  const queue = [];
-  const waiters = [];
-  child.stdout.on("data", (d) => {
-    buf += d.toString();
-    let i;
-    while ((i = buf.indexOf("\n")) >= 0) {
-      const line = buf.slice(0, i);
-      buf = buf.slice(i + 1);
-      const w = waiters.shift();
-      w ? w(line) : queue.push(line);
-    }
-  });
-  child.on("exit", () => {
-    for (const w of waiters.splice(0)) w(null);
-  });
-  return (timeoutMs) => queue.length ? Promise.resolve(queue.shift()) : new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error("the client said nothing for too long")), timeoutMs);
-    waiters.push((l) => {
-      clearTimeout(t);
-      resolve(l);
-    });
-  });
 }
 
 // Downloads `url` until stop() is called; counts the bytes.

@@ -30,8 +30,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import readline from "node:readline";
-import { Processes } from "./processes.mjs";
+import { Processes, lines } from "./processes.mjs";
 import { sample, coresBetween } from "./cpu.mjs";
 import { startXvfb, startWorkload } from "./display.mjs";
 import { systems } from "./systems.mjs";
@@ -98,18 +97,6 @@ const log = (msg) => console.error(`[bench] ${msg}`);
 // The workloads whose picture is a pure function of the marker counter.
 export const predictable = ["animation", "fullscreen", "texture"];
 const live = new Set();  // every Processes in use, for an interrupted run
-
-// Lines of a child's stdout, one at a time.
-function lines(child) {
-  const queue = [], waiters = [];
-  readline.createInterface({ input: child.stdout }).on("line", (l) => (waiters.length ? waiters.shift()(l) : queue.push(l)));
-  child.on("exit", () => waiters.splice(0).forEach((w) => w(null)));
-  return (timeoutMs) => queue.length ? Promise.resolve(queue.shift()) : new Promise((resolve, reject) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve(null);
-    const t = setTimeout(() => reject(new Error(`${child.benchName}: no output in ${timeoutMs} ms`)), timeoutMs);
-    waiters.push((l) => { clearTimeout(t); resolve(l); });
-  });
-}
 
 async function pollVoxlStats(port, stop) {
   const samples = [];

@@ -5,6 +5,7 @@
 import { spawn, execFileSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
+import readline from "node:readline";
 
 export class Processes {
   constructor({ verbose = false } = {}) {
@@ -124,4 +125,16 @@ export function removeSegment(shmid) {
   const table = fs.readFileSync("/proc/sysvipc/shm", "utf8");
   const present = table.split("\n").slice(1).some((l) => l.trim().split(/\s+/)[1] === String(shmid));
   if (present) execFileSync("ipcrm", ["-m", String(shmid)]);
+}
+
+// Lines of a child's stdout, one at a time.
+export function lines(child) {
+  const queue = [], waiters = [];
+  readline.createInterface({ input: child.stdout }).on("line", (l) => (waiters.length ? waiters.shift()(l) : queue.push(l)));
+  child.on("exit", () => waiters.splice(0).forEach((w) => w(null)));
+  return (timeoutMs) => queue.length ? Promise.resolve(queue.shift()) : new Promise((resolve, reject) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve(null);
+    const t = setTimeout(() => reject(new Error(`${child.benchName}: no output in ${timeoutMs} ms`)), timeoutMs);
+    waiters.push((l) => { clearTimeout(t); resolve(l); });
+  });
 }
