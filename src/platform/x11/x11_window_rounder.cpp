@@ -211,8 +211,11 @@ void X11WindowRounder::on_event(xcb_generic_event_t* e) {
         it->second.mapped = true;
         find_client(ev->window, it->second);
         apply(ev->window, it->second);
-      } else if (auto top = tops_.find(ev->event); top != tops_.end()) {
-        find_client(ev->event, top->second);  // a client shown in its frame
+      } else if (auto top = tops_.find(ev->event); top != tops_.end() && top->second.client == ev->event) {
+        // A window shown inside a top-level one that has no titled client
+        // yet: a frame's client, maybe. (Once it has one, its other
+        // children's maps cost nothing.)
+        find_client(ev->event, top->second);
         if (top->second.mapped) apply(ev->event, top->second);
       }
       break;
