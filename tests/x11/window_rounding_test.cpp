@@ -6,6 +6,8 @@
 // Each change is waited for as a ShapeNotify event, with a deadline.
 #include <gtest/gtest.h>
 
+#include <poll.h>
+#include <unistd.h>
 #include <xcb/shape.h>
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -13,9 +15,15 @@
 #include <boost/asio/post.hpp>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <future>
+#include <memory>
+#include <string>
 #include <thread>
 
+#include "platform/child_process.h"
 #include "platform/desktop_environment.h"
 #include "platform/x11/rounded_shape.h"
 #include "shape_watcher.h"
@@ -26,6 +34,13 @@ namespace {
 
 namespace asio = boost::asio;
 using namespace std::chrono_literals;
+
+template <class T>
+struct FreeReply {
+  void operator()(T* p) const { std::free(p); }
+};
+template <class T>
+using XcbReply = std::unique_ptr<T, FreeReply<T>>;
 
 constexpr uint32_t kRootColour = 0x204060;
 constexpr uint32_t kWindowColour = 0x00ff00;
@@ -168,6 +183,94 @@ TEST(WindowRounding, AWindowWithItsOwnShapeIsLeftAlone) {
   }
   EXPECT_EQ(shapes.bounding(own), before) << "and its end does not square it either";
   EXPECT_FALSE(shapes.shaped(plain));
+}
+
+// Under a window manager (twm) the rounded window is the manager's frame,
+// and the title that picks its radius is the client's inside it.
+TEST(WindowRounding, UnderAWindowManagerTheFrameIsRoundedByItsClientsTitle) {
+  CapturedLog log = make_captured_log();
+  auto env = platform::make_desktop_environment(private_xvfb(), log.log);
+  // twm's default fonts are not on a bare Xvfb: "fixed" is.
+  const std::string rc = ::testing::TempDir() + "voxl-twmrc-" + std::to_string(::getpid());
+  std::ofstream(rc) << "TitleFont \"fixed\"\nResizeFont \"fixed\"\nMenuFont \"fixed\"\nIconFont \"fixed\"\n"
+                       "IconManagerFont \"fixed\"\nRandomPlacement\n";
+  platform::ChildOptions wm;
+  wm.argv = {"twm", "-f", rc};
+  wm.env = {"DISPLAY=" + env->display_name(), "LC_ALL=C"};
+  platform::ChildProcess twm(wm);
+  struct RemoveFile {
+    std::string path;
+    ~RemoveFile() { std::remove(path.c_str()); }
+  } remove_rc{rc};
+  std::unique_ptr<xcb_connection_t, void (*)(xcb_connection_t*)> conn(
+      xcb_connect(env->display_name().c_str(), nullptr), &xcb_disconnect);
+  xcb_connection_t* c = conn.get();
+  ASSERT_FALSE(xcb_connection_has_error(c));
+  const xcb_window_t root = xcb_setup_roots_iterator(xcb_get_setup(c)).data->root;
+
+  RunningRounder rounder(*env, {6, {{"Editor", 14}}});
+  // A managed window with a user-given position, so twm places it without
+  // asking (or adopts it as it is, if it maps before twm is up). Its own
+  // StructureNotify tells when twm puts it into a frame.
+  const xcb_window_t w = xcb_generate_id(c);
+  const uint32_t values[] = {kWindowColour, XCB_EVENT_MASK_STRUCTURE_NOTIFY};
+  xcb_create_window(c, XCB_COPY_FROM_PARENT, w, root, 100, 100, 240, 160, 0, XCB_WINDOW_CLASS_INPUT_OUTPUT,
+                    XCB_COPY_FROM_PARENT, XCB_CW_BACK_PIXEL | XCB_CW_EVENT_MASK, values);
+  uint32_t hints[18] = {};
+  hints[0] = 1 | 2;  // USPosition | USSize
+  hints[1] = 100, hints[2] = 100, hints[3] = 240, hints[4] = 160;
+  xcb_change_property(c, XCB_PROP_MODE_REPLACE, w, XCB_ATOM_WM_NORMAL_HINTS, XCB_ATOM_WM_SIZE_HINTS, 32, 18, hints);
+  xcb_change_property(c, XCB_PROP_MODE_REPLACE, w, XCB_ATOM_WM_NAME, XCB_ATOM_STRING, 8, 6, "Editor");
+  xcb_map_window(c, w);
+  xcb_flush(c);
+
+  xcb_window_t frame = XCB_NONE;
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (frame == XCB_NONE) {
+    while (xcb_generic_event_t* e = xcb_poll_for_event(c)) {
+      if ((e->response_type & 0x7f) == XCB_REPARENT_NOTIFY) {
+        const auto* r = reinterpret_cast<xcb_reparent_notify_event_t*>(e);
+        if (r->window == w && r->parent != root) frame = r->parent;
+      }
+      std::free(e);
+    }
+    if (frame != XCB_NONE) break;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    ASSERT_GT(left.count(), 0) << "twm did not put the window into a frame";
+    ASSERT_FALSE(twm.exited()) << "twm exited";
+    pollfd p{xcb_get_file_descriptor(c), POLLIN, 0};
+    ::poll(&p, 1, int(std::min<int64_t>(left.count(), 1000)));
+  }
+  // twm may nest the client a level deeper: the frame is the root's child.
+  for (;;) {
+    XcbReply<xcb_query_tree_reply_t> t(xcb_query_tree_reply(c, xcb_query_tree(c, frame), nullptr));
+    const xcb_window_t parent = t ? t->parent : root;
+    if (parent == root) break;
+    frame = parent;
+  }
+  ShapeWatcher shapes(env->display_name());
+  shapes.watch(frame);
+  const auto logged = [&] {
+    std::string all;
+    for (const auto& m : log.messages()) all += m + "\n";
+    return all;
+  };
+  ASSERT_TRUE(shapes.becomes_shaped(frame)) << logged();
+  // The frame's shape follows its size (twm may still be sizing it): the
+  // client's title rule, with shape coordinates starting inside the border.
+  std::string seen;
+  const auto cut_for_its_size = [&] {
+    XcbReply<xcb_get_geometry_reply_t> g(xcb_get_geometry_reply(c, xcb_get_geometry(c, frame), nullptr));
+    const auto rects = shapes.bounding(frame);
+    if (!g || rects.empty()) return false;
+    const int border = g->border_width;
+    const Size outer{g->width + 2 * border, g->height + 2 * border};
+    seen = std::to_string(rects.front().x) + " for " + std::to_string(outer.width) + "x" + std::to_string(outer.height);
+    return rects.front().x == top_inset(outer, 14) - border;
+  };
+  EXPECT_TRUE(cut_for_its_size() || shapes.wait_for(frame, [&](const auto&) { return cut_for_its_size(); }))
+      << seen << " on frame " << frame << "\n" << logged();
+  EXPECT_FALSE(shapes.shaped(w)) << "the client itself is left as it is";
 }
 
 }  // namespace

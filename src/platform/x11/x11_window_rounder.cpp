@@ -74,6 +74,7 @@ xcb_atom_t X11WindowRounder::atom(const char* name) {
 
 void X11WindowRounder::start() {
   xcb_connection_t* c = conn_->get();
+  shape_notify_ = uint8_t(xcb_get_extension_data(c, &xcb_shape_id)->first_event + XCB_SHAPE_NOTIFY);
   net_wm_name_ = atom("_NET_WM_NAME");
   utf8_string_ = atom("UTF8_STRING");
   const uint32_t mask = XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY;
@@ -101,25 +102,73 @@ void X11WindowRounder::track(xcb_window_t w) {
   xcb_connection_t* c = conn_->get();
   const auto attr_cookie = xcb_get_window_attributes(c, w);
   const auto geo_cookie = xcb_get_geometry(c, w);
-  const auto shape_cookie = xcb_shape_query_extents(c, w);
   XcbPtr<xcb_get_window_attributes_reply_t> attr(xcb_get_window_attributes_reply(c, attr_cookie, nullptr));
   XcbPtr<xcb_get_geometry_reply_t> geo(xcb_get_geometry_reply(c, geo_cookie, nullptr));
-  XcbPtr<xcb_shape_query_extents_reply_t> shape(xcb_shape_query_extents_reply(c, shape_cookie, nullptr));
   if (!attr || !geo) return;  // gone already
   if (attr->_class == XCB_WINDOW_CLASS_INPUT_ONLY) return;  // nothing to see
   Top& t = tops_[w];
   t.geometry = {geo->x, geo->y, geo->width, geo->height};
   t.border = geo->border_width;
   t.mapped = attr->map_state != XCB_MAP_STATE_UNMAPPED;
-  t.own_shape = shape && shape->bounding_shaped && !t.applied;
-  // A new title, and a client put into this window (a frame), are events.
+  if (!t.applied) t.own_shape = has_own_shape(w, t);
+  // A new title, a client put into this window (a frame) and a shape set
+  // by someone else are events.
   const uint32_t mask = XCB_EVENT_MASK_PROPERTY_CHANGE | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY;
   xcb_change_window_attributes(c, w, XCB_CW_EVENT_MASK, &mask);
+  xcb_shape_select_input(c, w, 1);
   find_client(w, t);
   if (t.mapped) apply(w, t);
 }
 
 void X11WindowRounder::untrack(xcb_window_t w) { tops_.erase(w); }
+
+std::vector<Rect> X11WindowRounder::bounding_rects(xcb_window_t w) {
+  xcb_connection_t* c = conn_->get();
+  std::vector<Rect> out;
+  XcbPtr<xcb_shape_get_rectangles_reply_t> r(
+      xcb_shape_get_rectangles_reply(c, xcb_shape_get_rectangles(c, w, XCB_SHAPE_SK_BOUNDING), nullptr));
+  if (!r) return out;
+  const xcb_rectangle_t* rs = xcb_shape_get_rectangles_rectangles(r.get());
+  for (int i = 0, n = xcb_shape_get_rectangles_rectangles_length(r.get()); i < n; ++i)
+    out.push_back({rs[i].x, rs[i].y, rs[i].width, rs[i].height});
+  return out;
+}
+
+bool X11WindowRounder::has_own_shape(xcb_window_t w, const Top& t) {
+  xcb_connection_t* c = conn_->get();
+  XcbPtr<xcb_shape_query_extents_reply_t> e(xcb_shape_query_extents_reply(c, xcb_shape_query_extents(c, w), nullptr));
+  if (!e || !e->bounding_shaped) return false;
+  // The server gives a region's rectangles without overlaps: they cover
+  // the whole window exactly when their areas within it add up to its area.
+  const Rect whole{-t.border, -t.border, t.geometry.width + 2 * t.border, t.geometry.height + 2 * t.border};
+  int64_t covered = 0;
+  for (const Rect& r : bounding_rects(w)) {
+    const Rect in = r.intersect(whole);
+    if (in.width > 0 && in.height > 0) covered += int64_t(in.width) * in.height;
+  }
+  return covered != int64_t(whole.width) * whole.height;
+}
+
+// Someone set the window's shape: us (nothing to do), its program (leave it
+// alone from now on), or a window manager putting the whole window back
+// (cut ours again).
+void X11WindowRounder::on_shape_notify(xcb_window_t w) {
+  const auto it = tops_.find(w);
+  if (it == tops_.end()) return;
+  Top& t = it->second;
+  if (t.applied) {
+    if (bounding_rects(w) == t.applied_rects) return;  // ours
+    t.applied.reset();
+  }
+  // Judged again each time: a window manager may shape a frame in steps
+  // (part of it while it builds it, then the whole).
+  t.own_shape = has_own_shape(w, t);
+  if (t.own_shape) {
+    log_->debug("window corners: 0x{:x} has a shape of its own now; left alone", w);
+    return;
+  }
+  if (t.mapped) apply(w, t);
+}
 
 void X11WindowRounder::find_client(xcb_window_t top, Top& t) {
   t.client = top;
@@ -180,6 +229,8 @@ void X11WindowRounder::apply(xcb_window_t w, Top& t) {
   if (!t.applied) log_->debug("window corners: 0x{:x} ({}x{}) rounded to {} px", w, size.width, size.height, radius);
   t.applied = radius;
   t.applied_for = size;
+  // As the server keeps them: a ShapeNotify showing these is our own.
+  t.applied_rects = bounding_rects(w);
 }
 
 void X11WindowRounder::square(xcb_window_t w) {
@@ -190,7 +241,14 @@ void X11WindowRounder::square(xcb_window_t w) {
 
 void X11WindowRounder::on_event(xcb_generic_event_t* e) {
   const xcb_window_t root = conn_->root();
-  switch (e->response_type & 0x7f) {
+  const uint8_t type = e->response_type & 0x7f;
+  if (type == shape_notify_) {
+    const auto* ev = reinterpret_cast<xcb_shape_notify_event_t*>(e);
+    if (ev->shape_kind == XCB_SHAPE_SK_BOUNDING) on_shape_notify(ev->affected_window);
+    xcb_flush(conn_->get());
+    return;
+  }
+  switch (type) {
     case 0:  // an error: a window went away between an event and a request
       return;
     case XCB_CREATE_NOTIFY: {
@@ -202,12 +260,7 @@ void X11WindowRounder::on_event(xcb_generic_event_t* e) {
       const auto* ev = reinterpret_cast<xcb_map_notify_event_t*>(e);
       if (auto it = tops_.find(ev->window); it != tops_.end() && ev->event == root) {
         // Its own shape may have come while it was unmapped.
-        if (!it->second.applied) {
-          xcb_connection_t* c = conn_->get();
-          XcbPtr<xcb_shape_query_extents_reply_t> s(
-              xcb_shape_query_extents_reply(c, xcb_shape_query_extents(c, ev->window), nullptr));
-          it->second.own_shape = s && s->bounding_shaped;
-        }
+        if (!it->second.applied) it->second.own_shape = has_own_shape(ev->window, it->second);
         it->second.mapped = true;
         find_client(ev->window, it->second);
         apply(ev->window, it->second);

@@ -6,8 +6,10 @@
 // its own, never polling: the root's SubstructureNotify (a window made,
 // mapped, resized, reparented, gone), each top-level window's
 // SubstructureNotify (a client put into a frame) and PropertyNotify on the
-// window and its client (a new title). A window that already has a
-// bounding shape of its own when first mapped is left alone. Destroying
+// window and its client (a new title). A window whose program gives it a
+// shape of its own is left alone; a shape that is just the whole window
+// (some window managers set one on every frame, and again on each resize)
+// is none, and is cut again when it replaces ours (ShapeNotify). Destroying
 // the rounder puts every window it shaped back to square.
 //
 // Threads: loop thread of the io_context given; destroy before it.
@@ -19,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <xcb/xcb.h>
 
@@ -52,6 +55,7 @@ class X11WindowRounder final : public WindowRounder {
     bool own_shape = false;          // shaped by its program: left alone
     std::optional<int> applied;      // the radius of our shape on it now
     Size applied_for;                // and the size it was cut for
+    std::vector<Rect> applied_rects; // and its rectangles, as the server reports them
   };
 
   X11WindowRounder(boost::asio::io_context& io, std::unique_ptr<XcbConnection> conn, WindowRoundingOptions options,
@@ -67,6 +71,11 @@ class X11WindowRounder final : public WindowRounder {
   // Cuts, re-cuts or removes the shape as the window's title and size ask.
   void apply(xcb_window_t w, Top& t);
   void square(xcb_window_t w);
+  // The window's bounding shape is a shape of its program's: it leaves out
+  // part of the whole window (border included).
+  bool has_own_shape(xcb_window_t w, const Top& t);
+  std::vector<Rect> bounding_rects(xcb_window_t w);
+  void on_shape_notify(xcb_window_t w);
   xcb_atom_t atom(const char* name);
 
   std::unique_ptr<XcbConnection> conn_;
@@ -75,6 +84,7 @@ class X11WindowRounder final : public WindowRounder {
   Logger log_;
   xcb_atom_t net_wm_name_ = XCB_NONE;
   xcb_atom_t utf8_string_ = XCB_NONE;
+  uint8_t shape_notify_ = 0;  // the Shape extension's event code
   std::map<xcb_window_t, Top> tops_;  // bounded by the X server's windows
   std::unique_ptr<XcbEventWatch> watch_;
 };
