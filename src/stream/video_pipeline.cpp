@@ -180,6 +180,14 @@ void VideoPipeline::produce() {
   // --adaptive-threads: made with the first encoder, when its size (and so
   // its automatic thread count) is known.
   std::optional<EncoderThreadRule> thread_rule;
+  // What every encoder made now starts with: the current ceiling and, under
+  // --adaptive-threads, the rule's thread count (4:4:4 ones too).
+  const auto encoder_settings = [&] {
+    auto s = settings_.encoder;
+    s.max_kbps = max_kbps_;
+    if (settings_.adaptive_threads) s.threads = thread_rule ? thread_rule->threads() : 1;
+    return s;
+  };
   const auto longest_settle = std::max(std::chrono::microseconds(settings_.coalesce_us),
                                        std::chrono::duration_cast<std::chrono::microseconds>(pacer.interval() / 4));
   std::string codec;
@@ -322,10 +330,7 @@ void VideoPipeline::produce() {
         }
         encoder444.reset();  // made again at this size when next needed
         try {
-          auto s = settings_.encoder;
-          s.max_kbps = max_kbps_;
-          if (settings_.adaptive_threads) s.threads = thread_rule ? thread_rule->threads() : 1;
-          encoder = std::make_unique<encode::X264Encoder>(want, s, log_);
+          encoder = std::make_unique<encode::X264Encoder>(want, encoder_settings(), log_);
         } catch (const std::exception& e) {
           log_->error("cannot encode {}x{}: {}", want.width, want.height, e.what());
           on_stopped_(e.what());
@@ -358,8 +363,7 @@ void VideoPipeline::produce() {
     encode::ChromaFormat format = paintover ? chroma.on_still(allowed, got) : chroma.on_change(damaged, allowed, got);
     if (format == encode::ChromaFormat::k444 && (!encoder444 || coded != encode::ChromaFormat::k444)) {
       try {
-        auto s = settings_.encoder;
-        s.max_kbps = max_kbps_;
+        auto s = encoder_settings();
         s.chroma = encode::ChromaFormat::k444;
         s.range = settings_.full_chroma_range;
         // A new encoder at every switch, its VBV holding the bits of the

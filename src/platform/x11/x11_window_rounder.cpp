@@ -116,11 +116,15 @@ void X11WindowRounder::track(xcb_window_t w) {
   const uint32_t mask = XCB_EVENT_MASK_PROPERTY_CHANGE | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY;
   xcb_change_window_attributes(c, w, XCB_CW_EVENT_MASK, &mask);
   xcb_shape_select_input(c, w, 1);
-  find_client(w, t);
-  if (t.mapped) apply(w, t);
+  refresh(w, t);
 }
 
 void X11WindowRounder::untrack(xcb_window_t w) { tops_.erase(w); }
+
+void X11WindowRounder::refresh(xcb_window_t w, Top& t) {
+  find_client(w, t);
+  if (t.mapped) apply(w, t);
+}
 
 std::vector<Rect> X11WindowRounder::bounding_rects(xcb_window_t w) {
   xcb_connection_t* c = conn_->get();
@@ -262,14 +266,12 @@ void X11WindowRounder::on_event(xcb_generic_event_t* e) {
         // Its own shape may have come while it was unmapped.
         if (!it->second.applied) it->second.own_shape = has_own_shape(ev->window, it->second);
         it->second.mapped = true;
-        find_client(ev->window, it->second);
-        apply(ev->window, it->second);
+        refresh(ev->window, it->second);
       } else if (auto top = tops_.find(ev->event); top != tops_.end() && top->second.client == ev->event) {
         // A window shown inside a top-level one that has no titled client
         // yet: a frame's client, maybe. (Once it has one, its other
         // children's maps cost nothing.)
-        find_client(ev->event, top->second);
-        if (top->second.mapped) apply(ev->event, top->second);
+        refresh(ev->event, top->second);
       }
       break;
     }
@@ -305,8 +307,7 @@ void X11WindowRounder::on_event(xcb_generic_event_t* e) {
           tops_.erase(it);
         }
       } else if (auto top = tops_.find(ev->event); top != tops_.end()) {
-        find_client(ev->event, top->second);
-        if (top->second.mapped) apply(ev->event, top->second);
+        refresh(ev->event, top->second);
       }
       break;
     }

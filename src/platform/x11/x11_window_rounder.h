@@ -66,6 +66,8 @@ class X11WindowRounder final : public WindowRounder {
   void track(xcb_window_t w);
   void untrack(xcb_window_t w);
   void find_client(xcb_window_t top, Top& t);
+  // Finds the client again and, if the window is mapped, cuts its shape.
+  void refresh(xcb_window_t top, Top& t);
   std::string title_of(xcb_window_t w);
   int radius_for(const Top& t);
   // Cuts, re-cuts or removes the shape as the window's title and size ask.
