@@ -5,21 +5,29 @@
 import path from "node:path";
 import { freePort, waitPort } from "./processes.mjs";
 
-export const systems = {
-  voxl: {
-    label: "voxl",
+// voxl with `flags` added to its command line.
+function voxlWith(label, flags) {
+  return {
+    label,
     kind: "voxl",
     async start(procs, { display, buildDir }) {
       const port = await freePort();
       const p = procs.start("voxl", path.join(buildDir, "voxl"), [
-        `--display=${display}`, "--addr=127.0.0.1", `--port=${port}`, "--log-level=warn",
+        `--display=${display}`, "--addr=127.0.0.1", `--port=${port}`, "--log-level=warn", ...flags,
         // Extra flags for an A/B of a setting, e.g. VOXL_BENCH_VOXL_ARGS="--paintover-444=false".
         ...(process.env.VOXL_BENCH_VOXL_ARGS ?? "").split(/\s+/).filter(Boolean),
       ]);
       await waitPort(port, 30000, p);
       return { pids: [p.pid], port, process: p };
     },
-  },
+  };
+}
+
+export const systems = {
+  voxl: voxlWith("voxl", []),
+  // The picture coded as horizontal stripes, each on its own thread.
+  "voxl-stripes2": voxlWith("voxl, 2 stripes", ["--stripes=2"]),
+  "voxl-stripes4": voxlWith("voxl, 4 stripes", ["--stripes=4"]),
   x11vnc: {
     label: "x11vnc",
     kind: "vnc",

@@ -20,6 +20,11 @@ AgentWiring::AgentWiring(const Config& config, boost::asio::io_context& io, plat
   limits.max_total_bytes = uint64_t(config.max_record_mb) << 20;
   recordings_ = std::make_unique<endpoints::RecordService>(
       io, hub, std::chrono::seconds(config.max_record_seconds), tmp && *tmp ? tmp : "/tmp", log, limits);
+  // Each stripe is an H.264 stream of its own; an MP4 track holds one.
+  if (config.stripes > 1)
+    recordings_->set_unavailable("recordings need one picture stream: this server codes the screen as " +
+                                 std::to_string(config.stripes) +
+                                 " stripes (--stripes), which no MP4 holds; start it with --stripes 1 to record");
   max_wait_ = std::chrono::seconds(config.max_wait_seconds);
 }
 

@@ -163,7 +163,7 @@ void declare_video(FlagSet& f, Config& c) {
             c.paintover_444);
   f.boolean("--adaptive-threads", "one encoder thread; more only under sustained heavy motion",
             c.adaptive_threads);
-  f.integer("--stripes", "N", "N independent horizontal streams (experimental)", 1, 16,
+  f.integer("--stripes", "N", "code the picture as N horizontal bands, each its own stream on its own thread (no recordings above 1)", 1, 16,
             c.stripes);
   f.integer("--convert-threads", "N", "threads converting pixels for the encoder", 1, 64,
             c.convert_threads);

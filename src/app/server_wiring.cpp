@@ -22,6 +22,7 @@ net::ServerOptions server_options(const Config& c) {
   o.cert_file = c.https_cert;
   o.key_file = c.https_key;
   o.max_fps = c.framerate;
+  o.stripes = c.stripes;
   o.bitrate = {c.min_kbps, c.max_kbps};
   o.connections = {size_t(c.max_connections), size_t(c.max_connections_per_address)};
   return o;

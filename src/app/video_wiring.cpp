@@ -25,6 +25,7 @@ stream::PipelineSettings pipeline_settings(const Config& c) {
   s.min_fps = c.framerate_min;
   s.convert_threads = c.convert_threads;
   s.adaptive_threads = c.adaptive_threads;
+  s.stripes = c.stripes;
   s.coalesce_us = c.coalesce_us;
   s.paintover_crf = c.paintover_crf;
   s.paintover_burst = c.paintover_burst;

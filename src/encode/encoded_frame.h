@@ -46,7 +46,16 @@ struct EncodedFrame {
   StageStamps stamps;
   double rate_factor = 0;  // x264's effective rate factor (the CRF unless the cap bound)
   int frame_rate = 0;      // the pacer's frame rate when it was coded
-  int encoder_threads = 0;  // x264's slice threads when it was coded
+  int encoder_threads = 0;  // x264's slice threads (stripes: bands coding at once) when it was coded
+  // --stripes: the picture is coded as `stripes` horizontal bands, each its
+  // own H.264 stream; this frame is one access unit of stream `stripe`,
+  // showing the rows `band` of the picture (x 0, the picture's width). One
+  // stream: stripe 0 of 1, band the whole picture. A capture that changed
+  // several bands makes one frame per band, `last_part` on the last.
+  int stripe = 0;
+  int stripes = 1;
+  Rect band;
+  bool last_part = true;
 };
 
 using EncodedFramePtr = std::shared_ptr<const EncodedFrame>;

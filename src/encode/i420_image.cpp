@@ -38,6 +38,24 @@ I420Image::I420Image(Size size, ChromaFormat chroma, ColourRange range)
   v_.reset(alloc_plane(stride_uv_, size.height / step, 128));
 }
 
+PictureView I420Image::view() const { return band(0, size_.height); }
+
+PictureView I420Image::band(int top, int height) const {
+  if (top < 0 || height <= 0 || top + height > size_.height || top % 2 || height % 2)
+    throw std::invalid_argument("I420Image::band: rows outside the picture, or odd");
+  const int chroma_top = top / chroma_step();
+  PictureView v;
+  v.size = {size_.width, height};
+  v.chroma = chroma_;
+  v.range = range_;
+  v.y = y_.get() + size_t(top) * size_t(stride_y_);
+  v.u = u_.get() + size_t(chroma_top) * size_t(stride_uv_);
+  v.v = v_.get() + size_t(chroma_top) * size_t(stride_uv_);
+  v.stride_y = stride_y_;
+  v.stride_uv = stride_uv_;
+  return v;
+}
+
 Size encodable_size(Size s) { return {s.width & ~1, s.height & ~1}; }
 
 }  // namespace voxl::encode

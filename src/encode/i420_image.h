@@ -18,6 +18,20 @@ enum class ChromaFormat { k420, k444 };
 // 16-235, chroma 16-240) or "full" (0-255, like JPEG). Said in the VUI.
 enum class ColourRange { kLimited, kFull };
 
+// A read-only window onto an I420Image's planes: the whole picture, or a
+// horizontal band of it (what one stripe's encoder codes). Valid while the
+// image lives and keeps its size.
+struct PictureView {
+  Size size;
+  ChromaFormat chroma = ChromaFormat::k420;
+  ColourRange range = ColourRange::kLimited;
+  const uint8_t* y = nullptr;
+  const uint8_t* u = nullptr;
+  const uint8_t* v = nullptr;
+  int stride_y = 0;
+  int stride_uv = 0;
+};
+
 class I420Image {
  public:
   I420Image() = default;
@@ -38,6 +52,12 @@ class I420Image {
   int stride_uv() const { return stride_uv_; }
   // Chroma samples per luma sample in each direction: 2 for 4:2:0, 1 for 4:4:4.
   int chroma_step() const { return chroma_ == ChromaFormat::k420 ? 2 : 1; }
+
+  PictureView view() const;
+  // Rows [top, top + height) across the whole width; `top` and `height`
+  // even (4:2:0 chroma rows are shared by two luma rows) and inside the
+  // picture, or std::invalid_argument.
+  PictureView band(int top, int height) const;
 
  private:
   struct Free {

@@ -38,4 +38,29 @@ std::vector<int> damaged_bands(const std::vector<Rect>& bands, const std::vector
   return out;
 }
 
+std::vector<int> stripe_kbps(int total_kbps, const std::vector<double>& demand, const std::vector<bool>& coded) {
+  const size_t n = std::min(demand.size(), coded.size());
+  std::vector<int> out(coded.size(), 0);
+  double sum = 0;
+  size_t count = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (!coded[i]) continue;
+    sum += std::max(0.0, demand[i]);
+    ++count;
+  }
+  if (count == 0) return out;
+  // The floor: a quarter of the coded stripes' mean demand, and something
+  // when none has any yet (then they split evenly).
+  const double floor = std::max(1.0, 0.25 * sum / double(count));
+  double weights = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (coded[i]) weights += std::max(0.0, demand[i]) + floor;
+  for (size_t i = 0; i < n; ++i) {
+    if (!coded[i]) continue;
+    const double share = (std::max(0.0, demand[i]) + floor) / weights;
+    out[i] = std::max(kMinStripeKbps, int(double(std::max(0, total_kbps)) * share));
+  }
+  return out;
+}
+
 }  // namespace voxl::encode

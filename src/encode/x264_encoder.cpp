@@ -1,6 +1,7 @@
 #include "encode/x264_encoder.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdarg>
 #include <cstdint>
@@ -115,9 +116,25 @@ X264Encoder::~X264Encoder() {
   if (enc_) x264_encoder_close(enc_);
 }
 
-bool X264Encoder::encode(const I420Image& image, int64_t pts_us, bool force_key,
-                         std::vector<uint8_t>& out, bool& is_key) {
-  if (image.chroma() != chroma_ || image.range() != range_ || image.size() != size_) {
+bool X264Encoder::encode(const I420Image& image, int64_t pts_us, bool force_key, std::span<const Rect> damage,
+                         std::vector<CodedPart>& out) {
+  (void)damage;
+  out.clear();
+  CodedPart part;
+  part.band = Rect::from_size(size_);
+  const auto t0 = std::chrono::steady_clock::now();
+  if (!encode(image.view(), pts_us, force_key, part.data, part.key)) return false;
+  part.encode_us = uint32_t(
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0).count());
+  part.rate_factor = rate_factor_;
+  part.starved = last_frame_starved();
+  out.push_back(std::move(part));
+  return true;
+}
+
+bool X264Encoder::encode(const PictureView& image, int64_t pts_us, bool force_key, std::vector<uint8_t>& out,
+                         bool& is_key) {
+  if (image.chroma != chroma_ || image.range != range_ || image.size != size_) {
     log_->error("x264: a picture of another format than the encoder's");
     return false;
   }
@@ -126,12 +143,12 @@ bool X264Encoder::encode(const I420Image& image, int64_t pts_us, bool force_key,
   in.img.i_csp = chroma_ == ChromaFormat::k444 ? X264_CSP_I444 : X264_CSP_I420;
   in.img.i_plane = 3;
   // x264 only reads the planes.
-  in.img.plane[0] = const_cast<uint8_t*>(image.y());
-  in.img.plane[1] = const_cast<uint8_t*>(image.u());
-  in.img.plane[2] = const_cast<uint8_t*>(image.v());
-  in.img.i_stride[0] = image.stride_y();
-  in.img.i_stride[1] = image.stride_uv();
-  in.img.i_stride[2] = image.stride_uv();
+  in.img.plane[0] = const_cast<uint8_t*>(image.y);
+  in.img.plane[1] = const_cast<uint8_t*>(image.u);
+  in.img.plane[2] = const_cast<uint8_t*>(image.v);
+  in.img.i_stride[0] = image.stride_y;
+  in.img.i_stride[1] = image.stride_uv;
+  in.img.i_stride[2] = image.stride_uv;
   in.i_pts = pts_us;
   in.i_type = force_key ? X264_TYPE_IDR : X264_TYPE_AUTO;
   // The refill after this frame: one interval, the gap before it, or what

@@ -73,10 +73,16 @@ class X264Encoder final : public VideoEncoder {
   // Encodes one picture; `pts_us` must increase (the time it was taken, in
   // microseconds). Appends the access unit to `out` and returns whether it is
   // an IDR. False with `out` untouched when x264 produced nothing (it should
-  // not, with zerolatency) or failed, or `image` is not of this encoder's
-  // chroma format and range.
-  bool encode(const I420Image& image, int64_t pts_us, bool force_key, std::vector<uint8_t>& out,
-              bool& is_key) override;
+  // not, with zerolatency) or failed, or `picture` is not of this encoder's
+  // size, chroma format and range.
+  bool encode(const PictureView& picture, int64_t pts_us, bool force_key, std::vector<uint8_t>& out,
+              bool& is_key);
+  bool encode(const I420Image& image, int64_t pts_us, bool force_key, std::vector<uint8_t>& out, bool& is_key) {
+    return encode(image.view(), pts_us, force_key, out, is_key);
+  }
+  // VideoEncoder: the whole picture, damage or not, as one part.
+  bool encode(const I420Image& image, int64_t pts_us, bool force_key, std::span<const Rect> damage,
+              std::vector<CodedPart>& out) override;
 
   // Changes the VBV ceiling without a new IDR.
   void set_max_kbps(int kbps) override;

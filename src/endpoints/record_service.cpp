@@ -154,6 +154,10 @@ RecordService::~RecordService() {
 }
 
 uint64_t RecordService::add(std::optional<std::chrono::milliseconds> length, Done done, RecordRefusal& refusal) {
+  if (!unavailable_.empty()) {
+    refusal = {409, unavailable_};
+    return 0;
+  }
   if (recordings_.size() >= kMaxRecordings) {
     refusal = {503, "too many recordings at once (" + std::to_string(kMaxRecordings) + ")"};
     return 0;

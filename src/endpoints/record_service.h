@@ -36,8 +36,8 @@ struct RecordOutcome {
   std::string ended;
 };
 
-// Why a recording could not start: 503 (too many, no file) or 507 (the
-// disk cap is used up or the disk is low).
+// Why a recording could not start: 503 (too many, no file), 507 (the
+// disk cap is used up or the disk is low) or 409 (set_unavailable).
 struct RecordRefusal {
   int status = 503;
   std::string error;
@@ -60,6 +60,10 @@ class RecordService {
 
   std::chrono::seconds max_length() const { return max_; }
 
+  // From now on every recording is refused with 409 and `why` (the stream
+  // is one the MP4 cannot hold, e.g. --stripes above 1).
+  void set_unavailable(std::string why) { unavailable_ = std::move(why); }
+
   // A recording of `length` (<= max_length) from its first frame; `done`
   // runs once on the loop. 0 when too many recordings run, no temporary
   // file can be made or the disk budget says no (`refusal` says which).
@@ -75,6 +79,7 @@ class RecordService {
 
  private:
   class Recording;
+  std::string unavailable_;  // set_unavailable's reason; empty: recordings may start
   uint64_t add(std::optional<std::chrono::milliseconds> length, Done done, RecordRefusal& refusal);
   void ended(uint64_t id);
 

@@ -636,6 +636,7 @@ Server::Server(asio::io_context& io, ServerOptions o, stream::Hub& hub, Logger l
   impl_->ctx.resize = o.resize;
   impl_->ctx.files = o.files;
   impl_->ctx.pace_transfers = o.pace_transfers;
+  impl_->ctx.stripes = o.stripes;
   if (o.https) {
     impl_->tls.emplace(ssl::context::tls_server);
     auto& tls = *impl_->tls;

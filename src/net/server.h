@@ -56,6 +56,7 @@ struct ServerOptions {
   std::function<std::string()> stats_json;  // figures for /stats and viewers
   EndpointTable endpoints;  // more paths, behind the same access rules
   int max_fps = 60;                 // viewers' link windows are sized for it
+  int stripes = 1;                  // --stripes, said in the hello
   stream::BitrateLimits bitrate;    // each viewer's controller stays within
   stream::AudioHub* audio_hub = nullptr;     // desktop sound; null when disabled
   audio::Microphone* microphone = nullptr;   // viewers' microphones; null when disabled

@@ -48,6 +48,7 @@ struct SessionContext {
   // what the picture leaves (--pace-transfers); the viewers and transfers
   // by address.
   bool pace_transfers = true;
+  int stripes = 1;  // --stripes, said in the hello
   stream::LinkShares link_shares{};
   AuthThrottle auth_throttle{};  // back-off for addresses sending wrong credentials
   std::function<AuthThrottle::Clock::time_point()> now = &AuthThrottle::Clock::now;  // tests set a fake

@@ -2,32 +2,44 @@
 
 namespace voxl::stream {
 
+namespace {
+
+// Every stream of a striped picture restarts together, stripe 0 first: its
+// key frame is where a viewer can start again.
+bool restarts(const encode::EncodedFrame& f) { return f.key && f.stripe == 0; }
+
+}  // namespace
+
 SendQueue::Push SendQueue::push(encode::EncodedFramePtr frame) {
-  if (frame->key) {
+  const size_t pictures = pictures_ + (frame->last_part ? 1 : 0);
+  if (restarts(*frame)) {
     // A key frame supersedes everything still pending.
-    dropped_ += frames_.size();
-    frames_.clear();
-    bytes_ = 0;
+    clear();
     waiting_for_key_ = false;
   } else if (waiting_for_key_) {
     ++dropped_;
     return Push::kDropped;
-  } else if (frames_.size() + 1 > max_frames_ || bytes_ + frame->data.size() > max_bytes_) {
-    dropped_ += frames_.size() + 1;
-    frames_.clear();
-    bytes_ = 0;
+  } else if (pictures > max_frames_ || bytes_ + frame->data.size() > max_bytes_) {
+    clear();
+    ++dropped_;
     waiting_for_key_ = true;
     return Push::kNeedKeyframe;
   }
   bytes_ += frame->data.size();
+  if (frame->last_part) ++pictures_;
   frames_.push_back(std::move(frame));
   return Push::kQueued;
 }
 
-void SendQueue::drop_until_key() {
+void SendQueue::clear() {
   dropped_ += frames_.size();
   frames_.clear();
   bytes_ = 0;
+  pictures_ = 0;
+}
+
+void SendQueue::drop_until_key() {
+  clear();
   waiting_for_key_ = true;
 }
 
@@ -36,6 +48,7 @@ encode::EncodedFramePtr SendQueue::pop() {
   auto f = std::move(frames_.front());
   frames_.pop_front();
   bytes_ -= f->data.size();
+  if (f->last_part) --pictures_;
   return f;
 }
 

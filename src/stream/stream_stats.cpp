@@ -25,9 +25,16 @@ double median_ms(const std::deque<Sample>& samples, Get get) {
 }  // namespace
 
 void StreamStats::add(const encode::EncodedFrame& f, std::chrono::steady_clock::time_point published) {
+  // A striped picture's parts come one after another: one sample for all.
+  part_bytes_ += f.data.size();
+  part_key_ = part_key_ || f.key;
+  if (!f.last_part) return;
   const auto pipeline = std::chrono::duration_cast<std::chrono::microseconds>(published - f.captured_at);
-  window_.push_back({published, f.times, uint32_t(std::max<int64_t>(0, pipeline.count())), f.data.size(), f.key,
+  window_.push_back({published, f.times, uint32_t(std::max<int64_t>(0, pipeline.count())), part_bytes_, part_key_,
                      uint32_t(std::lround(std::max(0.0, f.rate_factor) * 1000))});
+  part_bytes_ = 0;
+  part_key_ = false;
+  stripes_ = f.stripes;
   while (!window_.empty() && published - window_.front().at > kWindow) window_.pop_front();
   ++total_;
   size_ = f.size;
@@ -57,7 +64,8 @@ std::string StreamStats::json(std::chrono::steady_clock::time_point now) const {
       // factor: how the quantiser is traded against the frame rate.
       {"frame_rate", frame_rate_},
       {"rate_factor", median_ms(recent, [](const Sample& s) { return s.rate_factor_milli; })},
-      {"encoder_threads", encoder_threads_},  // x264's slice threads for the last frame
+      {"encoder_threads", encoder_threads_},  // x264's slice threads (stripes: bands at once) for the last frame
+      {"stripes", stripes_},
       {"stage_ms",
        {{"capture", median_ms(recent, [](const Sample& s) { return s.times.capture_us; })},
         {"convert", median_ms(recent, [](const Sample& s) { return s.times.convert_us; })},

@@ -1,5 +1,5 @@
-// Figures about the encoded stream over the last second: frames, key
-// frames, bitrate, and the median time of each pipeline stage. Fed with
+// Figures about the encoded stream over the last second: pictures (a
+// striped picture's parts count once), key frames, bitrate, and the median time of each pipeline stage. Fed with
 // every published frame; read for /stats and the viewers' stats messages.
 // Loop thread only.
 #pragma once
@@ -17,7 +17,7 @@ class StreamStats {
  public:
   void add(const encode::EncodedFrame& f, std::chrono::steady_clock::time_point published);
 
-  // JSON object: fps, kbps, key_frames, frames_total, size, codec,
+  // JSON object: fps, kbps, key_frames, frames_total (pictures), size, stripes, codec,
   // frame_rate (the pacer's) and rate_factor (median), and the
   // per-stage medians in milliseconds (capture, convert, encode, and
   // capture -> published on the loop thread).
@@ -39,6 +39,9 @@ class StreamStats {
   int encoder_threads_ = 0;
   std::string codec_;
   int frame_rate_ = 0;
+  int stripes_ = 1;
+  size_t part_bytes_ = 0;  // the picture's parts so far
+  bool part_key_ = false;
 };
 
 }  // namespace voxl::stream

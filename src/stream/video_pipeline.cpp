@@ -7,6 +7,8 @@
 #include "encode/color_converter.h"
 #include "encode/h264_bitstream.h"
 #include "encode/i420_image.h"
+#include "encode/stripe_layout.h"
+#include "encode/stripe_set.h"
 #include "stream/chroma_policy.h"
 #include "stream/encoder_thread_rule.h"
 #include "stream/frame_pacer.h"
@@ -188,9 +190,17 @@ void VideoPipeline::produce() {
     if (settings_.adaptive_threads) s.threads = thread_rule ? thread_rule->threads() : 1;
     return s;
   };
+  // A stripe set when --stripes asks for more than one and the picture is
+  // tall enough for them; x264 on the whole picture otherwise.
+  const auto make_encoder = [&](Size size, const encode::EncoderSettings& s) -> std::unique_ptr<encode::VideoEncoder> {
+    if (settings_.stripes > 1 && encode::stripe_bands(size, settings_.stripes).size() > 1)
+      return std::make_unique<encode::StripeSet>(size, settings_.stripes, s, log_);
+    return std::make_unique<encode::X264Encoder>(size, s, log_);
+  };
+  std::vector<encode::CodedPart> parts;
   const auto longest_settle = std::max(std::chrono::microseconds(settings_.coalesce_us),
                                        std::chrono::duration_cast<std::chrono::microseconds>(pacer.interval() / 4));
-  std::string codec;
+  std::vector<std::string> codecs;  // each stream's, from its last key frame
   uint32_t frame_id = 0;
   bool have_picture = false;
   // Where the picture lies on the desktop, from the newest capture; frames
@@ -311,14 +321,24 @@ void VideoPipeline::produce() {
       const auto t0 = Clock::now();
       if (settings_.adaptive_threads && encoder && encoder->size() == want) {
         if (!thread_rule) {
-          const int most = settings_.encoder.threads > 0
-                               ? settings_.encoder.threads
-                               : encode::auto_encoder_threads(want, settings_.max_fps, std::thread::hardware_concurrency());
+          // Stripes fan out over their bands; x264 over its slices.
+          const int most = encoder->streams() > 1      ? encoder->streams()
+                           : settings_.encoder.threads > 0 ? settings_.encoder.threads
+                                                           : encode::auto_encoder_threads(
+                                                                 want, settings_.max_fps, std::thread::hardware_concurrency());
           thread_rule.emplace(most);
         }
         thread_rule->on_tick(got);
       }
-      const bool threads_changed = thread_rule && encoder && encoder->threads() != thread_rule->threads();
+      bool threads_changed = thread_rule && encoder && encoder->threads() != thread_rule->threads();
+      // A stripe set changes how many bands code at once between frames,
+      // with no key frame.
+      if (threads_changed && encoder->set_threads(thread_rule->threads())) {
+        log_->debug("encoder: {} band{} at once from now on (--adaptive-threads)", thread_rule->threads(),
+                    thread_rule->threads() == 1 ? "" : "s");
+        if (encoder444) encoder444->set_threads(thread_rule->threads());
+        threads_changed = false;
+      }
       if (!encoder || encoder->size() != want || threads_changed) {
         if (want.empty()) continue;
         if (threads_changed) {
@@ -330,7 +350,7 @@ void VideoPipeline::produce() {
         }
         encoder444.reset();  // made again at this size when next needed
         try {
-          encoder = std::make_unique<encode::X264Encoder>(want, encoder_settings(), log_);
+          encoder = make_encoder(want, encoder_settings());
         } catch (const std::exception& e) {
           log_->error("cannot encode {}x{}: {}", want.width, want.height, e.what());
           on_stopped_(e.what());
@@ -372,7 +392,7 @@ void VideoPipeline::produce() {
         // 1080p IDR of 8 KB at 3.8 Mbit/s, then frames too starved to
         // refine it).
         if (last_sent) s.first_frame_intervals = int((got - *last_sent) / pacer.interval());
-        encoder444 = std::make_unique<encode::X264Encoder>(image.size(), s, log_);
+        encoder444 = make_encoder(image.size(), s);
         if (image444.size() != image.size())
           image444 = encode::I420Image(image.size(), encode::ChromaFormat::k444, settings_.full_chroma_range);
       } catch (const std::exception& e) {
@@ -401,6 +421,7 @@ void VideoPipeline::produce() {
     } else {
       last_frame.reset();
     }
+    const bool change = r.status != capture::CaptureStatus::kNoChange;
     r.frame.reset();  // the buffer goes back to the pool before encoding
 
     const bool switched = format != coded;
@@ -424,20 +445,24 @@ void VideoPipeline::produce() {
                        : paintover_nth == 2                     ? GapBudget::kSpend
                                                                 : GapBudget::kNone);
     const auto t1 = Clock::now();
-    bool is_key = false;
     const int64_t pts = std::chrono::duration_cast<std::chrono::microseconds>(
                             out->captured_at.time_since_epoch())
                             .count();
     // A switch starts the decoders again on the other profile: a key frame.
-    if (!enc.encode(pic, pts, key || asked || switched, out->data, is_key)) {
+    // A change codes what it damaged (every stripe it touches); a paintover
+    // has no damage and codes what is not sharp yet.
+    const std::span<const Rect> damage = change ? std::span<const Rect>(rects) : std::span<const Rect>();
+    if (!enc.encode(pic, pts, key || asked || switched, damage, parts)) {
       if (asked) keyframe_ = true;
+      if (paintover) paintover_left = 0;  // every stripe is sharp already
       continue;
     }
     out->stamps.encoded = Clock::now();
     out->times.encode_us = micros_between(t1, out->stamps.encoded);
     out->encoder_threads = enc.threads();
+    const bool is_key = std::any_of(parts.begin(), parts.end(), [](const encode::CodedPart& p) { return p.key; });
     if (thread_rule) {
-      if (!paintover && !is_key && r.status != capture::CaptureStatus::kNoChange && &enc == encoder.get())
+      if (!paintover && !is_key && change && &enc == encoder.get())
         thread_rule->on_motion_frame(double(out->times.encode_us), 1e6 / std::max(1, rate.fps()), got);
       else
         thread_rule->on_frame();
@@ -445,25 +470,39 @@ void VideoPipeline::produce() {
     // Motion frames judge the frame rate: fewer, sharper frames when the
     // cap makes them coarse (a key frame or a paintover says nothing).
     out->rate_factor = enc.rate_factor();
-    if (!paintover && !is_key && r.status != capture::CaptureStatus::kNoChange) {
+    if (!paintover && !is_key && change) {
       rate.on_motion_frame(enc.rate_factor(), settings_.encoder.crf, got);
       follow_rate();
     }
     out->frame_rate = rate.fps();
     coded = format;
-    // Nothing left to sharpen, unless the VBV starved the frame small.
-    if (paintover && out->data.size() < kSettledBytes && !enc.last_frame_starved()) paintover_left = 0;
+    // Nothing left to sharpen, unless the VBV starved a part small.
+    const bool small = std::all_of(parts.begin(), parts.end(),
+                                   [](const encode::CodedPart& p) { return p.data.size() < encode::kSettledBytes; });
+    if (paintover && small && !enc.last_frame_starved()) paintover_left = 0;
     last_sent = got;
-    out->key = is_key;
-    out->id = ++frame_id;
     out->size = enc.size();
     out->origin = origin;
     out->captured = captured;
-    if (is_key) {
-      if (auto c = encode::codec_string(out->data)) codec = *c;
+    out->stripes = enc.streams();
+    if (codecs.size() != size_t(out->stripes)) codecs.assign(size_t(out->stripes), std::string());
+    // One frame per part; the last one goes out without a copy.
+    for (size_t i = 0; i < parts.size(); ++i) {
+      encode::CodedPart& part = parts[i];
+      auto frame = i + 1 < parts.size() ? std::make_shared<encode::EncodedFrame>(*out) : std::move(out);
+      frame->data = std::move(part.data);
+      frame->key = part.key;
+      frame->id = ++frame_id;
+      frame->stripe = part.stripe;
+      frame->band = part.band;
+      frame->last_part = i + 1 == parts.size();
+      std::string& codec = codecs[size_t(part.stripe) % codecs.size()];
+      if (part.key) {
+        if (auto c = encode::codec_string(frame->data)) codec = *c;
+      }
+      frame->codec = codec;
+      on_frame_(std::move(frame));
     }
-    out->codec = codec;
-    on_frame_(std::move(out));
     pacer.on_capture(got);
   }
 }

@@ -1,5 +1,6 @@
 // The video thread: paced, damage-driven capture -> conversion of the
-// damaged blocks -> x264, one encode shared by every consumer, sharpened by
+// damaged blocks -> x264 (whole, or one encoder per stripe), one encode
+// shared by every consumer, sharpened by
 // a short paintover burst once the screen is still, in 4:4:4 where every
 // consumer decodes it (ChromaPolicy says when). It runs only
 // while someone consumes (set_active): with no viewer nothing is captured or
@@ -28,6 +29,7 @@
 #include "base/logging.h"
 #include "capture/capturer.h"
 #include "encode/encoded_frame.h"
+#include "encode/video_encoder.h"
 #include "encode/x264_encoder.h"
 
 namespace voxl::stream {
@@ -43,6 +45,10 @@ struct PipelineSettings {
   // encoder.threads (or the automatic count) only under sustained heavy
   // motion (EncoderThreadRule).
   bool adaptive_threads = false;
+  // --stripes: the picture coded as this many horizontal bands, each its own
+  // stream on its own thread (encode::StripeSet); 1 codes it whole. A
+  // picture too short for that many gets fewer (stripe_bands).
+  int stripes = 1;
   // After a change, capture once no more damage has come for this long (at
   // most a quarter frame interval after the first, or coalesce_us if
   // longer), so a drawing made of many requests becomes one frame; 0
@@ -105,12 +111,9 @@ class VideoPipeline {
   // 60 fps): its IDR takes the bits of the stillness before it (a fresh
   // encoder's banked VBV), every frame after it one interval of the
   // ceiling, so on a slow link a detailed screen takes several frames to
-  // converge; the burst ends as soon as one comes out small (kSettledBytes)
+  // converge; the burst ends as soon as one comes out small (encode::kSettledBytes)
   // without the VBV starving it, and waits whenever no viewer can take a frame.
   static constexpr int kFullChromaBurst = 60;
-  // A paintover frame this small found nothing left to sharpen: the burst
-  // ends early.
-  static constexpr size_t kSettledBytes = 1024;
 
  private:
   void run();

@@ -97,7 +97,8 @@ void ViewerConnection::start(uint64_t id) {
                               {"view_only", view_only_},
                               {"microphone", takes_microphone()},
                               {"id", id_},
-                              {"files", services_.files && !view_only_}}));
+                              {"files", services_.files && !view_only_},
+                              {"stripes", services_.stripes}}));
   if (closed_) return;
   joined_ = true;
   services_.hub.add(this);
@@ -373,7 +374,7 @@ bool ViewerConnection::ready() const {
   if (closed_ || !queue_.empty()) return false;
   const Time t = now();
   if (!paced_by_link(t)) return in_flight_ != InFlight::kVideo;  // TCP alone paces it
-  if (link_.can_send(services_.max_fps, t)) return true;
+  if (link_.can_send(window_fps(), t)) return true;
   held_back_ = true;  // the link, not the content, limits the next frame
   return false;
 }
@@ -393,6 +394,7 @@ void ViewerConnection::on_video(const encode::EncodedFramePtr& frame) {
     if (frame->key) key_owed_ = false;
     else if (key_bucket_.available(t)) ask_keyframe(t);
   }
+  stripes_ = std::max(1, frame->stripes);
   if (queue_.push(frame) == SendQueue::Push::kNeedKeyframe) {
     services_.log->debug("viewer {} fell behind; dropped its pending frames", id_);
     ask_keyframe(t);
@@ -477,18 +479,23 @@ void ViewerConnection::pump() {
   if (queue_.empty()) return;
   const Time t = now();
   link_.expire(t);
-  if (paced_by_link(t) && !link_.can_send(services_.max_fps, t)) {  // the next ack resumes
+  if (paced_by_link(t) && !link_.can_send(window_fps(), t)) {  // the next ack resumes
     held_back_ = true;
     return;
   }
   const auto& next = *queue_.peek();
-  if (next.key && (next.codec != sent_codec_ || next.size != sent_size_)) {
-    sent_codec_ = next.codec;
-    sent_size_ = next.size;
-    send_control(json_text(json{{"type", "video"},
-                                {"codec", next.codec},
-                                {"width", next.size.width},
-                                {"height", next.size.height}}));
+  if (next.key && announced_.size() != size_t(next.stripes)) announced_.assign(size_t(next.stripes), {});
+  auto& said = announced_[size_t(next.stripe) % announced_.size()];
+  if (next.key && (next.codec != said.codec || next.size != said.size || next.band != said.band)) {
+    said = {next.codec, next.size, next.band};
+    json video{{"type", "video"}, {"codec", next.codec}, {"width", next.size.width}, {"height", next.size.height}};
+    if (next.stripes > 1) {
+      video["stripe"] = next.stripe;
+      video["stripes"] = next.stripes;
+      video["band_y"] = next.band.y;
+      video["band_height"] = next.band.height;
+    }
+    send_control(json_text(video));
     return;
   }
   send_video(t);
@@ -497,7 +504,8 @@ void ViewerConnection::pump() {
 void ViewerConnection::send_video(Time t) {
   sending_ = queue_.pop();
   if (!first_frame_at_) first_frame_at_ = t;
-  const size_t bytes = header_.size() + sending_->data.size();
+  const size_t bytes = (sending_->stripes > 1 ? kVideoHeaderWithStripeBytes : kVideoHeaderWithStampsBytes) +
+                       sending_->data.size();
   if (held_back_) ++held_back_count_;
   link_.on_send(sending_->id, bytes, !held_back_, t);
   held_back_ = false;
@@ -527,11 +535,23 @@ void ViewerConnection::send_video(Time t) {
   stamps.converted_us = from_capture(st.converted);
   stamps.encoded_us = from_capture(st.encoded);
   stamps.published_us = from_capture(st.published);
-  write_video_header(h, stamps, header_);
+  std::span<const uint8_t> header;
+  if (sending_->stripes > 1) {
+    VideoStripe stripe;
+    stripe.stripe = uint8_t(sending_->stripe);
+    stripe.stripes = uint8_t(sending_->stripes);
+    stripe.band_y = uint16_t(sending_->band.y);
+    stripe.band_height = uint16_t(sending_->band.height);
+    write_video_header(h, stamps, stripe, header_);
+    header = header_;
+  } else {
+    write_video_header(h, stamps, std::span<uint8_t, kVideoHeaderWithStampsBytes>(header_.data(), kVideoHeaderWithStampsBytes));
+    header = std::span<const uint8_t>(header_.data(), kVideoHeaderWithStampsBytes);
+  }
   queue_ms_ = double(h.server_us) / 1000.0;
   write_start_ = t;
   in_flight_ = InFlight::kVideo;
-  transport_.write_binary(header_, std::span<const uint8_t>(sending_->data.data(), sending_->data.size()));
+  transport_.write_binary(header, std::span<const uint8_t>(sending_->data.data(), sending_->data.size()));
 }
 
 void ViewerConnection::send_audio() {

@@ -110,6 +110,7 @@ struct ViewerServices {
   // This connection's: what each ack says about the link (file transfers
   // to the same address yield to the picture, LinkShares). May be empty.
   std::function<void(const LinkSample&, std::chrono::steady_clock::time_point)> on_link_sample = {};
+  int stripes = 1;  // --stripes, said in the hello
 };
 
 // The clocks a connection reads; empty members mean the system's.
@@ -240,11 +241,20 @@ class ViewerConnection final : public VideoSink, public AudioSink, public input:
   encode::EncodedFramePtr sending_;
   audio::AudioPacketPtr sending_audio_;
   std::array<uint8_t, kAudioHeaderBytes> audio_header_{};
-  std::array<uint8_t, kVideoHeaderWithStampsBytes> header_{};
+  std::array<uint8_t, kVideoHeaderWithStripeBytes> header_{};
   Time write_start_{};
   bool audio_announced_ = false;
-  std::string sent_codec_;
-  Size sent_size_;
+  // What each stream's last "video" message said (one entry per stripe).
+  struct Announced {
+    std::string codec;
+    Size size;
+    Rect band;
+  };
+  std::vector<Announced> announced_;
+  // Streams the picture is coded as now: the link window counts frames of
+  // each (a frame per changed band), so it holds that many times the frames.
+  int stripes_ = 1;
+  int window_fps() const { return services_.max_fps * stripes_; }
 
   LinkEstimator link_;
   BitrateController rate_;

@@ -42,6 +42,30 @@ void write_video_header(const VideoHeader& h, const VideoStamps& s,
   put<int32_t>(p + 40, s.published_us);
 }
 
+void write_video_header(const VideoHeader& h, const VideoStamps& s, const VideoStripe& stripe,
+                        std::span<uint8_t, kVideoHeaderWithStripeBytes> out) {
+  write_video_header(h, s, out.first<kVideoHeaderWithStampsBytes>());
+  uint8_t* p = out.data();
+  put<uint16_t>(p + 2, uint16_t(kVideoHeaderWithStripeBytes));
+  p[44] = stripe.stripe;
+  p[45] = stripe.stripes;
+  put<uint16_t>(p + 46, stripe.band_y);
+  put<uint16_t>(p + 48, stripe.band_height);
+  put<uint16_t>(p + 50, 0);
+}
+
+std::optional<VideoStripe> read_video_stripe(std::span<const uint8_t> m) {
+  size_t offset = 0;
+  if (!read_video_header(m, offset) || offset < kVideoHeaderWithStripeBytes) return std::nullopt;
+  const uint8_t* p = m.data();
+  VideoStripe s;
+  s.stripe = p[44];
+  s.stripes = p[45];
+  s.band_y = get<uint16_t>(p + 46);
+  s.band_height = get<uint16_t>(p + 48);
+  return s;
+}
+
 std::optional<VideoStamps> read_video_stamps(std::span<const uint8_t> m) {
   size_t offset = 0;
   if (!read_video_header(m, offset) || offset < kVideoHeaderWithStampsBytes) return std::nullopt;

@@ -26,6 +26,21 @@
 //       36    4 encoded_us    the encoder returned this access unit
 //       40    4 published_us  the frame reached the network thread (then it
 //                             waits for the viewer's link window, server_us)
+//   Stripe (header_bytes 52; only while the stream is striped, --stripes >
+//   1: the picture is coded as `stripes` horizontal bands, each its own
+//   H.264 stream with its own SPS, key frames and decoder). Without it the
+//   message is stripe 0 of 1 and its band is the whole picture.
+//       44    1 stripe        which stream this access unit belongs to, 0..stripes-1
+//       45    1 stripes       how many streams the picture is coded as (2..16)
+//       46    2 band_y        the band's first row in the picture
+//       48    2 band_height   its height: what its decoder shows (the band
+//                             is as wide as the picture; width/height above
+//                             stay the whole picture's size)
+//       50    2 reserved      0
+//   Every stream starts on a key frame and they start together: a key frame
+//   request, a resize or a new viewer makes a key frame of every stripe,
+//   sent one after the other. A delta comes only for a band that changed;
+//   a viewer draws each band when its frame decodes.
 //
 // Audio, binary kind 2 server -> client (desktop sound) and kind 3
 // client -> server (the viewer's microphone): a 16-byte little-endian
@@ -41,14 +56,18 @@
 // Text messages: JSON objects with a "type".
 //  server -> client
 //   {"type":"hello","version":1,"server":"voxl 0.1.0","view_only":true|false,"microphone":true|false,
-//    "id":N,"files":false}
+//    "id":N,"files":false,"stripes":N}
 //        "microphone": the server takes kind-3 packets from this viewer;
 //        "id": this viewer's id (as in "viewers"); "files": whether the
-//        server offers the Files panel (not yet: false)
+//        server offers the Files panel; "stripes": --stripes (the most
+//        the picture is cut into; a short picture gets fewer, said per frame)
 //   {"type":"video","codec":"avc1.42E028","width":1920,"height":1080}
+//   {"type":"video","codec":"avc1.42E01F","width":1920,"height":1080,
+//    "stripe":1,"stripes":4,"band_y":272,"band_height":272}
 //        before the first frame and whenever the stream's size or codec
 //        changes, always just before a key frame: reconfigure the decoder
-//        then. A viewer that sent {"type":"decoder","avc444":true} may get
+//        then. A striped stream says it per stripe, before that stripe's key
+//        frame (the fields as in the video header's stripe part). A viewer that sent {"type":"decoder","avc444":true} may get
 //        "avc1.F400LL" (High 4:4:4 Predictive, full-resolution chroma) for
 //        a still screen and "avc1.42C0LL"/"avc1.42E0LL" again when motion
 //        resumes; BT.601 limited range either way, said in the VUI;
@@ -306,6 +325,24 @@ void write_video_header(const VideoHeader& h, std::span<uint8_t, kVideoHeaderByt
 // The header with stage stamps (header_bytes 44).
 void write_video_header(const VideoHeader& h, const VideoStamps& s,
                         std::span<uint8_t, kVideoHeaderWithStampsBytes> out);
+// The stripe part after the stamps (offsets 44-51).
+inline constexpr size_t kVideoStripeBytes = 8;
+inline constexpr size_t kVideoHeaderWithStripeBytes = kVideoHeaderWithStampsBytes + kVideoStripeBytes;
+
+struct VideoStripe {
+  uint8_t stripe = 0;
+  uint8_t stripes = 1;
+  uint16_t band_y = 0;
+  uint16_t band_height = 0;
+};
+
+// The header with stamps and the stripe part (header_bytes 52).
+void write_video_header(const VideoHeader& h, const VideoStamps& s, const VideoStripe& stripe,
+                        std::span<uint8_t, kVideoHeaderWithStripeBytes> out);
+// The stripe part of a video message parsed by read_video_header; nullopt
+// when its header is shorter than kVideoHeaderWithStripeBytes (one stream).
+std::optional<VideoStripe> read_video_stripe(std::span<const uint8_t> message);
+
 // The stamps of a video message parsed by read_video_header; nullopt when
 // its header is shorter than kVideoHeaderWithStampsBytes.
 std::optional<VideoStamps> read_video_stamps(std::span<const uint8_t> message);

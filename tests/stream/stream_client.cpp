@@ -133,20 +133,63 @@ void StreamClient::on_message(bool text, std::string bytes) {
     saved_stream_.write(bytes.data() + offset, std::streamsize(bytes.size() - offset));
   const auto t0 = Clock::now();
   bool got_picture = false;
-  if (!decoder_.decode(message.subspan(offset), got_picture)) {
+  const auto striped = stream::read_video_stripe(message);
+  stream::VideoStripe stripe;
+  stripe.band_height = header->height;
+  if (striped && striped->stripes > 1) stripe = *striped;
+  frame_stripes_.push_back(stripe);
+  if (decoders_.size() < size_t(stripe.stripe) + 1) decoders_.resize(size_t(stripe.stripe) + 1);
+  auto& decoder = decoders_[stripe.stripe];
+  if (!decoder) decoder = std::make_unique<H264Decoder>();
+  if (!decoder->decode(message.subspan(offset), got_picture)) {
     ++decode_errors_;
-    last_error_ = "frame " + std::to_string(header->frame_id) + ": " + decoder_.error();
+    last_error_ = "frame " + std::to_string(header->frame_id) + " (stripe " + std::to_string(stripe.stripe) +
+                  "): " + decoder->error();
     send(json{{"type", "keyframe"}, {"reason", "decoder error"}}.dump());
     return;
   }
   const double decode_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   if (got_picture) {
-    picture_ = decoder_.picture();
+    if (stripe.stripes > 1) compose(decoder->picture(), stripe, header->width, header->height);
+    else picture_ = decoder->picture();
     picture_frame_id_ = header->frame_id;
     last_decode_ms_ = decode_ms;
   }
   if (options_.ack)
     send(json{{"type", "ack"}, {"id", header->frame_id}, {"decode_ms", decode_ms}, {"queued", 0}}.dump());
+}
+
+// Copies a decoded band into the whole picture at its rows. A band of
+// another size, chroma format or range than the picture starts a new
+// picture (black until its other bands come: they restart together).
+void StreamClient::compose(const Picture& band, const stream::VideoStripe& stripe, int width, int height) {
+  const bool fits = band.width == width && stripe.band_y + band.height <= height && stripe.band_y % 2 == 0;
+  if (!fits) {
+    last_error_ = "a band of " + std::to_string(band.width) + "x" + std::to_string(band.height) + " at row " +
+                  std::to_string(stripe.band_y) + " does not fit a " + std::to_string(width) + "x" +
+                  std::to_string(height) + " picture";
+    ++decode_errors_;
+    return;
+  }
+  if (!picture_ || picture_->width != width || picture_->height != height ||
+      picture_->full_chroma != band.full_chroma || picture_->full_range != band.full_range) {
+    Picture p;
+    p.width = width;
+    p.height = height;
+    p.full_chroma = band.full_chroma;
+    p.full_range = band.full_range;
+    p.y.assign(size_t(width) * size_t(height), band.full_range ? 0 : 16);
+    const size_t chroma_rows = size_t(band.full_chroma ? height : (height + 1) / 2);
+    p.u.assign(size_t(p.chroma_width()) * chroma_rows, 128);
+    p.v.assign(size_t(p.chroma_width()) * chroma_rows, 128);
+    picture_ = std::move(p);
+  }
+  Picture& p = *picture_;
+  std::copy(band.y.begin(), band.y.end(), p.y.begin() + std::ptrdiff_t(size_t(stripe.band_y) * size_t(width)));
+  const size_t chroma_top = size_t(band.full_chroma ? stripe.band_y : stripe.band_y / 2);
+  const auto at = std::ptrdiff_t(chroma_top * size_t(p.chroma_width()));
+  std::copy(band.u.begin(), band.u.end(), p.u.begin() + at);
+  std::copy(band.v.begin(), band.v.end(), p.v.begin() + at);
 }
 
 void StreamClient::send(std::string text) {

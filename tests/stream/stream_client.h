@@ -78,8 +78,10 @@ class StreamClient {
   std::optional<uint32_t> pixel(int x, int y) const;
 
   const std::vector<nlohmann::json>& texts() const { return texts_; }
-  // Headers of every video message received, in order.
+  // Headers of every video message received, in order, and the stripe each
+  // belongs to (stripe 0 of 1, the whole picture, for an unstriped stream).
   const std::vector<stream::VideoHeader>& frames() const { return frames_; }
+  const std::vector<stream::VideoStripe>& frame_stripes() const { return frame_stripes_; }
   int decode_errors() const { return decode_errors_; }
   // The stage stamps of the newest video message (if its header had them)
   // and the wall clock (µs) when it was read, before decoding.
@@ -120,12 +122,16 @@ class StreamClient {
 
   std::unique_ptr<Impl> impl_;
   ClientOptions options_;
-  H264Decoder decoder_;
+  // One decoder per stream: a striped picture's bands are decoded apart
+  // and composed into picture_.
+  std::vector<std::unique_ptr<H264Decoder>> decoders_;
+  void compose(const Picture& band, const stream::VideoStripe& stripe, int width, int height);
   std::ofstream saved_stream_;
   std::optional<Picture> picture_;
   uint32_t picture_frame_id_ = 0;
   std::vector<nlohmann::json> texts_;
   std::vector<stream::VideoHeader> frames_;
+  std::vector<stream::VideoStripe> frame_stripes_;
   std::deque<Outgoing> outgoing_;
   std::vector<AudioMessage> audio_;
   uint64_t video_bytes_ = 0;

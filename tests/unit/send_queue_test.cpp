@@ -179,5 +179,43 @@ TEST(SendQueue, AResetDecoderGetsNoDeltasUntilTheNextKeyFrame) {
   EXPECT_EQ(q.peek()->id, 5u);
 }
 
+EncodedFramePtr part(uint32_t id, bool is_key, int stripe, int stripes, bool last, size_t bytes = 10) {
+  auto f = std::make_shared<EncodedFrame>();
+  f->id = id;
+  f->key = is_key;
+  f->stripe = stripe;
+  f->stripes = stripes;
+  f->last_part = last;
+  f->data.assign(bytes, uint8_t(id));
+  return f;
+}
+
+TEST(SendQueue, AStripedKeyFrameKeepsEveryStripesKeyFrame) {
+  SendQueue q(2, 1000);
+  EXPECT_EQ(q.push(part(1, true, 0, 3, false)), Push::kQueued);
+  EXPECT_EQ(q.push(part(2, true, 1, 3, false)), Push::kQueued) << "stripe 1's key frame does not replace stripe 0's";
+  EXPECT_EQ(q.push(part(3, true, 2, 3, true)), Push::kQueued);
+  EXPECT_EQ(q.size(), 3u);
+  EXPECT_FALSE(q.waiting_for_key());
+}
+
+TEST(SendQueue, AStripedPictureCountsOnceAgainstTheBound) {
+  SendQueue q(2, 1000);
+  q.push(part(1, true, 0, 4, false));
+  q.push(part(2, true, 1, 4, false));
+  q.push(part(3, true, 2, 4, false));
+  q.push(part(4, true, 3, 4, true));
+  EXPECT_EQ(q.push(part(5, false, 1, 4, false)), Push::kQueued);
+  EXPECT_EQ(q.push(part(6, false, 2, 4, true)), Push::kQueued) << "two pictures of six frames";
+  EXPECT_EQ(q.push(part(7, false, 0, 4, true)), Push::kNeedKeyframe) << "a third picture is past the bound";
+  EXPECT_TRUE(q.waiting_for_key());
+  EXPECT_EQ(q.push(part(8, true, 1, 4, false)), Push::kDropped) << "only stripe 0's key frame starts them again";
+  EXPECT_EQ(q.push(part(9, true, 0, 4, false)), Push::kQueued);
+  // A new start: two pictures fit again, a third does not.
+  q.push(part(10, true, 1, 4, true));
+  q.push(part(11, false, 0, 4, true));
+  EXPECT_EQ(q.push(part(12, false, 0, 4, true)), Push::kNeedKeyframe);
+}
+
 }  // namespace
 }  // namespace voxl::stream

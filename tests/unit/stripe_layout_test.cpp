@@ -64,5 +64,32 @@ TEST(StripeLayout, DamageTouchesOnlyTheBandsItCrosses) {
   EXPECT_EQ(damaged_bands(bands, {Rect{0, 0, 1920, 1080}}).size(), 4u);
 }
 
+TEST(StripeKbps, TheCodedBandsShareTheWholeCeilingByDemand) {
+  // The first band has been taking three times the second's bytes.
+  const auto k = stripe_kbps(10000, {3000, 1000, 500}, {true, true, false});
+  EXPECT_EQ(k[2], 0) << "a band that does not code gets no share";
+  EXPECT_GT(k[0], 2 * k[1]);
+  EXPECT_NEAR(k[0] + k[1], 10000, 2) << "together, what one encoder of the picture would have";
+}
+
+TEST(StripeKbps, WithoutHistoryTheBandsSplitEvenly) {
+  const auto k = stripe_kbps(9000, {0, 0, 0}, {true, true, true});
+  EXPECT_EQ(k, (std::vector<int>{3000, 3000, 3000}));
+}
+
+TEST(StripeKbps, AQuietBandThatStartsMovingIsNotStarved) {
+  // A band that took nothing so far still gets the floor (a quarter of the
+  // mean demand): a tenth of the ceiling beside one that took everything.
+  const auto k = stripe_kbps(10000, {4000, 0}, {true, true});
+  EXPECT_EQ(k[1], 1000);
+  EXPECT_GT(k[0], k[1]);
+}
+
+TEST(StripeKbps, EveryCodedBandGetsAtLeastTheMinimum) {
+  const auto k = stripe_kbps(100, {1, 1, 1, 1}, {true, true, true, true});
+  for (int v : k) EXPECT_EQ(v, kMinStripeKbps);
+  EXPECT_EQ(stripe_kbps(5000, {1, 2}, {false, false}), (std::vector<int>{0, 0}));
+}
+
 }  // namespace
 }  // namespace voxl::encode

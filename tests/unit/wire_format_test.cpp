@@ -79,6 +79,37 @@ TEST(WireFormat, StageStampsFollowTheBaseHeader) {
   EXPECT_FALSE(read_video_stamps(message_with(h, 30)));
 }
 
+TEST(WireFormat, TheStripePartFollowsTheStamps) {
+  const VideoHeader h{true, 78, 1'700'000'000'000'000ull, 1920, 1080, 9000};
+  const VideoStamps st{-16000, -600, 450, 7300, 7400};
+  const VideoStripe stripe{2, 4, 544, 272};
+  std::vector<uint8_t> m(kVideoHeaderWithStripeBytes + 5, 0xEE);
+  write_video_header(h, st, stripe, std::span<uint8_t, kVideoHeaderWithStripeBytes>(m.data(), kVideoHeaderWithStripeBytes));
+  EXPECT_EQ(little_endian(m, 2, 2), 52u);
+  EXPECT_EQ(m[44], 2);
+  EXPECT_EQ(m[45], 4);
+  EXPECT_EQ(little_endian(m, 46, 2), 544u);
+  EXPECT_EQ(little_endian(m, 48, 2), 272u);
+  EXPECT_EQ(little_endian(m, 50, 2), 0u) << "reserved";
+  size_t offset = 0;
+  const auto back = read_video_header(m, offset);
+  ASSERT_TRUE(back);
+  expect_same(*back, h);
+  EXPECT_EQ(offset, kVideoHeaderWithStripeBytes);
+  ASSERT_TRUE(read_video_stamps(m));
+  EXPECT_EQ(read_video_stamps(m)->published_us, 7400);
+  const auto s = read_video_stripe(m);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->stripe, 2);
+  EXPECT_EQ(s->stripes, 4);
+  EXPECT_EQ(s->band_y, 544);
+  EXPECT_EQ(s->band_height, 272);
+  // A header with stamps only is one stream.
+  std::vector<uint8_t> plain(kVideoHeaderWithStampsBytes, 0);
+  write_video_header(h, st, std::span<uint8_t, kVideoHeaderWithStampsBytes>(plain.data(), plain.size()));
+  EXPECT_FALSE(read_video_stripe(plain));
+}
+
 TEST(WireFormat, RoundTripsExtremeValues) {
   const VideoHeader lows{false, 0, 0, 0, 0, 0};
   const VideoHeader highs{true, std::numeric_limits<uint32_t>::max(), std::numeric_limits<uint64_t>::max(),
