@@ -244,6 +244,26 @@ TEST(WireFormatPin, ClientConstantsMatchTheServer) {
   EXPECT_EQ(consts.at("VIDEO_HEADER_BYTES"), long(kVideoHeaderBytes));
 }
 
+TEST(WireFormatPin, ClientReadsTheStripeWhereTheServerWritesIt) {
+  const auto reads = dataview_reads(read_protocol_ts());
+  const VideoHeader h{true, 1, 2, 1920, 1080, 3};
+  const VideoStripe stripe{0xA3, 0xB4, 0xC6D5, 0xE8F7};
+  std::vector<uint8_t> m(kVideoHeaderWithStripeBytes, 0);
+  write_video_header(h, VideoStamps{}, stripe, std::span<uint8_t, kVideoHeaderWithStripeBytes>(m.data(), m.size()));
+  const std::map<std::string, uint64_t> expected{{"stripe", stripe.stripe},
+                                                 {"stripes", stripe.stripes},
+                                                 {"bandY", stripe.band_y},
+                                                 {"bandHeight", stripe.band_height}};
+  for (const auto& [field, value] : expected) {
+    SCOPED_TRACE(field);
+    ASSERT_TRUE(reads.contains(field)) << "protocol.ts does not read " << field << " with a DataView getter";
+    const TsRead& r = reads.at(field);
+    EXPECT_TRUE(r.bytes == 1 || r.little_endian) << "multi-byte fields are little-endian";
+    EXPECT_EQ(little_endian(m, r.offset, r.bytes), value) << "offset " << r.offset << ", " << r.bytes << " bytes";
+  }
+  EXPECT_EQ(exported_numbers(read_protocol_ts()).at("VIDEO_STRIPE_HEADER_BYTES"), long(kVideoHeaderWithStripeBytes));
+}
+
 TEST(WireFormatPin, ClientReadsEachFieldWhereTheServerWritesIt) {
   const auto reads = dataview_reads(read_protocol_ts());
   // Distinct bytes everywhere, so a wrong offset or width cannot match by chance.

@@ -18,6 +18,7 @@ import {
   parseServerMessage,
   readAudioHeader,
   readVideoHeader,
+  videoConfig,
   type ClientMessage,
   type ControlRequest,
   type SettingsRequest,
@@ -28,6 +29,7 @@ import type { StatusOverlay } from "./status_overlay";
 import { StatusLine } from "./status_line";
 import { MarkerLog, type MarkerReport } from "./frame_marker";
 import { StreamStats } from "./stream_stats";
+import { PictureCounter } from "./stripes";
 import type { ClientState, VoxlStats } from "./test_hook";
 import type { OverlayFigures } from "./stats_overlay";
 import type { VideoOutput } from "./video_output";
@@ -40,6 +42,11 @@ export class Client {
   private lastError: string | null = null;
   private serverStats: StatsMessage | null = null;
   private readonly stats = new StreamStats();
+  // Which decoded frames start a new picture (a striped stream's bands of
+  // one capture make one), for the frame rate.
+  private readonly pictures = new PictureCounter();
+  // How many streams the last decoded frame's picture was coded as.
+  private stripes = 1;
   private readonly clock = new ClockSync();
   private readonly conn: Connection;
   private readonly markers = new MarkerLog();
@@ -157,6 +164,7 @@ export class Client {
     this.decoder.reset();
     this.clock.stop();
     this.stats.resetWindows();
+    this.pictures.reset();
     this.serverStats = null;
   }
 
@@ -177,7 +185,7 @@ export class Client {
         this.audioControls.showSound();
         break;
       case "video":
-        this.decoder.configure(msg.codec, msg.width, msg.height);
+        this.decoder.configure(videoConfig(msg));
         if (this.state === "error") {
           this.state = "connected";
           this.status.connected();
@@ -238,7 +246,8 @@ export class Client {
   private decoded(f: DecodedInfo): void {
     const now = performance.now();
     const latency = this.clock.latencyMs(f.captureUs, now);
-    this.stats.decoded(now, f.frameId, f.decodeMs, latency);
+    this.stripes = f.stripes;
+    this.stats.decoded(now, f.frameId, f.decodeMs, latency, this.pictures.count(f.stripes, f.captureUs));
     const holdMs = Math.max(f.decodeMs, performance.timeOrigin + now - f.receivedAt);
     this.send({
       type: "ack",
@@ -284,6 +293,7 @@ export class Client {
       framesDrawn: f.framesDrawn,
       framesSkipped: f.framesSkipped,
       drawer: this.decoder.drawer,
+      stripes: this.stripes,
       lastFrameId: f.lastFrameId,
       width: f.width,
       height: f.height,

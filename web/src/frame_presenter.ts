@@ -5,6 +5,11 @@
 // decoder that outputs two frames within one display refresh costs one
 // draw, not two.
 //
+// Frames come in slots: a striped picture's bands are independent streams
+// (stripes.ts), each drawn at its own rows, so a band replaces only a
+// waiting band of its own stripe, and an animation frame draws every
+// stripe's newest, in stripe order. An unstriped stream uses slot 0 alone.
+//
 // Owned by one thread (the page's or a worker's); every frame given to it is
 // its to close.
 
@@ -28,8 +33,14 @@ export function animationFrameClock(scope: typeof globalThis): Schedule | null {
   return typeof raf === "function" ? (cb) => void raf.call(scope, () => cb()) : null;
 }
 
+interface Waiting<T> {
+  frame: VideoFrame;
+  info: T;
+}
+
 export class FramePresenter<T> {
-  private pending: { frame: VideoFrame; info: T } | null = null;
+  // The newest frame not yet drawn of each slot.
+  private pending: (Waiting<T> | undefined)[] = [];
   private scheduled = false;
   // Bumped by reset(), so a draw scheduled before it does nothing.
   private generation = 0;
@@ -39,14 +50,14 @@ export class FramePresenter<T> {
     private readonly schedule: Schedule | null,
   ) {}
 
-  offer(frame: VideoFrame, info: T): void {
-    if (this.pending) {
-      const old = this.pending;
-      this.pending = null;
+  offer(frame: VideoFrame, info: T, slot = 0): void {
+    const old = this.pending[slot];
+    if (old) {
+      this.pending[slot] = undefined;
       old.frame.close();
       this.hooks.skipped(old.info);
     }
-    this.pending = { frame, info };
+    this.pending[slot] = { frame, info };
     if (!this.schedule) {
       this.drawPending();
       return;
@@ -65,18 +76,34 @@ export class FramePresenter<T> {
     });
   }
 
-  // Drops the frame waiting to be drawn, as for a new stream.
+  // Drops the frames waiting to be drawn, as for a new stream.
   reset(): void {
     this.generation++;
     this.scheduled = false;
-    this.pending?.frame.close();
-    this.pending = null;
+    for (const p of this.pending) p?.frame.close();
+    this.pending = [];
+  }
+
+  // Closes the frames waiting to be drawn, each reported skipped (they
+  // belong to a picture a newer one replaces); a draw already scheduled
+  // still draws what is offered before it.
+  discard(): void {
+    const all = this.pending;
+    this.pending = [];
+    for (const p of all) {
+      if (!p) continue;
+      p.frame.close();
+      this.hooks.skipped(p.info);
+    }
   }
 
   private drawPending(): void {
-    const p = this.pending;
-    this.pending = null;
-    if (!p) return;
+    const all = this.pending;
+    this.pending = [];
+    for (const p of all) if (p) this.drawOne(p);
+  }
+
+  private drawOne(p: Waiting<T>): void {
     const gen = this.generation;
     try {
       this.hooks.draw(p.frame, p.info, () => {

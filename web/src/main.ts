@@ -118,6 +118,7 @@ function idleStats(reason: string): VoxlStats {
     framesDrawn: 0,
     framesSkipped: 0,
     drawer: null,
+    stripes: 1,
     lastFrameId: 0,
     width: 0,
     height: 0,

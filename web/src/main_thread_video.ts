@@ -5,7 +5,7 @@
 
 import { CanvasDrawer } from "./canvas_drawer";
 import { animationFrameClock } from "./frame_presenter";
-import type { VideoHeader } from "./protocol";
+import type { VideoConfig, VideoHeader } from "./protocol";
 import type { VideoOutput } from "./video_output";
 import { VideoRenderer, type RendererEvents } from "./video_renderer";
 
@@ -21,8 +21,8 @@ export class MainThreadVideo implements VideoOutput {
     return this.renderer.codec;
   }
 
-  configure(codec: string, width: number, height: number): void {
-    this.renderer.configure(codec, width, height);
+  configure(c: VideoConfig): void {
+    this.renderer.configure(c);
   }
 
   reset(): void {

@@ -6,36 +6,81 @@ export const PROTOCOL_VERSION = 1;
 export const KIND_VIDEO = 1;
 export const FLAG_KEY_FRAME = 1;
 export const VIDEO_HEADER_BYTES = 24;
+// header_bytes with the stage stamps (offsets 24-43), and with the stripe
+// part after them (offsets 44-51; only while the stream is striped).
+export const VIDEO_STAMPS_HEADER_BYTES = 44;
+export const VIDEO_STRIPE_HEADER_BYTES = 52;
+// The most streams (horizontal bands) a picture is coded as (--stripes).
+export const MAX_STRIPES = 16;
 
-export interface VideoHeader {
+// Which of the picture's streams a video message belongs to, and the rows
+// of the picture it shows: its band, as wide as the picture. An unstriped
+// stream is stripe 0 of 1 and its band the whole picture.
+export interface StripePart {
+  stripe: number; // 0..stripes-1
+  stripes: number; // 1..MAX_STRIPES
+  bandY: number; // the band's first row in the picture
+  bandHeight: number; // its height: what this stream's decoder shows
+}
+
+// Whether `s` is a band a picture `height` rows tall can have: stripe
+// within stripes, the band inside the picture and even (the server cuts
+// on whole macroblock rows, the last band any even height), one stream
+// the whole picture.
+export function validStripe(s: StripePart, height: number): boolean {
+  const int = (v: number, lo: number, hi: number) => Number.isInteger(v) && v >= lo && v <= hi;
+  if (!int(height, 1, 65535) || !int(s.stripes, 1, MAX_STRIPES) || !int(s.stripe, 0, s.stripes - 1)) return false;
+  if (!int(s.bandY, 0, height - 1) || !int(s.bandHeight, 1, height - s.bandY)) return false;
+  if (s.stripes === 1) return s.bandY === 0 && s.bandHeight === height;
+  return s.bandY % 2 === 0 && s.bandHeight % 2 === 0;
+}
+
+export interface VideoHeader extends StripePart {
   key: boolean;
   frameId: number;
   captureUs: number; // server wall clock at capture, µs
-  width: number; // the picture's (display) size, not the coded, macroblock-aligned one
+  // The whole picture's (display) size, not the coded, macroblock-aligned
+  // one; a striped stream's band is as wide and bandHeight tall.
+  width: number;
   height: number;
   serverUs: number; // capture -> handed to the socket, µs
   // Bytes 24-43 (header_bytes 44) hold the server's stage stamps; this
-  // client does not read them.
+  // client does not read them. Bytes 44-51 (header_bytes 52) the stripe
+  // part: without it the message is stripe 0 of 1, its band the picture.
   payloadOffset: number;
 }
 
 // Parses a binary message; null when it is not a video message this client
-// understands.
+// understands (a stripe part that names no band of the picture included).
 export function readVideoHeader(buf: ArrayBuffer): VideoHeader | null {
   if (buf.byteLength < VIDEO_HEADER_BYTES) return null;
   const v = new DataView(buf);
   if (v.getUint8(0) !== KIND_VIDEO) return null;
   const headerBytes = v.getUint16(2, true);
   if (headerBytes < VIDEO_HEADER_BYTES || headerBytes > buf.byteLength) return null;
-  return {
+  const h: VideoHeader = {
     key: (v.getUint8(1) & FLAG_KEY_FRAME) !== 0,
     frameId: v.getUint32(4, true),
     captureUs: Number(v.getBigUint64(8, true)),
     width: v.getUint16(16, true),
     height: v.getUint16(18, true),
     serverUs: v.getUint32(20, true),
+    stripe: 0,
+    stripes: 1,
+    bandY: 0,
+    bandHeight: 0,
     payloadOffset: headerBytes,
   };
+  h.bandHeight = h.height;
+  if (headerBytes < VIDEO_STRIPE_HEADER_BYTES) return h;
+  const part: StripePart = {
+    stripe: v.getUint8(44),
+    stripes: v.getUint8(45),
+    bandY: v.getUint16(46, true),
+    bandHeight: v.getUint16(48, true),
+  };
+  if (!validStripe(part, h.height)) return null;
+  return { ...h, ...part };
 }
 
 // Audio: kind 2 desktop sound (server -> client), kind 3 microphone
@@ -75,6 +120,9 @@ export function microphoneMessage(sequence: number, captureUs: number, packet: U
 // Server -> client control messages.
 // id: this viewer's id (as in "viewers"); files: whether the server offers
 // the Files panel. Both absent from servers before per-viewer settings.
+// stripes: the server's --stripes, the most streams the picture is cut
+// into (informational: each message says its own; absent from servers
+// without stripes).
 export interface HelloMessage {
   type: "hello";
   version: number;
@@ -82,8 +130,37 @@ export interface HelloMessage {
   microphone?: boolean;
   id?: number;
   files?: boolean;
+  stripes?: number;
 }
-export interface VideoConfigMessage { type: "video"; codec: string; width: number; height: number }
+// Before a key frame whose codec or size changed. A striped stream says it
+// per stripe, before that stripe's key frame, with the fields of the video
+// header's stripe part (all four or none); width/height stay the whole
+// picture's.
+export interface VideoConfigMessage {
+  type: "video";
+  codec: string;
+  width: number;
+  height: number;
+  stripe?: number;
+  stripes?: number;
+  band_y?: number;
+  band_height?: number;
+}
+// What a decoder is configured with: one stream's codec, the whole
+// picture's size and the band it shows.
+export interface VideoConfig extends StripePart {
+  codec: string;
+  width: number;
+  height: number;
+}
+
+// The config a parsed "video" message gives: the old whole-picture message
+// is stripe 0 of 1.
+export function videoConfig(m: VideoConfigMessage): VideoConfig {
+  const { codec, width, height } = m;
+  if (m.stripes === undefined) return { codec, width, height, stripe: 0, stripes: 1, bandY: 0, bandHeight: height };
+  return { codec, width, height, stripe: m.stripe!, stripes: m.stripes, bandY: m.band_y!, bandHeight: m.band_height! };
+}
 export interface PongMessage { type: "pong"; t: number; server_us: number }
 export interface StatsMessage { type: "stats"; [key: string]: unknown }
 export interface AudioConfigMessage { type: "audio"; codec: string; rate: number; channels: number }
@@ -269,13 +346,13 @@ export function parseServerMessage(text: string): ServerMessage | null {
     case "hello":
       return num("version") &&
         (o.id === undefined || isId(o.id)) &&
-        (o.files === undefined || typeof o.files === "boolean")
+        (o.files === undefined || typeof o.files === "boolean") &&
+        (o.stripes === undefined || (Number.isInteger(o.stripes) && (o.stripes as number) >= 1 && (o.stripes as number) <= MAX_STRIPES))
         ? (o as unknown as HelloMessage)
         : null;
     case "video":
-      return typeof o.codec === "string" && o.codec !== "" && num("width") && num("height")
-        ? (o as unknown as VideoConfigMessage)
-        : null;
+      if (typeof o.codec !== "string" || o.codec === "" || !num("width") || !num("height")) return null;
+      return isWholeOrBand(o) ? (o as unknown as VideoConfigMessage) : null;
     case "pong":
       return num("t") && num("server_us") ? (o as unknown as PongMessage) : null;
     case "stats":
@@ -335,6 +412,22 @@ export function parseServerMessage(text: string): ServerMessage | null {
     default:
       return null;
   }
+}
+
+// A "video" message's stripe fields: none (the whole picture), or all four
+// naming a band of the picture (numbers only, checked as the header's).
+function isWholeOrBand(o: Record<string, unknown>): boolean {
+  const keys = ["stripe", "stripes", "band_y", "band_height"] as const;
+  const present = keys.filter((k) => o[k] !== undefined).length;
+  if (present === 0) return true;
+  if (present !== keys.length || !keys.every((k) => typeof o[k] === "number")) return false;
+  const part: StripePart = {
+    stripe: o.stripe as number,
+    stripes: o.stripes as number,
+    bandY: o.band_y as number,
+    bandHeight: o.band_height as number,
+  };
+  return Number.isInteger(o.width) && (o.width as number) > 0 && validStripe(part, o.height as number);
 }
 
 function isId(v: unknown): v is number {

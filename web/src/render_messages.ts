@@ -5,6 +5,7 @@
 // Pure types and constants; any thread.
 
 import type { MarkerReport } from "./frame_marker";
+import type { VideoConfig } from "./protocol";
 import type { DecodedInfo, DrawnInfo } from "./video_renderer";
 
 export const RENDER_WORKER_URL = "/render-worker.js";
@@ -14,16 +15,34 @@ export type ToWorker =
   | { t: "probe" }
   // Draw onto `canvas`, or with none send every decoded frame back ("frame").
   | { t: "init"; canvas: OffscreenCanvas | null; markerCell: number }
-  | { t: "configure"; codec: string; width: number; height: number }
+  | ({ t: "configure" } & VideoConfig)
   | { t: "reset" }
   // `data` is the whole message, transferred; the payload starts at `offset`.
-  | { t: "chunk"; key: boolean; frameId: number; captureUs: number; receivedAt: number; data: ArrayBuffer; offset: number };
+  // The band fields as in the video header (an unstriped stream's: stripe 0
+  // of 1, the whole picture).
+  | {
+      t: "chunk";
+      key: boolean;
+      frameId: number;
+      captureUs: number;
+      width: number;
+      height: number;
+      stripe: number;
+      stripes: number;
+      bandY: number;
+      bandHeight: number;
+      receivedAt: number;
+      data: ArrayBuffer;
+      offset: number;
+    };
 
 export type FromWorker =
   | { t: "caps"; ok: boolean; why: string }
   | { t: "decoded"; d: DecodedInfo }
-  // Transferred: the page's to close.
-  | { t: "frame"; frame: VideoFrame; frameId: number }
+  // Transferred: the page's to close. `composed`: the whole picture drawn
+  // from a striped stream's bands (render_worker.ts), the newest of which
+  // must reach the screen; otherwise a decoded frame of an unstriped one.
+  | { t: "frame"; frame: VideoFrame; frameId: number; composed: boolean }
   | { t: "drawn"; d: DrawnInfo }
   | { t: "skipped" }
   | { t: "dropped" }

@@ -8,6 +8,7 @@
 import type { FromWorker, ToWorker } from "./render_messages";
 import { CanvasDrawer } from "./canvas_drawer";
 import { animationFrameClock } from "./frame_presenter";
+import { isStriped, type Placement } from "./stripes";
 import { VideoRenderer, type FrameSink } from "./video_renderer";
 
 interface WorkerScope {
@@ -17,6 +18,7 @@ interface WorkerScope {
 
 const scope = globalThis as unknown as WorkerScope;
 let renderer: VideoRenderer | null = null;
+let poster: FramePoster | null = null;
 
 function post(m: FromWorker, transfer: Transferable[] = []): void {
   scope.postMessage(m, transfer);
@@ -24,11 +26,64 @@ function post(m: FromWorker, transfer: Transferable[] = []): void {
 
 // Hands every decoded frame to the page (which feeds its video element), at
 // once: the page's compositor shows the newest and the page closes them.
+// A video element shows whole pictures, so a striped stream's bands are
+// drawn here, each at its rows of a canvas of the whole picture's size as
+// it decodes, and the page gets that canvas as a frame of its own once the
+// bands decoded in the same turn are on it (a zero-delay timer): a burst of
+// every stripe's key frames makes fewer pictures than it has bands.
 class FramePoster implements FrameSink {
   frameId = 0;
-  draw(frame: VideoFrame, done: () => void): void {
-    post({ t: "frame", frame, frameId: this.frameId }, [frame]);
+  private composer: CanvasDrawer | null = null;
+  private timestamp = 0;
+  private postScheduled = false;
+  // Bumped by a whole frame and by reset(), so that a composed picture
+  // scheduled before either is not posted after it.
+  private generation = 0;
+
+  draw(frame: VideoFrame, place: Placement, done: () => void): void {
+    if (!isStriped(place)) {
+      this.cancelComposed();
+      post({ t: "frame", frame, frameId: this.frameId, composed: false }, [frame]);
+      done();
+      return;
+    }
+    this.composer ??= new CanvasDrawer(new OffscreenCanvas(place.width, place.height), false);
+    this.composer.draw(frame, place, () => undefined);
+    this.timestamp = frame.timestamp;
     done();
+    this.schedulePost();
+  }
+
+  reset(): void {
+    this.cancelComposed();
+  }
+
+  private cancelComposed(): void {
+    this.generation++;
+    this.postScheduled = false;
+  }
+
+  private schedulePost(): void {
+    if (this.postScheduled) return;
+    this.postScheduled = true;
+    const gen = this.generation;
+    setTimeout(() => {
+      if (gen !== this.generation) return;
+      this.postScheduled = false;
+      this.postPicture();
+    }, 0);
+  }
+
+  private postPicture(): void {
+    if (!this.composer) return;
+    let frame: VideoFrame;
+    try {
+      frame = new VideoFrame(this.composer.canvas, { timestamp: this.timestamp });
+    } catch (e) {
+      post({ t: "error", message: `cannot make a picture of the stripes: ${String(e)}`, fatal: false });
+      return;
+    }
+    post({ t: "frame", frame, frameId: this.frameId, composed: true }, [frame]);
   }
 }
 
@@ -51,17 +106,19 @@ function handle(m: ToWorker): void {
       break;
     case "init":
       renderer?.reset();
-      const poster = m.canvas ? null : new FramePoster();
-      const sink: FrameSink = m.canvas ? new CanvasDrawer(m.canvas) : poster!;
+      poster?.reset();
+      const framePoster = m.canvas ? null : new FramePoster();
+      poster = framePoster;
+      const sink: FrameSink = m.canvas ? new CanvasDrawer(m.canvas) : framePoster!;
       const schedule = m.canvas ? animationFrameClock(globalThis) : null;
       renderer = new VideoRenderer(sink, schedule, m.canvas ? m.markerCell : 0, {
         decoded: (d) => {
-          if (poster) poster.frameId = d.frameId;
+          if (framePoster) framePoster.frameId = d.frameId;
           post({ t: "decoded", d });
         },
         // The page learns of a posted frame from the frame itself.
         drawn: (d) => {
-          if (!poster) post({ t: "drawn", d });
+          if (!framePoster) post({ t: "drawn", d });
         },
         skipped: () => post({ t: "skipped" }),
         dropped: () => post({ t: "dropped" }),
@@ -71,10 +128,11 @@ function handle(m: ToWorker): void {
       });
       break;
     case "configure":
-      renderer?.configure(m.codec, m.width, m.height);
+      renderer?.configure(m);
       break;
     case "reset":
       renderer?.reset();
+      poster?.reset();
       break;
     case "chunk":
       renderer?.decode(m, new Uint8Array(m.data, m.offset), m.receivedAt);

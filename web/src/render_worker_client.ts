@@ -4,7 +4,7 @@
 //
 // Main thread.
 
-import type { VideoHeader } from "./protocol";
+import type { VideoConfig, VideoHeader } from "./protocol";
 import { RENDER_WORKER_URL, type FromWorker, type ToWorker } from "./render_messages";
 import type { RendererEvents } from "./video_renderer";
 
@@ -60,9 +60,9 @@ export class RenderWorker {
     this.worker.terminate();
   }
 
-  configure(codec: string, width: number, height: number): void {
-    this.configured = codec;
-    this.send({ t: "configure", codec, width, height });
+  configure(c: VideoConfig): void {
+    this.configured = c.codec;
+    this.send({ t: "configure", ...c });
   }
 
   reset(): void {
@@ -72,7 +72,21 @@ export class RenderWorker {
 
   decode(h: VideoHeader, buf: ArrayBuffer, receivedAt: number): void {
     this.send(
-      { t: "chunk", key: h.key, frameId: h.frameId, captureUs: h.captureUs, receivedAt, data: buf, offset: h.payloadOffset },
+      {
+        t: "chunk",
+        key: h.key,
+        frameId: h.frameId,
+        captureUs: h.captureUs,
+        width: h.width,
+        height: h.height,
+        stripe: h.stripe,
+        stripes: h.stripes,
+        bandY: h.bandY,
+        bandHeight: h.bandHeight,
+        receivedAt,
+        data: buf,
+        offset: h.payloadOffset,
+      },
       [buf],
     );
   }

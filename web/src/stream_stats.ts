@@ -42,14 +42,18 @@ function median(v: readonly number[]): number | null {
 }
 
 export interface StatsSnapshot {
-  fps: number; // decoded frames in the last second
+  // Pictures decoded in the last second: every frame of an unstriped
+  // stream; of a striped one, the frames of distinct captures (the bands
+  // one capture changed count once, so N stripes do not make N times the
+  // rate).
+  fps: number;
   latencyMs: number | null; // capture -> decoded, last frame
   latencyP50Ms: number | null; // over the last second
   kbps: number; // video payload received in the last second
   decodeMs: number | null; // last frame
   decodeP50Ms: number | null;
-  framesDecoded: number;
-  framesDrawn: number; // decoded frames shown
+  framesDecoded: number; // every decoded frame, each band of a striped stream one
+  framesDrawn: number; // decoded frames shown (with a video element, a striped stream's composed pictures)
   framesSkipped: number; // decoded frames replaced by a newer one before the display could show them
   lastFrameId: number;
   width: number; // size of the last drawn frame
@@ -89,11 +93,14 @@ export class StreamStats {
     this.height = height;
   }
 
-  decoded(now: number, frameId: number, decodeMs: number, latencyMs: number | null): void {
+  // `picture`: whether the frame starts a picture of its own (false for a
+  // striped stream's further bands of one capture); only those count
+  // towards fps.
+  decoded(now: number, frameId: number, decodeMs: number, latencyMs: number | null, picture = true): void {
     this.framesDecoded++;
     this.lastFrameId = frameId;
     this.lastDecode = decodeMs;
-    this.frames.push(now, 1);
+    if (picture) this.frames.push(now, 1);
     this.decode.push(now, decodeMs);
     this.lastLatency = latencyMs;
     if (latencyMs !== null) {

@@ -14,11 +14,12 @@ export interface VoxlStats {
   framesDrawn: number; // of those, drawn (the rest were replaced by a newer frame first)
   framesSkipped: number;
   drawer: "worker, video element" | "worker, canvas" | "main thread" | null; // where decoding and drawing run
+  stripes: number; // how many streams (bands) the last decoded frame's picture was coded as; 1 unstriped
   lastFrameId: number;
-  width: number; // size of the last drawn frame
+  width: number; // size of the last drawn picture (a striped stream's whole picture)
   height: number;
   codec: string | null;
-  fps: number;
+  fps: number; // pictures per second (a striped stream's bands of one capture count once)
   latencyMs: number | null; // capture -> decoded, last frame; null before clock sync
   latencyP50Ms: number | null;
   decodeMs: number | null;

@@ -1,6 +1,7 @@
 // Wraps WebCodecs' VideoDecoder for a live stream: holds back delta frames
 // until a key frame can start the picture, rebuilds itself after a decode
 // error, and remembers when each frame went in so its decode time is known.
+// One per stream: a striped picture has one per stripe (video_renderer.ts).
 
 import { undecodableMessage } from "./decoder_hint";
 import type { VideoHeader } from "./protocol";
@@ -8,17 +9,18 @@ import type { VideoHeader } from "./protocol";
 // What the decoder needs of a video message's header.
 export type ChunkInfo = Pick<VideoHeader, "key" | "frameId" | "captureUs">;
 
-export interface DecodedFrame {
+export interface DecodedFrame<T extends ChunkInfo = ChunkInfo> {
   frame: VideoFrame; // the receiver must close it
   frameId: number;
   captureUs: number;
   decodeMs: number; // decode() call to output
   queued: number; // frames still waiting in the decoder
   receivedAt: number; // as given to decode()
+  chunk: T; // what decode() was given with it
 }
 
-export interface DecoderEvents {
-  frame(f: DecodedFrame): void;
+export interface DecoderEvents<T extends ChunkInfo = ChunkInfo> {
+  frame(f: DecodedFrame<T>): void;
   dropped(): void;
   // Decoding cannot go on without a key frame from the server.
   needKeyFrame(reason: string): void;
@@ -27,10 +29,9 @@ export interface DecoderEvents {
   error(message: string, fatal: boolean): void;
 }
 
-interface Pending {
+interface Pending<T> {
   timestamp: number;
-  frameId: number;
-  captureUs: number;
+  chunk: T;
   startedAt: number;
   receivedAt: number;
 }
@@ -41,15 +42,15 @@ const MAX_PENDING = 120;
 // While waiting for a key frame, ask again at most this often.
 const KEY_REQUEST_INTERVAL_MS = 1000;
 
-export class StreamDecoder {
+export class StreamDecoder<T extends ChunkInfo = ChunkInfo> {
   private decoder: VideoDecoder | null = null;
   private config: VideoDecoderConfig | null = null;
   private waitingForKey = true;
   private fatal = false;
-  private pending: Pending[] = [];
+  private pending: Pending<T>[] = [];
   private lastKeyRequest = -Infinity;
 
-  constructor(private readonly events: DecoderEvents) {}
+  constructor(private readonly events: DecoderEvents<T>) {}
 
   get queueSize(): number {
     return this.decoder?.decodeQueueSize ?? 0;
@@ -91,7 +92,7 @@ export class StreamDecoder {
   // Returns false when the frame was not handed to the decoder.
   // `receivedAt`: when the message arrived, in any clock the caller likes;
   // handed back with the frame.
-  decode(h: ChunkInfo, data: Uint8Array, receivedAt = 0): boolean {
+  decode(h: T, data: Uint8Array, receivedAt = 0): boolean {
     if (!this.decoder || this.fatal || (this.waitingForKey && !h.key)) {
       this.drop();
       return false;
@@ -106,7 +107,7 @@ export class StreamDecoder {
       this.failed(e);
       return false;
     }
-    this.pending.push({ timestamp: h.captureUs, frameId: h.frameId, captureUs: h.captureUs, startedAt, receivedAt });
+    this.pending.push({ timestamp: h.captureUs, chunk: h, startedAt, receivedAt });
     if (this.pending.length > MAX_PENDING) this.pending.shift();
     return true;
   }
@@ -185,11 +186,12 @@ export class StreamDecoder {
     this.pending.splice(0, Math.max(i, 0) + 1);
     this.events.frame({
       frame,
-      frameId: p.frameId,
-      captureUs: p.captureUs,
+      frameId: p.chunk.frameId,
+      captureUs: p.chunk.captureUs,
       decodeMs: performance.now() - p.startedAt,
       queued: dec.decodeQueueSize,
       receivedAt: p.receivedAt,
+      chunk: p.chunk,
     });
   }
 }

@@ -4,7 +4,8 @@
 // element plays. The browser's compositor then turns the frame into pixels
 // once, as it shows it, where a canvas costs a conversion, a copy into the
 // canvas and another into the compositor's buffer. It also shows only the
-// newest frame at each display refresh by itself.
+// newest frame at each display refresh by itself. A striped stream's bands
+// come as whole pictures, drawn in the worker (render_worker.ts).
 //
 // Main thread.
 
@@ -28,6 +29,10 @@ export class VideoElementOutput extends WorkerOutput {
   readonly drawer = "worker, video element";
   private readonly writer: WritableStreamDefaultWriter<VideoFrame>;
   private readonly marker: MarkerReader | null;
+  // The newest picture of a striped stream, waiting for the track to take
+  // one (see message()), and whether something waits for that.
+  private held: { frame: VideoFrame; frameId: number } | null = null;
+  private waitingForTrack = false;
 
   private constructor(
     worker: RenderWorker,
@@ -67,26 +72,67 @@ export class VideoElementOutput extends WorkerOutput {
     return { output: out, why: "" };
   }
 
+  override reset(): void {
+    this.dropHeld(false);
+    super.reset();
+  }
+
   private message(m: FromWorker): void {
     if (m.t !== "frame") {
       this.worker.dispatch(m, this.events);
       return;
     }
     const frame = m.frame;
+    if (!m.composed) this.dropHeld(true);
     // A track whose sink has not taken the last frame yet: this one would
-    // only wait behind it, and a newer one is on its way.
+    // only wait behind it, and a newer one is on its way. Not so for a
+    // striped stream, where the next picture comes only when a band changes
+    // again: its newest waits for the track instead.
     if (this.writer.desiredSize !== null && this.writer.desiredSize <= 0) {
+      if (m.composed) {
+        this.hold(frame, m.frameId);
+        return;
+      }
       frame.close();
       this.events.skipped();
       return;
     }
+    this.show(frame, m.frameId);
+  }
+
+  private hold(frame: VideoFrame, frameId: number): void {
+    this.dropHeld(true);
+    this.held = { frame, frameId };
+    if (this.waitingForTrack) return;
+    this.waitingForTrack = true;
+    const shown = () => {
+      this.waitingForTrack = false;
+      const h = this.held;
+      this.held = null;
+      if (h) this.show(h.frame, h.frameId);
+    };
+    this.writer.ready.then(shown, () => {
+      this.waitingForTrack = false;
+      this.dropHeld(false);
+    });
+  }
+
+  private dropHeld(skipped: boolean): void {
+    const h = this.held;
+    this.held = null;
+    if (!h) return;
+    h.frame.close();
+    if (skipped) this.events.skipped();
+  }
+
+  private show(frame: VideoFrame, frameId: number): void {
     const { displayWidth: width, displayHeight: height } = frame;
     // The marker is read off a second handle on the same pixels (no copy),
     // so the frame goes to the screen without waiting for it.
     const probe = this.marker ? frame.clone() : null;
     const drawnAtUs = (performance.timeOrigin + performance.now()) * 1000;
     this.writer.write(frame).catch(() => frame.close());
-    this.events.drawn({ frameId: m.frameId, width, height });
+    this.events.drawn({ frameId, width, height });
     if (probe && this.marker) {
       const marker = this.marker;
       marker

@@ -2,11 +2,12 @@
 // first of these the browser can do: decoded in the render worker and shown
 // by a video element (video_element_output.ts), decoded and drawn in the
 // worker on the transferred canvas (worker_video.ts), or both on the page's
-// own thread (main_thread_video.ts). All report through RendererEvents.
+// own thread (main_thread_video.ts). All report through RendererEvents, and
+// all show a striped stream's bands as one picture (stripes.ts).
 //
 // Main thread.
 
-import type { VideoHeader } from "./protocol";
+import type { VideoConfig, VideoHeader } from "./protocol";
 import type { RendererEvents } from "./video_renderer";
 
 export type Drawer = "worker, video element" | "worker, canvas" | "main thread";
@@ -14,7 +15,8 @@ export type Drawer = "worker, video element" | "worker, canvas" | "main thread";
 export interface VideoOutput {
   readonly drawer: Drawer;
   readonly codec: string | null;
-  configure(codec: string, width: number, height: number): void;
+  // One stream's "video" message (a striped picture has one per stripe).
+  configure(c: VideoConfig): void;
   reset(): void;
   // `buf` is the whole message (the output may take it over); `receivedAt`
   // is performance.timeOrigin + performance.now() at its arrival.

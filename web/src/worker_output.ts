@@ -5,7 +5,7 @@
 //
 // Main thread. Owns the worker it was given.
 
-import type { VideoHeader } from "./protocol";
+import type { VideoConfig, VideoHeader } from "./protocol";
 import type { RenderWorker } from "./render_worker_client";
 import type { Drawer, VideoOutput } from "./video_output";
 
@@ -18,8 +18,8 @@ export abstract class WorkerOutput implements VideoOutput {
     return this.worker.codec;
   }
 
-  configure(codec: string, width: number, height: number): void {
-    this.worker.configure(codec, width, height);
+  configure(c: VideoConfig): void {
+    this.worker.configure(c);
   }
 
   reset(): void {
