@@ -13,6 +13,7 @@
 #include "stream/encoder_thread_rule.h"
 #include "stream/frame_pacer.h"
 #include "stream/frame_rate_governor.h"
+#include "stream/frame_schedule.h"
 
 namespace voxl::stream {
 
@@ -202,26 +203,23 @@ void VideoPipeline::produce() {
                                        std::chrono::duration_cast<std::chrono::microseconds>(pacer.interval() / 4));
   std::vector<std::string> codecs;  // each stream's, from its last key frame
   uint32_t frame_id = 0;
-  bool have_picture = false;
   // Where the picture lies on the desktop, from the newest capture; frames
   // made without one (paintover) show the same area.
   Point origin;
   Size captured;
   std::vector<Rect> rects;
-  // Paintover: frames still to sharpen the last change with, and when it
-  // happened. Off when its CRF is no better than the normal one.
+  // Paintover: off when its CRF is no better than the normal one.
   const bool paintover_on = settings_.paintover_burst > 0 && settings_.paintover_crf < settings_.encoder.crf;
-  const auto paintover_delay = std::chrono::milliseconds(std::max(0, settings_.paintover_delay_ms));
-  int paintover_left = 0;
-  int paintover_nth = 0;  // paintover frames since the last change
-  Clock::time_point changed_at;
+  FrameSchedule schedule(paintover_on ? settings_.paintover_burst : 0,
+                         std::chrono::milliseconds(std::max(0, settings_.paintover_delay_ms)));
   // When a still screen switches to 4:4:4 (a paintover then), if it may.
   const auto full_chroma_due = [&]() -> std::optional<Clock::time_point> {
     const bool allowed = settings_.full_chroma && full_chroma_;
     const auto due = chroma.full_chroma_due(allowed);
-    if (!due || !have_picture || !last_frame || encode::encodable_size(last_frame->size()) != image.size())
+    if (!due || !schedule.have_picture() || !last_frame ||
+        encode::encodable_size(last_frame->size()) != image.size())
       return std::nullopt;
-    return std::max(*due, changed_at + paintover_delay);
+    return std::max(*due, schedule.still_from());
   };
 
   int paced_fps = rate.fps();  // what the pacer was last given
@@ -248,14 +246,8 @@ void VideoPipeline::produce() {
       paused = paused_;
     }
     // Wait for damage until a paintover is due, at most kIdleWait.
-    auto timeout = kIdleWait;
     const Clock::time_point ready = Clock::now();
-    std::optional<Clock::time_point> due;
-    if (paintover_left > 0) due = changed_at + paintover_delay;
-    if (const auto full = full_chroma_due()) due = due ? std::min(*due, *full) : *full;
-    if (due)
-      timeout = std::clamp(std::chrono::ceil<std::chrono::milliseconds>(*due - Clock::now()),
-                           std::chrono::milliseconds(0), kIdleWait);
+    const auto timeout = schedule.damage_wait(ready, full_chroma_due(), kIdleWait);
     capture::CaptureResult r;
     if (settings_.coalesce_us > 0) {
       // Let the rest of a drawing land in this frame: capture once the
@@ -291,17 +283,10 @@ void VideoPipeline::produce() {
       continue;
     }
     bool paintover = false;
-    if (r.status == capture::CaptureStatus::kNoChange && !(keyframe_ && have_picture)) {
-      const auto full = full_chroma_due();
-      const bool switch_due = full && got >= *full;
-      const bool sharpen_due = paintover_left > 0 && have_picture && got >= changed_at + paintover_delay;
-      if (!switch_due && !sharpen_due) continue;
-      // No viewer can take a frame: sharpening waits until one can (the
-      // pause wait above bounds how often this looks), or it would never
-      // come on a link whose window is full when it falls due.
-      if (paused) continue;
+    if (r.status == capture::CaptureStatus::kNoChange && !(keyframe_ && schedule.have_picture())) {
+      // While paused, the pause wait above bounds how often this looks.
+      if (!schedule.paintover_now(got, full_chroma_due(), paused)) continue;
       paintover = true;
-      if (paintover_left > 0) --paintover_left;
     }
 
     auto out = std::make_shared<encode::EncodedFrame>();
@@ -363,10 +348,7 @@ void VideoPipeline::produce() {
       }
       converter.convert(f, rects, image);
       damaged = damaged_fraction(rects, want);
-      have_picture = true;
-      if (paintover_on) paintover_left = settings_.paintover_burst;
-      paintover_nth = 0;
-      changed_at = got;
+      schedule.on_change(got);
       out->stamps.converted = Clock::now();
       out->times.convert_us = micros_between(t0, out->stamps.converted);
     } else {
@@ -428,8 +410,7 @@ void VideoPipeline::produce() {
     if (switched) {
       log_->debug("video: {} from here on", format == encode::ChromaFormat::k444 ? "4:4:4" : "4:2:0");
       // The burst after a switch to 4:4:4 refines its IDR.
-      if (format == encode::ChromaFormat::k444 && paintover_on)
-        paintover_left = std::max(paintover_left, kFullChromaBurst - 1);
+      if (format == encode::ChromaFormat::k444) schedule.extend_burst(kFullChromaBurst);
     }
     encode::VideoEncoder& enc = format == encode::ChromaFormat::k444 ? *encoder444 : *encoder;
     const encode::I420Image& pic = format == encode::ChromaFormat::k444 ? image444 : image;
@@ -439,11 +420,7 @@ void VideoPipeline::produce() {
     // x264 refills its VBV after each frame: a burst's first frame banks the
     // bits of the stillness, its second spends them (an interval's cannot
     // sharpen what motion left blurred on a slow link or a busy machine).
-    using GapBudget = encode::VideoEncoder::GapBudget;
-    if (paintover) ++paintover_nth;
-    enc.set_gap_budget(paintover_nth == 1 && paintover_left > 0 ? GapBudget::kBank
-                       : paintover_nth == 2                     ? GapBudget::kSpend
-                                                                : GapBudget::kNone);
+    enc.set_gap_budget(schedule.gap_budget());
     const auto t1 = Clock::now();
     const int64_t pts = std::chrono::duration_cast<std::chrono::microseconds>(
                             out->captured_at.time_since_epoch())
@@ -454,7 +431,7 @@ void VideoPipeline::produce() {
     const std::span<const Rect> damage = change ? std::span<const Rect>(rects) : std::span<const Rect>();
     if (!enc.encode(pic, pts, key || asked || switched, damage, parts)) {
       if (asked) keyframe_ = true;
-      if (paintover) paintover_left = 0;  // every stripe is sharp already
+      if (paintover) schedule.end_burst();  // every stripe is sharp already
       continue;
     }
     out->stamps.encoded = Clock::now();
@@ -479,7 +456,7 @@ void VideoPipeline::produce() {
     // Nothing left to sharpen, unless the VBV starved a part small.
     const bool small = std::all_of(parts.begin(), parts.end(),
                                    [](const encode::CodedPart& p) { return p.data.size() < encode::kSettledBytes; });
-    if (paintover && small && !enc.last_frame_starved()) paintover_left = 0;
+    if (paintover && small && !enc.last_frame_starved()) schedule.end_burst();
     last_sent = got;
     out->size = enc.size();
     out->origin = origin;
