@@ -1,5 +1,6 @@
 // Binary WebSocket messages a viewer sends: the audio header (kind 3, the
-// microphone) and, for the same bytes, the video header reader; then each
+// microphone) and, for the same bytes, the video header readers (stamps and
+// stripe part included); then each
 // accepted packet goes where the server sends it, audio::Microphone (Opus
 // decoding, loss concealment, speaker hand-over), into a sink that only
 // checks what it is given: whole mono packets of at most 120 ms.
@@ -62,6 +63,17 @@ void check_headers(std::span<const uint8_t> m) {
   if (stream::read_video_stamps(m)) {
     size_t soff = 0;
     FUZZ_CHECK(stream::read_video_header(m, soff) && soff >= stream::kVideoHeaderWithStampsBytes);
+  }
+  // The stripe part likewise, and it writes back to the same bytes.
+  if (const auto s = stream::read_video_stripe(m)) {
+    size_t soff = 0;
+    const auto h = stream::read_video_header(m, soff);
+    FUZZ_CHECK(h && soff >= stream::kVideoHeaderWithStripeBytes);
+    FUZZ_CHECK(stream::read_video_stamps(m).has_value());
+    std::array<uint8_t, stream::kVideoHeaderWithStripeBytes> again{};
+    stream::write_video_header(*h, *stream::read_video_stamps(m), *s, again);
+    FUZZ_CHECK(std::memcmp(again.data() + 44, m.data() + 44, 6) == 0);
+    FUZZ_CHECK((again[50] & stream::kStripeFlagLast) == (m[50] & stream::kStripeFlagLast));
   }
 }
 

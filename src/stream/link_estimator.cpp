@@ -98,10 +98,11 @@ double LinkEstimator::standing_queue_delay_ms() const {
   return least;
 }
 
-size_t LinkEstimator::frame_window(double fps) const {
-  if (!has_samples()) return kExtraFrames + 1;
+size_t LinkEstimator::frame_window(double fps, int parts) const {
+  const auto n = size_t(std::max(1, parts));
+  if (!has_samples()) return (kExtraFrames + 1) * n;
   const auto rtt_frames = size_t(std::ceil(min_rtt_ms() * std::max(1.0, fps) / 1000.0));
-  return std::clamp<size_t>(rtt_frames + kExtraFrames, kExtraFrames, kMaxFramesInFlight);
+  return std::clamp<size_t>(rtt_frames + kExtraFrames, kExtraFrames, kMaxFramesInFlight) * n;
 }
 
 bool LinkEstimator::drain_due(Time now) const {
@@ -109,13 +110,14 @@ bool LinkEstimator::drain_due(Time now) const {
   return now - *last_empty_send_ >= (only_first_empty_send_ ? Clock::duration(kFirstProbe) : Clock::duration(kProbeEvery));
 }
 
-bool LinkEstimator::can_send(double fps, Time now) const {
+bool LinkEstimator::can_send(double fps, Time now, int parts) const {
   if (in_flight_.empty()) return true;
   if (drain_due(now)) return false;
-  if (in_flight_.size() >= frame_window(fps)) return false;
+  if (in_flight_.size() >= frame_window(fps, parts)) return false;
   if (recent_kbps_ <= 0) return true;
   const double bdp_bytes = recent_kbps_ * min_rtt_ms() / 8.0;  // kbit/s x ms / 8 = bytes
-  const double budget = bdp_bytes + double(kExtraFrames) * std::max(1.0, avg_frame_bytes_);
+  const double budget =
+      bdp_bytes + double(kExtraFrames) * double(std::max(1, parts)) * std::max(1.0, avg_frame_bytes_);
   return double(bytes_in_flight_) < budget;
 }
 

@@ -108,12 +108,15 @@ class LinkEstimator {
   // and the bytes within the bandwidth-delay product (at the recent rate)
   // plus that many average frames; while a drain is due (see above),
   // nothing may be in flight.
-  // Before any ack, at most kExtraFrames + 1 frames go out.
-  bool can_send(double fps, Time now) const;
+  // Before any ack, at most kExtraFrames + 1 frames go out. `parts`: the
+  // frames a picture is sent as (--stripes: one per changed band, each
+  // its own message); the windows count whole pictures, so they hold that
+  // many times the frames and average frames.
+  bool can_send(double fps, Time now, int parts = 1) const;
   // A drain of the path is due: the next frame waits for an empty pipe.
   bool drain_due(Time now) const;
   // The window can_send() applies, in frames.
-  size_t frame_window(double fps) const;
+  size_t frame_window(double fps, int parts = 1) const;
 
  private:
   struct Sent {

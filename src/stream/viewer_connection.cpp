@@ -374,7 +374,7 @@ bool ViewerConnection::ready() const {
   if (closed_ || !queue_.empty()) return false;
   const Time t = now();
   if (!paced_by_link(t)) return in_flight_ != InFlight::kVideo;  // TCP alone paces it
-  if (link_.can_send(window_fps(), t)) return true;
+  if (link_.can_send(services_.max_fps, t, stripes_)) return true;
   held_back_ = true;  // the link, not the content, limits the next frame
   return false;
 }
@@ -479,7 +479,7 @@ void ViewerConnection::pump() {
   if (queue_.empty()) return;
   const Time t = now();
   link_.expire(t);
-  if (paced_by_link(t) && !link_.can_send(window_fps(), t)) {  // the next ack resumes
+  if (paced_by_link(t) && !link_.can_send(services_.max_fps, t, stripes_)) {  // the next ack resumes
     held_back_ = true;
     return;
   }
@@ -542,6 +542,7 @@ void ViewerConnection::send_video(Time t) {
     stripe.stripes = uint8_t(sending_->stripes);
     stripe.band_y = uint16_t(sending_->band.y);
     stripe.band_height = uint16_t(sending_->band.height);
+    stripe.last = sending_->last_part;
     write_video_header(h, stamps, stripe, header_);
     header = header_;
   } else {

@@ -251,10 +251,9 @@ class ViewerConnection final : public VideoSink, public AudioSink, public input:
     Rect band;
   };
   std::vector<Announced> announced_;
-  // Streams the picture is coded as now: the link window counts frames of
-  // each (a frame per changed band), so it holds that many times the frames.
+  // Streams the picture is coded as now: a picture is sent as up to that
+  // many frames (one per changed band), and the link window counts pictures.
   int stripes_ = 1;
-  int window_fps() const { return services_.max_fps * stripes_; }
 
   LinkEstimator link_;
   BitrateController rate_;

@@ -51,7 +51,8 @@ void write_video_header(const VideoHeader& h, const VideoStamps& s, const VideoS
   p[45] = stripe.stripes;
   put<uint16_t>(p + 46, stripe.band_y);
   put<uint16_t>(p + 48, stripe.band_height);
-  put<uint16_t>(p + 50, 0);
+  p[50] = stripe.last ? kStripeFlagLast : 0;
+  p[51] = 0;
 }
 
 std::optional<VideoStripe> read_video_stripe(std::span<const uint8_t> m) {
@@ -63,6 +64,7 @@ std::optional<VideoStripe> read_video_stripe(std::span<const uint8_t> m) {
   s.stripes = p[45];
   s.band_y = get<uint16_t>(p + 46);
   s.band_height = get<uint16_t>(p + 48);
+  s.last = (p[50] & kStripeFlagLast) != 0;
   return s;
 }
 

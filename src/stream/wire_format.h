@@ -36,7 +36,10 @@
 //       48    2 band_height   its height: what its decoder shows (the band
 //                             is as wide as the picture; width/height above
 //                             stay the whole picture's size)
-//       50    2 reserved      0
+//       50    1 stripe_flags  bit 0: the last band coded from this capture
+//                             (once it decodes, the picture is whole again);
+//                             readers ignore unknown bits
+//       51    1 reserved      0
 //   Every stream starts on a key frame and they start together: a key frame
 //   request, a resize or a new viewer makes a key frame of every stripe,
 //   sent one after the other. A delta comes only for a band that changed;
@@ -329,11 +332,14 @@ void write_video_header(const VideoHeader& h, const VideoStamps& s,
 inline constexpr size_t kVideoStripeBytes = 8;
 inline constexpr size_t kVideoHeaderWithStripeBytes = kVideoHeaderWithStampsBytes + kVideoStripeBytes;
 
+inline constexpr uint8_t kStripeFlagLast = 1;
+
 struct VideoStripe {
   uint8_t stripe = 0;
   uint8_t stripes = 1;
   uint16_t band_y = 0;
   uint16_t band_height = 0;
+  bool last = true;  // the last band coded from its capture
 };
 
 // The header with stamps and the stripe part (header_bytes 52).

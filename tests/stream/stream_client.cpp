@@ -152,7 +152,8 @@ void StreamClient::on_message(bool text, std::string bytes) {
   if (got_picture) {
     if (stripe.stripes > 1) compose(decoder->picture(), stripe, header->width, header->height);
     else picture_ = decoder->picture();
-    picture_frame_id_ = header->frame_id;
+    // A striped capture's picture is new once its last band is in.
+    if (stripe.last) picture_frame_id_ = header->frame_id;
     last_decode_ms_ = decode_ms;
   }
   if (options_.ack)

@@ -71,7 +71,9 @@ class StreamClient {
   // Waits for a decoded picture whose pixel at (x, y) is near `rgb`.
   bool wait_for_colour(int x, int y, uint32_t rgb, std::chrono::milliseconds limit = 30s);
 
-  // The newest decoded picture and the id of the frame it came from.
+  // The newest decoded picture and the id of the frame it came from (of a
+  // striped stream: the frame whose band completed its capture's picture;
+  // the bands are composed into it as they decode).
   const std::optional<Picture>& picture() const { return picture_; }
   uint32_t picture_frame_id() const { return picture_frame_id_; }
   // 0x00RRGGBB of the newest picture at (x, y); nullopt before any.

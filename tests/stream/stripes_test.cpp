@@ -101,6 +101,12 @@ TEST_P(StripesTest, EveryBandDecodesAndARectangleAcrossABoundaryIsWhole) {
     else EXPECT_TRUE(keyed.contains(s.stripe)) << "stripe " << int(s.stripe) << " sent a delta before its key frame";
   }
   EXPECT_EQ(int(keyed.size()), GetParam());
+  // The frames of one capture come together, and the last one says so (the
+  // newest frame's capture may have more to come: not judged).
+  for (size_t i = 0; i + 1 < client.frames().size(); ++i) {
+    const bool next_is_same_capture = client.frames()[i + 1].capture_us == client.frames()[i].capture_us;
+    EXPECT_EQ(client.frame_stripes()[i].last, !next_is_same_capture) << "frame " << client.frames()[i].frame_id;
+  }
 }
 
 TEST_P(StripesTest, AChangeInsideOneBandSendsThatBandOnly) {

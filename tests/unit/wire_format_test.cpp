@@ -82,7 +82,7 @@ TEST(WireFormat, StageStampsFollowTheBaseHeader) {
 TEST(WireFormat, TheStripePartFollowsTheStamps) {
   const VideoHeader h{true, 78, 1'700'000'000'000'000ull, 1920, 1080, 9000};
   const VideoStamps st{-16000, -600, 450, 7300, 7400};
-  const VideoStripe stripe{2, 4, 544, 272};
+  const VideoStripe stripe{2, 4, 544, 272, true};
   std::vector<uint8_t> m(kVideoHeaderWithStripeBytes + 5, 0xEE);
   write_video_header(h, st, stripe, std::span<uint8_t, kVideoHeaderWithStripeBytes>(m.data(), kVideoHeaderWithStripeBytes));
   EXPECT_EQ(little_endian(m, 2, 2), 52u);
@@ -90,7 +90,8 @@ TEST(WireFormat, TheStripePartFollowsTheStamps) {
   EXPECT_EQ(m[45], 4);
   EXPECT_EQ(little_endian(m, 46, 2), 544u);
   EXPECT_EQ(little_endian(m, 48, 2), 272u);
-  EXPECT_EQ(little_endian(m, 50, 2), 0u) << "reserved";
+  EXPECT_EQ(m[50], kStripeFlagLast);
+  EXPECT_EQ(m[51], 0) << "reserved";
   size_t offset = 0;
   const auto back = read_video_header(m, offset);
   ASSERT_TRUE(back);
@@ -104,6 +105,9 @@ TEST(WireFormat, TheStripePartFollowsTheStamps) {
   EXPECT_EQ(s->stripes, 4);
   EXPECT_EQ(s->band_y, 544);
   EXPECT_EQ(s->band_height, 272);
+  EXPECT_TRUE(s->last);
+  m[50] = 0xFE;  // unknown bits, not the last band
+  EXPECT_FALSE(read_video_stripe(m)->last);
   // A header with stamps only is one stream.
   std::vector<uint8_t> plain(kVideoHeaderWithStampsBytes, 0);
   write_video_header(h, st, std::span<uint8_t, kVideoHeaderWithStampsBytes>(plain.data(), plain.size()));
@@ -247,7 +251,7 @@ TEST(WireFormatPin, ClientConstantsMatchTheServer) {
 TEST(WireFormatPin, ClientReadsTheStripeWhereTheServerWritesIt) {
   const auto reads = dataview_reads(read_protocol_ts());
   const VideoHeader h{true, 1, 2, 1920, 1080, 3};
-  const VideoStripe stripe{0xA3, 0xB4, 0xC6D5, 0xE8F7};
+  const VideoStripe stripe{0xA3, 0xB4, 0xC6D5, 0xE8F7, true};
   std::vector<uint8_t> m(kVideoHeaderWithStripeBytes, 0);
   write_video_header(h, VideoStamps{}, stripe, std::span<uint8_t, kVideoHeaderWithStripeBytes>(m.data(), m.size()));
   const std::map<std::string, uint64_t> expected{{"stripe", stripe.stripe},
