@@ -157,7 +157,11 @@ bool StripeSet::encode(const I420Image& image, int64_t pts_us, bool force_key, s
   }
   if (jobs_.empty()) return false;
   run_jobs();
-  rate_factor_ = 0;
+  // The picture's rate factor, as x264's own is for one picture: the
+  // average over what was coded, here weighted by each band's area (the
+  // coarsest band alone would make the frame rate governor trade frames
+  // for one small band's sake).
+  double weighted = 0, area = 0;
   starved_ = false;
   const bool paintover = damage.empty() && !all;
   for (size_t i = 0; i < n; ++i) {
@@ -170,11 +174,14 @@ bool StripeSet::encode(const I420Image& image, int64_t pts_us, bool force_key, s
     // out small (and not starved) left nothing to sharpen.
     b.sharp_crf = crf_;
     b.settled = paintover && b.part.data.size() < kSettledBytes && !b.part.starved;
-    rate_factor_ = std::max(rate_factor_, b.part.rate_factor);
+    const double band_area = double(bands_[i].width) * double(bands_[i].height);
+    weighted += b.part.rate_factor * band_area;
+    area += band_area;
     starved_ = starved_ || b.part.starved;
     out.push_back(std::move(b.part));
     b.part = CodedPart{};
   }
+  rate_factor_ = area > 0 ? weighted / area : 0;
   return !out.empty();
 }
 

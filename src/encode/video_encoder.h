@@ -73,8 +73,8 @@ class VideoEncoder {
   };
   virtual void set_gap_budget(GapBudget budget) = 0;
 
-  // The last call's effective rate factor (the coarsest part's), and
-  // whether the bitrate cap starved any part of it.
+  // The last call's effective rate factor (over the parts coded, by
+  // area), and whether the bitrate cap starved any part of it.
   virtual double rate_factor() const = 0;
   virtual bool last_frame_starved() const = 0;
 };

@@ -7,26 +7,10 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 
+import { stripeBands } from "../../web/test/stripe_bands.mjs";
 import * as e2e from "./support.mjs";
 
-// The server's bands (src/encode/stripe_layout.cpp): every band but the
-// last a whole number of 16-pixel macroblock rows, as even as that allows
-// (the first rows % n bands one row more), the last what is left; fewer
-// bands where the picture has fewer than 2 rows a band.
-function bandsOf(height, stripes) {
-  const rows = Math.floor(height / 16);
-  const n = Math.max(1, Math.min(stripes, Math.floor(rows / 2), 16));
-  if (n === 1) return [{ y: 0, h: height }];
-  const out = [];
-  let y = 0;
-  for (let i = 0; i < n - 1; i++) {
-    const h = (Math.floor(rows / n) + (i < rows % n ? 1 : 0)) * 16;
-    out.push({ y, h });
-    y += h;
-  }
-  out.push({ y, h: height - y });
-  return out;
-}
+const bandsOf = stripeBands;
 
 // The first rows of every band but the first.
 function boundaries(stripes) {

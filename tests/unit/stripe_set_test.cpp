@@ -75,10 +75,13 @@ TEST_F(StripeSetTest, AChangeCodesOnlyTheBandsItTouches) {
   EXPECT_FALSE(parts[0].key);
   EXPECT_EQ(parts[0].band, (Rect{0, 80, 320, 80}));
 
+  EXPECT_DOUBLE_EQ(set.rate_factor(), parts[0].rate_factor) << "one band coded: its rate factor";
   // Across the boundary between the first two bands.
   paint(image, {40, 70, 20, 20}, 90);
   ASSERT_TRUE(encode({Rect{40, 70, 20, 20}}));
   EXPECT_EQ(stripes_of(parts), (std::vector<int>{0, 1}));
+  // Two bands of one size: the picture's rate factor is their mean.
+  EXPECT_NEAR(set.rate_factor(), (parts[0].rate_factor + parts[1].rate_factor) / 2, 1e-9);
 }
 
 TEST_F(StripeSetTest, AForcedKeyFrameRestartsEveryBand) {

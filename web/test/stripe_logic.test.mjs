@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { load } from "./bundle.mjs";
+import { stripeBands } from "./stripe_bands.mjs";
 
 const protocol = await load("src/protocol.ts");
 const { readVideoHeader, parseServerMessage, videoConfig, validStripe, VIDEO_STRIPE_HEADER_BYTES, VIDEO_STAMPS_HEADER_BYTES, MAX_STRIPES } =
@@ -42,22 +43,7 @@ function message({ headerBytes = 52, key = true, frameId = 7, captureUs = 123456
   return buf;
 }
 
-// The server's band layout (src/encode/stripe_layout.cpp): whole 16-row
-// macroblock rows for all but the last band, as even as they go.
-function bands(height, n) {
-  const rows = Math.floor(height / 16);
-  n = Math.max(1, Math.min(n, Math.floor(rows / 2), 16));
-  if (n === 1) return [{ y: 0, h: height }];
-  const out = [];
-  let y = 0;
-  for (let i = 0; i < n - 1; i++) {
-    const h = (Math.floor(rows / n) + (i < rows % n ? 1 : 0)) * 16;
-    out.push({ y, h });
-    y += h;
-  }
-  out.push({ y, h: height - y });
-  return out;
-}
+const bands = stripeBands;
 
 test("the header constants are the server's", () => {
   assert.equal(VIDEO_STAMPS_HEADER_BYTES, 44);
