@@ -128,7 +128,9 @@
 //        5, then one a second; the rest are ignored). "timeout_s":
 //        --control-timeout (0: control never passes on for idling)
 //   {"type":"stats", ...}: the stream's figures over the last second
-//        "fps", "kbps", "key_frames", "frames_total", "width", "height",
+//        "fps", "kbps", "key_frames", "frames_total" (pictures: a striped
+//        picture's frames count once), "width", "height", "stripes" (the
+//        streams the last picture was coded as), "encoder_threads",
 //        "codec", "frame_rate" (the rate the pacer allows now: --framerate's
 //        MAX unless the link made it trade frames for quality), "rate_factor"
 //        (x264's median effective rate factor: the CRF while the bitrate cap
