@@ -29,10 +29,8 @@ std::vector<int> damaged_bands(const std::vector<Rect>& bands, const std::vector
   std::vector<int> out;
   for (int i = 0; i < int(bands.size()); ++i) {
     const Rect& b = bands[size_t(i)];
-    const bool hit = std::any_of(damage.begin(), damage.end(), [&](const Rect& d) {
-      return d.width > 0 && d.height > 0 && d.y < b.y + b.height && d.y + d.height > b.y && d.x < b.x + b.width &&
-             d.x + d.width > b.x;
-    });
+    const bool hit =
+        std::any_of(damage.begin(), damage.end(), [&](const Rect& d) { return !b.intersect(d).empty(); });
     if (hit) out.push_back(i);
   }
   return out;
