@@ -8,6 +8,8 @@ namespace voxl::bench {
 LinkModel::LinkModel(double mbps, Time one_way_delay, Time queue)
     : bits_per_ns_(mbps > 0 ? mbps * 1e6 / 1e9 : 0), delay_(one_way_delay), queue_(queue) {}
 
+void LinkModel::set_mbps(double mbps) { bits_per_ns_ = mbps > 0 ? mbps * 1e6 / 1e9 : 0; }
+
 LinkModel::Time LinkModel::serialisation(size_t bytes) const {
   if (bits_per_ns_ <= 0) return Time(0);
   return Time(int64_t(std::llround(double(bytes) * 8 / bits_per_ns_)));

@@ -33,6 +33,8 @@ class LinkModel {
   bool accepting(Time now) const { return backlog(now) < queue_; }
   // The earliest time at or after `now` when accepting() holds.
   Time accepting_at(Time now) const;
+  // From now on, `mbps` (<= 0: no cap); what is queued keeps its times.
+  void set_mbps(double mbps);
 
  private:
   Time serialisation(size_t bytes) const;

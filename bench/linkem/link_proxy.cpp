@@ -3,7 +3,9 @@
 #include <array>
 #include <deque>
 #include <string>
+#include <vector>
 
+#include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 
@@ -155,6 +157,15 @@ struct LinkProxy::Impl : std::enable_shared_from_this<Impl> {
   tcp::endpoint target;
   LinkSettings settings;
   std::shared_ptr<LinkModel> up, down;  // when shared
+  std::vector<std::weak_ptr<LinkModel>> links;  // every link made, for set_mbps
+
+  std::shared_ptr<LinkModel> link() {
+    if (settings.shared) return nullptr;
+    auto l = make_link(settings);
+    std::erase_if(links, [](const std::weak_ptr<LinkModel>& w) { return w.expired(); });
+    links.push_back(l);
+    return l;
+  }
 
   void accept() {
     acceptor.async_accept([self = shared_from_this()](error_code ec, tcp::socket s) {
@@ -162,8 +173,8 @@ struct LinkProxy::Impl : std::enable_shared_from_this<Impl> {
       if (!ec) {
         s.set_option(tcp::no_delay(true), ec);
         auto c = std::make_shared<Connection>(self->io, std::move(s),
-                                              self->settings.shared ? self->up : make_link(self->settings),
-                                              self->settings.shared ? self->down : make_link(self->settings));
+                                              self->settings.shared ? self->up : self->link(),
+                                              self->settings.shared ? self->down : self->link());
         c->server.async_connect(self->target, [c](error_code cec) {
           if (cec) return c->close();
           error_code ignored;
@@ -185,6 +196,16 @@ LinkProxy::LinkProxy(asio::io_context& io, const tcp::endpoint& listen, const tc
 LinkProxy::~LinkProxy() {
   error_code ec;
   impl_->acceptor.close(ec);
+}
+
+void LinkProxy::set_mbps(double mbps) {
+  asio::post(impl_->io, [impl = impl_, mbps] {
+    impl->settings.mbps = mbps;
+    for (const auto& l : {impl->up, impl->down})
+      if (l) l->set_mbps(mbps);
+    for (const auto& w : impl->links)
+      if (auto l = w.lock()) l->set_mbps(mbps);
+  });
 }
 
 uint16_t LinkProxy::port() const { return impl_->acceptor.local_endpoint().port(); }

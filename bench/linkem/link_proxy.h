@@ -34,6 +34,10 @@ class LinkProxy {
             const boost::asio::ip::tcp::endpoint& target, LinkSettings settings);
   ~LinkProxy();
   uint16_t port() const;
+  // Changes the bandwidth of every link, open connections' too, from now on
+  // (a link that got better or worse). Any thread: done on the proxy's
+  // io_context.
+  void set_mbps(double mbps);
 
  private:
   struct Impl;

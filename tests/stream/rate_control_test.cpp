@@ -26,7 +26,8 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 
-#include "link_proxy.h"
+#include "noise_painter.h"
+#include "proxy_link.h"
 #include "raw_connection.h"
 #include "voxl_fixture.h"
 
@@ -63,69 +64,6 @@ constexpr int kMinFramesPerWindow = 4;  // the link carries dozens
 // the link window allows ages by a few round trips and a frame or two.
 constexpr double kMaxMedianAgeMs = 1000;
 constexpr int kDefaultMaxKbps = 30000;  // --max-kbps
-
-// The proxy on an io thread of its own, forwarding to voxl.
-class Link {
- public:
-  Link(uint16_t target_port, bench::LinkSettings settings)
-      : proxy_(io_, {asio::ip::make_address("127.0.0.1"), 0}, {asio::ip::make_address("127.0.0.1"), target_port},
-               settings),
-        port_(proxy_.port()), thread_([this] { io_.run(); }) {}
-  ~Link() {
-    io_.stop();
-    thread_.join();
-  }
-  uint16_t port() const { return port_; }
-
- private:
-  asio::io_context io_{1};
-  bench::LinkProxy proxy_;
-  uint16_t port_;
-  std::thread thread_;
-};
-
-// Paints fresh noise over the whole screen every `every` from a thread and
-// its own X connection, until stopped: content the encoder would spend far
-// more than the link's rate on.
-class NoisePainter {
- public:
-  NoisePainter(const std::string& display, Rect area, std::chrono::milliseconds every)
-      : painter_(display), area_(area), every_(every), thread_([this] { run(); }) {}
-  ~NoisePainter() { stop(); }
-  // Returns once the last picture is on the screen.
-  void stop() {
-    {
-      std::lock_guard lock(mutex_);
-      stop_ = true;
-    }
-    wake_.notify_one();
-    if (thread_.joinable()) thread_.join();
-  }
-  int painted() const { return painted_; }  // after stop()
-
- private:
-  void run() {
-    auto next = SteadyClock::now();
-    std::unique_lock lock(mutex_);
-    while (!stop_) {
-      lock.unlock();
-      painter_.paint_noise(area_, uint32_t(++painted_) * 0x9E3779B9u);
-      lock.lock();
-      // Paced, not catching up: a loaded machine paints less often.
-      next = std::max(next + every_, SteadyClock::now());
-      wake_.wait_until(lock, next, [this] { return stop_; });
-    }
-  }
-
-  Painter painter_;
-  Rect area_;
-  std::chrono::milliseconds every_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool stop_ = false;
-  int painted_ = 0;
-  std::thread thread_;
-};
 
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
