@@ -77,6 +77,7 @@ struct Config {
   bool paintover_444 = true;   // full-resolution chroma for a still screen, where viewers decode it
   bool adaptive_threads = false;
   int stripes = 1;
+  int max_encodes = 2;  // rungs of the encoding ladder at most (stream::Hub)
   int convert_threads = 4;
   int coalesce_us = 500;  // quiet time after damage before capturing (stream::PipelineSettings)
 

@@ -165,6 +165,10 @@ void declare_video(FlagSet& f, Config& c) {
             c.adaptive_threads);
   f.integer("--stripes", "N", "code the picture as N horizontal bands, each its own stream on its own thread (no recordings above 1)", 1, 16,
             c.stripes);
+  f.integer("--max-encodes", "N",
+            "encode up to N streams of the desktop at once, one per group of viewers with similar links, so a slow "
+            "viewer does not lower a fast one's picture (1: one encode for everyone)",
+            1, 4, c.max_encodes);
   f.integer("--convert-threads", "N", "threads converting pixels for the encoder", 1, 64,
             c.convert_threads);
   f.integer("--coalesce-us", "US", "capture once screen changes have stopped this long (0: at once)", 0, 100000,

@@ -4,7 +4,10 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include <algorithm>
 #include <chrono>
+
+#include <nlohmann/json.hpp>
 
 #include "stream/video_pipeline.h"
 
@@ -26,6 +29,7 @@ stream::PipelineSettings pipeline_settings(const Config& c) {
   s.convert_threads = c.convert_threads;
   s.adaptive_threads = c.adaptive_threads;
   s.stripes = c.stripes;
+  s.max_encodes = c.max_encodes;
   s.coalesce_us = c.coalesce_us;
   s.paintover_crf = c.paintover_crf;
   s.paintover_burst = c.paintover_burst;
@@ -49,9 +53,9 @@ VideoWiring::VideoWiring(const Config& config, asio::io_context& io, const Logge
       // The hub is made before the pipeline and outlives it: until start()
       // and after stop() its controls reach nothing.
       hub_({[this](bool on) { if (pipeline_) pipeline_->set_active(on); },
-            [this] { if (pipeline_) pipeline_->request_keyframe(); },
+            [this](int rung) { if (pipeline_) pipeline_->request_keyframe(rung); },
             [this](bool paused) { if (pipeline_) pipeline_->set_paused(paused); },
-            [this](int kbps) { if (pipeline_) pipeline_->set_max_kbps(kbps); },
+            [this](int rung, int kbps) { if (pipeline_) pipeline_->set_max_kbps(rung, kbps); },
             [this](bool full) { if (pipeline_) pipeline_->set_full_chroma(full); },
             [this](std::chrono::steady_clock::duration delay) {
               if (!key_timer_) return;  // stopped
@@ -61,14 +65,43 @@ VideoWiring::VideoWiring(const Config& config, asio::io_context& io, const Logge
               });
             },
             {},
-            [this](int fps) { if (pipeline_) pipeline_->set_max_fps(fps); }}) {
+            [this](int fps) { if (pipeline_) pipeline_->set_max_fps(fps); },
+            [this](int rung, bool coded, bool ready) { if (pipeline_) pipeline_->set_rung(rung, coded, ready); }}) {
   hub_.set_bitrate_limits({config.min_kbps, config.max_kbps});
+  hub_.set_max_rungs(config.max_encodes);
   hub_.set_server_max_fps(config.framerate);
 }
 
 VideoWiring::~VideoWiring() { stop(); }
 
-std::string VideoWiring::stats_json() const { return stats_.json(std::chrono::steady_clock::now()); }
+// Rung 0's figures (the stream a lone viewer or a recording gets), and the
+// ladder's: each coded rung's consumers, bitrate ceiling and figures, and
+// how many rungs the machine affords (stream::LadderBudget).
+std::string VideoWiring::stats_json() const {
+  const auto now = std::chrono::steady_clock::now();
+  nlohmann::json s = nlohmann::json::parse(stats_[0].json(now), nullptr, false);
+  if (!s.is_object()) s = nlohmann::json::object();
+  nlohmann::json rungs = nlohmann::json::array();
+  for (int r = 0; r < hub_.max_rungs(); ++r) {
+    if (!hub_.rung_coded(r) && hub_.sinks_on(r) == 0) continue;
+    nlohmann::json figures = nlohmann::json::parse(stats_[size_t(r)].json(now), nullptr, false);
+    nlohmann::json rung = {{"rung", r}, {"consumers", hub_.sinks_on(r)}, {"target_kbps", hub_.target_kbps(r)}};
+    if (figures.is_object()) {
+      for (const char* key : {"fps", "kbps", "frame_rate", "rate_factor", "width", "height"})
+        if (figures.contains(key)) rung[key] = figures[key];
+      if (figures.contains("stage_ms")) rung["encode_ms"] = figures["stage_ms"].value("encode", 0.0);
+    }
+    rungs.push_back(std::move(rung));
+  }
+  s["ladder"] = {{"max_encodes", hub_.max_rungs()},
+                 {"affordable", std::min(hub_.max_rungs(), hub_.rung_budget())},
+                 {"work_pct", ladder_work_pct_},
+                 {"moves", hub_.rung_moves()},
+                 {"rule", "one rung fewer when converting and coding a picture takes over 90% of the frame interval "
+                          "for 1 s; one more after 10 s once the estimate with it stays under 60% for 3 s"},
+                 {"rungs", std::move(rungs)}};
+  return s.dump();
+}
 
 void VideoWiring::start(std::function<std::unique_ptr<capture::Capturer>()> make_capturer,
                         std::function<void()> failed) {
@@ -79,7 +112,8 @@ void VideoWiring::start(std::function<std::unique_ptr<capture::Capturer>()> make
       [this](std::shared_ptr<encode::EncodedFrame> f) {
         asio::post(io_, [this, f = std::move(f)] {
           f->stamps.published = std::chrono::steady_clock::now();
-          stats_.add(*f, f->stamps.published);
+          stats_[size_t(std::clamp(f->rung, 0, stream::kMaxRungs - 1))].add(*f, f->stamps.published);
+          ladder_work_pct_ = f->ladder_work_pct;
           if (picture_) picture_(f->origin, f->captured, f->captured_at);
           hub_.publish(f);
         });

@@ -11,6 +11,7 @@
 // before anything it posts to goes.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -62,7 +63,8 @@ class VideoWiring {
   const Config& config_;
   boost::asio::io_context& io_;
   Logger log_;
-  stream::StreamStats stats_;
+  std::array<stream::StreamStats, stream::kMaxRungs> stats_;  // one per rung of the ladder
+  int ladder_work_pct_ = 0;  // from the newest frame
   PictureListener picture_;
   struct KeyTimer;  // an asio timer: the hub's key frame requests put off
   std::unique_ptr<KeyTimer> key_timer_;  // made before the hub; gone at stop(), before the loop

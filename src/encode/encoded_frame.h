@@ -56,6 +56,13 @@ struct EncodedFrame {
   int stripes = 1;
   Rect band;
   bool last_part = true;
+  // --max-encodes: which rung of the encoding ladder coded it (0: the best
+  // picture, for the fastest links and recordings), and how many rungs the
+  // machine affords now (stream::LadderBudget; 0: not said).
+  int rung = 0;
+  int rung_budget = 0;
+  int rung_kbps = 0;  // the bitrate ceiling it was coded under
+  int ladder_work_pct = 0;  // the video thread's work per picture, % of the frame interval (smoothed)
 };
 
 using EncodedFramePtr = std::shared_ptr<const EncodedFrame>;

@@ -42,6 +42,9 @@ class RecordService::Recording final : public stream::VideoSink {
     svc_.budget_.give_back(taken_);  // its file goes with it
   }
 
+  // A recording keeps the best picture: rung 0 of the ladder.
+  bool wants_top_rung() const override { return true; }
+
   void on_video(const encode::EncodedFramePtr& f) override {
     if (ended_) return;
     if (!writer_) {

@@ -1,8 +1,15 @@
 // The video thread: paced, damage-driven capture -> conversion of the
-// damaged blocks -> x264 (whole, or one encoder per stripe), one encode
-// shared by every consumer, sharpened by
+// damaged blocks -> x264 (whole, or one encoder per stripe), sharpened by
 // a short paintover burst once the screen is still, in 4:4:4 where every
-// consumer decodes it (ChromaPolicy says when). It runs only
+// consumer decodes it (ChromaPolicy says when). With --max-encodes above 1
+// the converted picture feeds an encoding ladder: one encoder per rung the
+// hub says is coded (set_rung), each with its own bitrate ceiling, frame
+// rate and paintover, coded one after another on this thread, rung 0 first
+// (the best picture; only rung 0 is ever 4:4:4). A rung whose consumers are
+// congested, or whose frame rate is lower, skips captures and codes what it
+// skipped with its next frame. LadderBudget shrinks the ladder when the
+// encodes no longer fit in the frame interval; the frames say how many rungs
+// the machine affords (EncodedFrame::rung_budget). It runs only
 // while someone consumes (set_active): with no viewer nothing is captured or
 // encoded, and an idle screen wakes it for nothing.
 //
@@ -13,11 +20,13 @@
 // frame. Only kPermanent (the captured window is gone) or a fault ends it.
 //
 // Threads: constructed and destroyed on the loop thread; the control calls
-// (set_active, set_paused, request_keyframe, set_max_kbps, set_max_fps, set_full_chroma) are thread-safe. `on_frame`,
+// (set_active, set_paused, set_rung, request_keyframe, set_max_kbps,
+// set_max_fps, set_full_chroma) are thread-safe. `on_frame`,
 // `on_stopped` and the capturer factory are called on the video thread: post
 // to your own loop.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <condition_variable>
 #include <functional>
@@ -31,6 +40,7 @@
 #include "encode/encoded_frame.h"
 #include "encode/video_encoder.h"
 #include "encode/x264_encoder.h"
+#include "stream/rung_planner.h"
 
 namespace voxl::stream {
 
@@ -49,6 +59,8 @@ struct PipelineSettings {
   // stream on its own thread (encode::StripeSet); 1 codes it whole. A
   // picture too short for that many gets fewer (stripe_bands).
   int stripes = 1;
+  // --max-encodes: the rungs of the encoding ladder at most (1..kMaxRungs).
+  int max_encodes = 1;
   // After a change, capture once no more damage has come for this long (at
   // most a quarter frame interval after the first, or coalesce_us if
   // longer), so a drawing made of many requests becomes one frame; 0
@@ -91,7 +103,12 @@ class VideoPipeline {
   // every kMaxPause so a consumer that stopped acknowledging cannot stall
   // the stream for good.
   void set_paused(bool paused);
-  void request_keyframe();
+  // Whether rung `rung` is coded (someone takes it) and whether any of its
+  // consumers can take a frame now; a rung not ready skips captures (one
+  // every kMaxPause at least). Rung 0 starts coded and ready, the others not
+  // coded.
+  void set_rung(int rung, bool coded, bool ready);
+  void request_keyframe(int rung = 0);
   // Every consumer decodes High 4:4:4 Predictive (or no longer: the next
   // frame is then a 4:2:0 key frame when the stream was 4:4:4). Set it
   // before asking for the key frame a new consumer needs.
@@ -102,7 +119,7 @@ class VideoPipeline {
   static constexpr std::chrono::milliseconds kIdleWait{500};
   static constexpr std::chrono::milliseconds kFirstRebuild{250};
   static constexpr std::chrono::milliseconds kLongestRebuild{5000};
-  void set_max_kbps(int kbps);
+  void set_max_kbps(int rung, int kbps);
   // The frame rate ceiling (the highest any consumer allows; at most
   // settings' max_fps): the pacer and the encoder follow it from the next
   // frame on, under what FrameRateGovernor allows.
@@ -136,8 +153,12 @@ class VideoPipeline {
   bool active_ = false;
   bool paused_ = false;
   bool stop_ = false;
-  std::atomic<bool> keyframe_{false};
-  std::atomic<int> max_kbps_;
+  std::array<bool, kMaxRungs> rung_coded_{true};  // under mu_
+  std::array<bool, kMaxRungs> rung_ready_{true};  // under mu_
+  std::array<std::atomic<bool>, kMaxRungs> keyframe_{};
+  std::array<std::atomic<int>, kMaxRungs> max_kbps_{};
+  // The video thread's: the rung skipped damage it has yet to code.
+  std::array<std::atomic<bool>, kMaxRungs> owes_{};
   std::atomic<int> max_fps_ceiling_;
   std::atomic<bool> full_chroma_{false};
   std::thread thread_;

@@ -268,7 +268,7 @@ void ViewerConnection::on_keyframe_request(JsonFields& f) {
 void ViewerConnection::ask_keyframe(Time t) {
   if (key_bucket_.take(t)) {
     key_owed_ = false;
-    services_.hub.request_keyframe();
+    services_.hub.request_keyframe(this);
     return;
   }
   if (!key_owed_) ++keyframes_put_off_;
@@ -384,6 +384,14 @@ bool ViewerConnection::ready() const {
 // cap is a limit of its link.
 int ViewerConnection::target_kbps() const {
   if (view_only_ || closed_) return 0;
+  return capped_target_kbps(acks_seen_ ? rate_.target_kbps() : 0, settings_.max_kbps);
+}
+
+// What the link carries, to choose this viewer's rung of the ladder: its
+// estimate under its own cap, a view-only viewer's too (it has no say in a
+// rung's bitrate, but a slow one is better off on a slower rung).
+int ViewerConnection::link_kbps() const {
+  if (closed_) return 0;
   return capped_target_kbps(acks_seen_ ? rate_.target_kbps() : 0, settings_.max_kbps);
 }
 
@@ -603,7 +611,9 @@ std::string ViewerConnection::stats_text() {
                  {"min_rtt_ms", link_.min_rtt_ms()},
                  {"delivery_kbps", link_.delivery_kbps()},
                  {"target_kbps", rate_.target_kbps()},
-                 {"encoder_kbps", services_.hub.target_kbps()},
+                 {"encoder_kbps", services_.hub.target_kbps(services_.hub.rung_of(this))},
+                 {"rung", services_.hub.rung_of(this)},
+                 {"moving_to", services_.hub.moving_to(this)},
                  {"held_back", held_back_count_},
                  {"queue_ms", queue_ms_},
                  {"send_ms", send_ms_},

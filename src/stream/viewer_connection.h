@@ -176,6 +176,7 @@ class ViewerConnection final : public VideoSink, public AudioSink, public input:
   // VideoSink
   bool ready() const override;
   int target_kbps() const override;
+  int link_kbps() const override;
   bool takes_full_chroma() const override { return full_chroma_ && !closed_; }
   int max_fps() const override { return closed_ ? 0 : settings_.max_fps; }
   void on_video(const encode::EncodedFramePtr& frame) override;

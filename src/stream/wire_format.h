@@ -136,16 +136,25 @@
 //        (x264's median effective rate factor: the CRF while the bitrate cap
 //        does not bind, higher as it coarsens the quantiser),
 //        "stage_ms": {"capture","convert","encode","to_loop"}
-//        (medians, ms; to_loop is capture -> on the network thread), and
-//        "viewer", this connection's own: "queued_frames"/"queued_bytes"
+//        (medians, ms; to_loop is capture -> on the network thread), all
+//        of rung 0 of the encoding ladder; "ladder": {"max_encodes",
+//        "affordable" (rungs the machine affords now), "work_pct" (the
+//        video thread's work per picture, % of the frame interval),
+//        "moves" (consumers switched rungs so far), "rule" (when it
+//        shrinks and grows, in words), "rungs": [{"rung", "consumers",
+//        "target_kbps" (its ceiling), "fps", "kbps", "frame_rate",
+//        "rate_factor", "width", "height", "encode_ms"}] (rungs coded or
+//        taken)}; and "viewer", this connection's own: "queued_frames"/"queued_bytes"
 //        (encoded, not yet handed to the socket), "dropped_frames" (deltas
 //        dropped to resync on a key frame), "acked_frames", "in_flight"/
 //        "in_flight_bytes" (sent, not yet acked), "rtt_ms" (smoothed) and
 //        "min_rtt_ms" (10 s minimum), both without the viewer's hold_ms,
 //        "delivery_kbps" (2 s maximum of the per-frame delivery rate),
 //        "target_kbps" (this viewer's rate controller), "encoder_kbps" (the
-//        shared encoder's cap: the slowest full viewer's target, not below
-//        --min-kbps), "held_back" (frames that waited for the link window),
+//        cap of its rung's encoder: the slowest full viewer's target there,
+//        not below --min-kbps), "rung" (the rung it takes frames of),
+//        "moving_to" (the rung whose key frame it waits for; -1: none),
+//        "held_back" (frames that waited for the link window),
 //        "queue_ms" (capture -> handed to the socket) and "send_ms" (the
 //        socket write) of the last frame, "decode_ms" (the last ack's),
 //        "queued_audio", "dropped_audio", "queued_text_bytes",

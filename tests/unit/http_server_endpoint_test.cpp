@@ -177,8 +177,8 @@ class HttpServerEndpointTest : public testing::Test {
     return alive_ == 0;
   }
 
-  stream::Hub hub_{{.set_active = [](bool) {}, .request_keyframe = [] {}, .set_paused = [](bool) {},
-                    .set_target_kbps = [](int) {}}};
+  stream::Hub hub_{{.set_active = [](bool) {}, .request_keyframe = [](int) {}, .set_paused = [](bool) {},
+                    .set_target_kbps = [](int, int) {}}};
   asio::io_context io_;
   std::unique_ptr<Server> server_;
   std::thread loop_;

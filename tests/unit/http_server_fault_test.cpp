@@ -49,8 +49,8 @@ std::string round_trip(uint16_t port, const std::string& request) {
 TEST(HttpServerFaults, AThrowingEndpointGetsA500AndTheServerCarriesOn) {
   std::ostringstream logged;
   auto log = std::make_shared<spdlog::logger>("test", std::make_shared<spdlog::sinks::ostream_sink_mt>(logged));
-  stream::Hub hub({.set_active = [](bool) {}, .request_keyframe = [] {}, .set_paused = [](bool) {},
-                   .set_target_kbps = [](int) {}});  // outlives the loop and its sessions
+  stream::Hub hub({.set_active = [](bool) {}, .request_keyframe = [](int) {}, .set_paused = [](bool) {},
+                   .set_target_kbps = [](int, int) {}});  // outlives the loop and its sessions
   boost::asio::io_context io;
   ServerOptions o;
   o.addr = "127.0.0.1";

@@ -21,7 +21,7 @@ struct FakePipeline {
 
   PipelineControls controls() {
     return {.set_active = [this](bool on) { active_calls.push_back(on); },
-            .request_keyframe = [this] { ++keyframe_requests; },
+            .request_keyframe = [this](int) { ++keyframe_requests; },
             .set_paused = [this](bool paused) { paused_calls.push_back(paused); }};
   }
 };
@@ -127,7 +127,7 @@ struct TimedPipeline {
   std::chrono::steady_clock::time_point now{std::chrono::hours(1)};
   PipelineControls controls() {
     PipelineControls c;
-    c.request_keyframe = [this] { ++keyframe_requests; };
+    c.request_keyframe = [this](int) { ++keyframe_requests; };
     c.arm_key_timer = [this](std::chrono::steady_clock::duration d) { armed.push_back(d); };
     c.now = [this] { return now; };
     return c;
@@ -334,7 +334,9 @@ struct RateSink : VideoSink {
 
 TEST(HubRate, FollowsTheSlowestSinkWithinTheLimits) {
   std::vector<int> set;
-  Hub hub({.set_target_kbps = [&set](int kbps) { set.push_back(kbps); }});
+  Hub hub({.set_target_kbps = [&set](int rung, int kbps) {
+    if (rung == 0) set.push_back(kbps);
+  }});
   hub.set_bitrate_limits({2000, 30000});
   EXPECT_EQ(set, std::vector<int>{30000}) << "no sink: the ceiling";
   RateSink fast, slow, recorder;
@@ -374,7 +376,7 @@ TEST(HubChroma, FullChromaOnlyWhileEverySinkTakesIt) {
   std::vector<std::string> calls;
   PipelineControls c;
   c.set_full_chroma = [&calls](bool on) { calls.push_back(on ? "444" : "420"); };
-  c.request_keyframe = [&calls] { calls.push_back("key"); };
+  c.request_keyframe = [&calls](int) { calls.push_back("key"); };
   Hub hub(c);
   ChromaSink a, b;
   a.full = true;

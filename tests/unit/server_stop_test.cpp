@@ -75,8 +75,8 @@ Frame read_frame(Reader& r) {
 
 TEST(ServerStop, ClosesOpenViewersAndPendingHttpRequests) {
   auto log = std::make_shared<spdlog::logger>("test", std::make_shared<spdlog::sinks::null_sink_mt>());
-  stream::Hub hub({.set_active = [](bool) {}, .request_keyframe = [] {}, .set_paused = [](bool) {},
-                   .set_target_kbps = [](int) {}});  // outlives the loop and its sessions
+  stream::Hub hub({.set_active = [](bool) {}, .request_keyframe = [](int) {}, .set_paused = [](bool) {},
+                   .set_target_kbps = [](int, int) {}});  // outlives the loop and its sessions
   asio::io_context io;
   std::promise<void> called;
   std::atomic<bool> cancelled{false};

@@ -63,11 +63,13 @@ struct FakePipeline {
 
   PipelineControls controls() {
     PipelineControls c;
-    c.request_keyframe = [this] {
+    c.request_keyframe = [this](int) {
       if (throw_on_keyframe) throw std::runtime_error("encoder on fire");
       ++keyframe_requests;
     };
-    c.set_target_kbps = [this](int k) { targets.push_back(k); };
+    c.set_target_kbps = [this](int rung, int k) {
+      if (rung == 0) targets.push_back(k);
+    };
     c.arm_key_timer = [this](std::chrono::steady_clock::duration d) { armed = d; };
     c.now = [this] { return *clock; };
     return c;

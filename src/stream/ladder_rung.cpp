@@ -1,0 +1,45 @@
+#include "stream/ladder_rung.h"
+
+#include <algorithm>
+
+namespace voxl::stream {
+
+namespace {
+
+Rect bounding(const Rect& a, const Rect& b) {
+  if (a.empty()) return b;
+  if (b.empty()) return a;
+  const int l = std::min(a.x, b.x), t = std::min(a.y, b.y);
+  return {l, t, std::max(a.right(), b.right()) - l, std::max(a.bottom(), b.bottom()) - t};
+}
+
+}  // namespace
+
+void LadderRung::owe(std::span<const Rect> rects) {
+  for (const Rect& r : rects)
+    if (!r.empty()) pending_.push_back(r);
+  if (pending_.size() <= kMaxPending) return;
+  Rect box;
+  for (const Rect& r : pending_) box = bounding(box, r);
+  pending_.assign(1, box);
+}
+
+void LadderRung::take(std::span<const Rect> rects, std::vector<Rect>& out) {
+  out.assign(rects.begin(), rects.end());
+  out.insert(out.end(), pending_.begin(), pending_.end());
+  pending_.clear();
+}
+
+LadderRung::Clock::time_point LadderRung::next_slot(int fps) const {
+  if (!last_coded || fps <= 0) return Clock::time_point::min();
+  return *last_coded + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(0.75 / fps));
+}
+
+void LadderRung::drop() {
+  encoder.reset();
+  pending_.clear();
+  codecs.clear();
+  last_coded.reset();
+}
+
+}  // namespace voxl::stream

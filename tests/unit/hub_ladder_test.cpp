@@ -1,0 +1,203 @@
+// The hub's side of the encoding ladder (--max-encodes): which rung each
+// sink takes, the switch at the new rung's key frame, each rung's bitrate
+// and state, and the ladder shrinking when the machine cannot afford it.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "stream/hub.h"
+
+namespace voxl::stream {
+namespace {
+
+using namespace std::chrono_literals;
+using encode::EncodedFrame;
+using encode::EncodedFramePtr;
+
+struct LadderPipeline {
+  std::chrono::steady_clock::time_point now{std::chrono::hours(1)};
+  std::vector<int> keys;                       // rungs asked for a key frame
+  std::map<int, int> kbps;                     // each rung's last ceiling
+  std::map<int, std::pair<bool, bool>> rungs;  // each rung's coded and ready
+  std::vector<bool> paused;
+  std::vector<bool> full;
+  PipelineControls controls() {
+    PipelineControls c;
+    c.request_keyframe = [this](int r) { keys.push_back(r); };
+    c.set_paused = [this](bool p) { paused.push_back(p); };
+    c.set_target_kbps = [this](int r, int k) { kbps[r] = k; };
+    c.set_full_chroma = [this](bool f) { full.push_back(f); };
+    c.now = [this] { return now; };
+    c.set_rung = [this](int r, bool coded, bool ready) { rungs[r] = {coded, ready}; };
+    return c;
+  }
+  bool coded(int r) { return rungs.count(r) && rungs[r].first; }
+};
+
+struct Viewer : VideoSink {
+  int kbps = 0;
+  bool is_ready = true;
+  bool full = false;
+  bool top = false;
+  std::vector<std::pair<int, uint32_t>> got;  // rung, id
+  void on_video(const EncodedFramePtr& f) override { got.emplace_back(f->rung, f->id); }
+  bool ready() const override { return is_ready; }
+  int target_kbps() const override { return kbps; }
+  bool takes_full_chroma() const override { return full; }
+  bool wants_top_rung() const override { return top; }
+};
+
+EncodedFramePtr frame(uint32_t id, int rung, bool key, int budget = 0) {
+  auto f = std::make_shared<EncodedFrame>();
+  f->id = id;
+  f->rung = rung;
+  f->key = key;
+  f->rung_budget = budget;
+  return f;
+}
+
+// A LAN viewer and a slow one on a two-rung ladder, the slow one moved to
+// rung 1 (and switched there at its key frame).
+struct TwoLinks : ::testing::Test {
+  LadderPipeline p;
+  Hub hub{p.controls()};
+  Viewer fast, slow;
+
+  void SetUp() override {
+    hub.set_bitrate_limits({500, 30000});
+    hub.set_max_rungs(2);
+    fast.kbps = 30000;
+    hub.add(&fast);
+    hub.add(&slow);  // not measured yet: rung 0
+    slow.kbps = 2000;
+    hub.refresh_rate();
+    p.now += RungPlanner::kDownHold;
+    hub.refresh_rate();
+  }
+};
+
+TEST_F(TwoLinks, TheSlowViewerMovesDownAfterTheHoldAndSwitchesAtAKeyFrame) {
+  EXPECT_EQ(hub.rung_of(&slow), 0) << "frames of rung 0 until rung 1's key frame";
+  EXPECT_EQ(hub.moving_to(&slow), 1);
+  ASSERT_FALSE(p.keys.empty());
+  EXPECT_EQ(p.keys.back(), 1) << "the move asks rung 1 for a key frame";
+  EXPECT_TRUE(p.coded(1)) << "rung 1 is coded from now on";
+  EXPECT_EQ(p.kbps[0], 30000) << "the viewer on its way down no longer sets rung 0's rate";
+  EXPECT_EQ(p.kbps[1], 2000);
+
+  hub.publish(frame(1, 0, false));
+  hub.publish(frame(2, 1, false));  // a rung 1 delta before its key frame: nobody's
+  hub.publish(frame(3, 1, true));
+  hub.publish(frame(4, 0, false));
+  hub.publish(frame(5, 1, false));
+  EXPECT_EQ(fast.got, (std::vector<std::pair<int, uint32_t>>{{0, 1}, {0, 4}}));
+  EXPECT_EQ(slow.got, (std::vector<std::pair<int, uint32_t>>{{0, 1}, {1, 3}, {1, 5}}))
+      << "rung 0 until rung 1's key frame, rung 1 from it on";
+  EXPECT_EQ(hub.rung_of(&slow), 1);
+  EXPECT_EQ(hub.moving_to(&slow), -1);
+  EXPECT_EQ(hub.sinks_on(0), 1);
+  EXPECT_EQ(hub.sinks_on(1), 1);
+  EXPECT_EQ(hub.rung_moves(), 1);
+}
+
+TEST_F(TwoLinks, KeyFrameRequestsGoToTheSinksOwnRung) {
+  hub.publish(frame(1, 1, true));
+  p.now += 1s;
+  p.keys.clear();
+  hub.request_keyframe(&slow);
+  hub.request_keyframe(&fast);
+  EXPECT_EQ(p.keys, (std::vector<int>{1, 0}));
+}
+
+TEST_F(TwoLinks, EachRungPausesOnItsOwn) {
+  hub.publish(frame(1, 1, true));
+  slow.is_ready = false;
+  hub.refresh_pause();
+  EXPECT_EQ(p.rungs[1], std::make_pair(true, false));
+  EXPECT_EQ(p.rungs[0], std::make_pair(true, true));
+  EXPECT_TRUE(p.paused.empty() || !p.paused.back()) << "the LAN viewer still takes frames";
+  fast.is_ready = false;
+  hub.refresh_pause();
+  ASSERT_FALSE(p.paused.empty());
+  EXPECT_TRUE(p.paused.back()) << "every rung congested: the pipeline waits";
+}
+
+TEST_F(TwoLinks, ARungWithNoViewersIsNotCoded) {
+  hub.publish(frame(1, 1, true));
+  hub.remove(&slow);
+  EXPECT_FALSE(p.coded(1));
+  EXPECT_TRUE(p.coded(0));
+}
+
+TEST_F(TwoLinks, TheLadderShrinkingMovesEveryoneToTheTopRung) {
+  hub.publish(frame(1, 1, true));
+  ASSERT_EQ(hub.rung_of(&slow), 1);
+  p.keys.clear();
+  hub.publish(frame(2, 0, false, /*budget=*/1));
+  EXPECT_EQ(hub.rung_budget(), 1);
+  EXPECT_EQ(hub.moving_to(&slow), 0) << "at once, no hold";
+  EXPECT_EQ(p.keys, std::vector<int>{0});
+  EXPECT_EQ(p.kbps[0], 2000) << "one encode follows the slowest, as without a ladder";
+  hub.publish(frame(3, 0, true, 1));
+  EXPECT_EQ(hub.rung_of(&slow), 0);
+  EXPECT_FALSE(p.coded(1));
+}
+
+TEST_F(TwoLinks, AnImprovedLinkMovesUpAfterTheLongerHold) {
+  hub.publish(frame(1, 1, true));
+  slow.kbps = 28000;
+  hub.refresh_rate();
+  p.now += RungPlanner::kDownHold;
+  hub.refresh_rate();
+  EXPECT_EQ(hub.moving_to(&slow), -1) << "not yet";
+  p.now += RungPlanner::kUpHold;
+  hub.refresh_rate();
+  EXPECT_EQ(hub.moving_to(&slow), 0);
+  hub.publish(frame(2, 0, true));
+  EXPECT_EQ(hub.rung_of(&slow), 0);
+  EXPECT_EQ(p.kbps[0], 28000);
+}
+
+TEST_F(TwoLinks, ARecordingTakesTheTopRung) {
+  hub.publish(frame(1, 1, true));
+  Viewer recorder;
+  recorder.top = true;
+  hub.add(&recorder);
+  EXPECT_EQ(hub.rung_of(&recorder), 0);
+  EXPECT_EQ(p.kbps[0], 30000) << "a recording has no say in the rate";
+  hub.remove(&fast);
+  p.now += RungPlanner::kUpHold + 1s;
+  hub.refresh_rate();
+  hub.refresh_rate();
+  EXPECT_EQ(hub.rung_of(&recorder), 0) << "still the top rung, whoever else watches";
+}
+
+TEST_F(TwoLinks, FullChromaFollowsTheTopRungsViewersOnly) {
+  hub.publish(frame(1, 1, true));
+  fast.full = true;
+  hub.refresh_chroma();
+  EXPECT_TRUE(hub.full_chroma()) << "the slow viewer on rung 1 does not decode 4:4:4, and need not";
+}
+
+TEST(HubLadder, OneRungKeepsOneEncodeForEveryone) {
+  LadderPipeline p;
+  Hub hub(p.controls());
+  hub.set_bitrate_limits({500, 30000});
+  Viewer fast, slow;
+  fast.kbps = 30000;
+  slow.kbps = 2000;
+  hub.add(&fast);
+  hub.add(&slow);
+  p.now += 10s;
+  hub.refresh_rate();
+  EXPECT_EQ(hub.rung_of(&slow), 0);
+  EXPECT_EQ(hub.moving_to(&slow), -1);
+  EXPECT_EQ(p.kbps[0], 2000);
+  EXPECT_FALSE(p.coded(1));
+}
+
+}  // namespace
+}  // namespace voxl::stream
