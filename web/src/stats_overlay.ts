@@ -1,6 +1,7 @@
 // The stats overlay (?stats in the address, or the panel's switch): the
 // stream's figures as text plus the strip chart.
 
+import { describeLadder } from "./ladder_figures";
 import { StatsGraph } from "./stats_graph";
 import type { StatsSnapshot } from "./stream_stats";
 
@@ -39,6 +40,7 @@ export class StatsOverlay {
     if (f.server) {
       const link = describeLink(f.server["viewer"]);
       if (link) lines.push(`link     ${link}`);
+      lines.push(...describeLadder(f.server));
       lines.push(`server   ${describeServer(f.server)}`);
     }
     this.text.textContent = lines.join("\n");
