@@ -50,6 +50,9 @@ class BitrateController {
   int target_kbps() const { return target_kbps_; }
   // The last feedback showed a queue building up on the link.
   bool congested() const { return congested_; }
+  // The link has pushed back at least once (the target came down for a
+  // queue): its rate is known to be limited, not just not probed yet.
+  bool pushed_back() const { return congested_at_kbps_ > 0; }
   // Queueing delay above which the link counts as congested.
   static double threshold_ms(const LinkEstimator& link);
 

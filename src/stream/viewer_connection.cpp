@@ -387,12 +387,17 @@ int ViewerConnection::target_kbps() const {
   return capped_target_kbps(acks_seen_ ? rate_.target_kbps() : 0, settings_.max_kbps);
 }
 
-// What the link carries, to choose this viewer's rung of the ladder: its
-// estimate under its own cap, a view-only viewer's too (it has no say in a
-// rung's bitrate, but a slow one is better off on a slower rung).
+// What the link carries, to choose this viewer's rung of the ladder, a
+// view-only viewer's too (it has no say in a rung's bitrate, but a slow one
+// is better off on a slower rung): unknown (0) before its first acks; the
+// server's ceiling while the link has never pushed back (a LAN viewer whose
+// estimate has not grown yet is not slow: it was never shown the rate); its
+// estimate after that. Under its own cap.
 int ViewerConnection::link_kbps() const {
   if (closed_) return 0;
-  return capped_target_kbps(acks_seen_ ? rate_.target_kbps() : 0, settings_.max_kbps);
+  if (!acks_seen_) return capped_target_kbps(0, settings_.max_kbps);
+  const int known = rate_.pushed_back() ? rate_.target_kbps() : services_.bitrate.max_kbps;
+  return capped_target_kbps(known, settings_.max_kbps);
 }
 
 void ViewerConnection::on_video(const encode::EncodedFramePtr& frame) {

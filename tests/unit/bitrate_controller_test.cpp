@@ -209,6 +209,7 @@ TEST(BitrateController, FollowsARateDropWithoutBuildingABacklog) {
   });
   auto& v = sim.viewers[0];
   EXPECT_LE(sim.target_at(t0 + 7s), 2200);
+  EXPECT_TRUE(sim.viewers[0].ctl.pushed_back()) << "the link is known to be limited now";
   // Within a second or two the stream runs with no standing queue again.
   EXPECT_LT(v.worst_latency_ms(t0 + 10s, t0 + 15s), 150);
   EXPECT_GE(v.fps(t0 + 10s, t0 + 15s), 50);
@@ -232,6 +233,7 @@ TEST(BitrateController, AStillScreenDoesNotTalkTheTargetUpOrDown) {
   sim.viewers.emplace_back(100000, 1, sim.limits);
   sim.run_until(t0 + 10s);
   EXPECT_EQ(sim.target_at(t0 + 10s), BitrateController::kStartKbps);
+  EXPECT_FALSE(sim.viewers[0].ctl.pushed_back()) << "a link that never queued is not known to be limited";
 }
 
 TEST(BitrateController, ALongerRoundTripCostsRateOnlyUntilTheMinimumAgesOut) {
