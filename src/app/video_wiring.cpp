@@ -97,8 +97,9 @@ std::string VideoWiring::stats_json() const {
                  {"affordable", std::min(hub_.max_rungs(), hub_.rung_budget())},
                  {"work_pct", ladder_work_pct_},
                  {"moves", hub_.rung_moves()},
-                 {"rule", "one rung fewer when converting and coding a picture takes over 90% of the frame interval "
-                          "for 1 s; one more after 10 s once the estimate with it stays under 60% for 3 s"},
+                 {"rule", "one rung fewer after a second in which converting and coding the pictures took over 90% "
+                          "of their frame intervals; one more, 10 s later at the soonest, after 3 s in which the "
+                          "estimate with it stayed under 60%"},
                  {"rungs", std::move(rungs)}};
   return s.dump();
 }

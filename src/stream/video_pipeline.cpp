@@ -610,7 +610,7 @@ void VideoPipeline::produce() {
       budget.on_picture(coded_rungs, double(work_us), 1e6 / std::max(1, paced_fps), got);
       if (budget.rungs() != before)
         log_->info("video: the machine affords {} encode{} now (conversion and encodes took {:.0f}% of the frame "
-                   "interval)",
+                   "intervals over the last second)",
                    budget.rungs(), budget.rungs() == 1 ? "" : "s", budget.work_share() * 100);
     }
     pacer.on_capture(got);
