@@ -11,7 +11,15 @@
 //   bench/run [--size 1920x1080] [--seconds 20] [--warmup 3] [--quick | --smoke]
 //             [--workloads idle,animation,fullscreen,scroll,texture] [--links lan,10/40,5/60]
 //             [--systems voxl,x11vnc,x11vnc-noxdamage,x0vncserver,ffmpeg] [--no-browser]
-//             [--still 2] [--save-still DIR] [--build-dir build/release] [--json FILE] [--verbose]
+//             [--still 2] [--save-still DIR] [--pair LINK1+LINK2] [--build-dir build/release] [--json FILE] [--verbose]
+//
+// --pair LINK1+LINK2 (e.g. lan+5/60): after a workload's cells, for each
+// voxl system in --systems, two native viewers of one server at once, each on
+// its own link (its own linkem unless lan), beside each viewer alone: three
+// runs, the system started fresh for each. Both viewers measure the same
+// warm-up and window; the first alone measures the still picture (the
+// workload holds still once both windows are over). Printed as "Two viewers
+// at once", in the JSON as `pairs`. Not for idle, which has no motion to share.
 //
 // Picture quality (native viewers, workloads drawn as a pure function of
 // their marker counter: animation, fullscreen, texture): luma PSNR against
@@ -36,7 +44,7 @@ import { startXvfb, startWorkload } from "./display.mjs";
 import { systems } from "./systems.mjs";
 import { runBrowserClient } from "./browser_client.mjs";
 import { runPresentProbe, presentMaxSeconds } from "./present.mjs";
-import { markdown, median } from "./results.mjs";
+import { markdown, median, pairTable } from "./results.mjs";
 import { traceTable } from "./trace.mjs";
 
 const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
@@ -52,7 +60,7 @@ function parseArgs(argv) {
     size: "1920x1080", seconds: 20, warmup: 3, cell: 16, buildDir: path.join(repo, "build/release"),
     workloads: ["idle", "animation", "fullscreen", "scroll", "texture"], links: ["lan", "10/40", "5/60"],
     systems: ["voxl", "x11vnc", "x11vnc-noxdamage", "x0vncserver", "ffmpeg"], browser: ["animation", "fullscreen", "scroll"],
-    json: null, verbose: false, check: false, still: 2, saveStill: null,
+    json: null, verbose: false, check: false, still: 2, saveStill: null, pair: null,
   };
   const list = (v) => v.split(",").filter(Boolean);
   for (let i = 0; i < argv.length; ++i) {
@@ -72,6 +80,7 @@ function parseArgs(argv) {
     else if (a === "--still") o.still = Number(next());
     else if (a === "--save-still") o.saveStill = path.resolve(next());
     else if (a === "--cell") o.cell = Number(next());
+    else if (a === "--pair") o.pair = next().split("+");
     else if (a === "--workloads") o.workloads = list(next());
     else if (a === "--links") o.links = list(next());
     else if (a === "--systems") o.systems = list(next());
@@ -87,6 +96,9 @@ function parseArgs(argv) {
   for (const w of o.workloads) if (!["idle", "animation", "fullscreen", "scroll", "texture"].includes(w)) throw new Error(`unknown workload ${w}`);
   for (const l of o.links) if (!allLinks[l]) throw new Error(`unknown link ${l} (lan, 10/40, 5/60)`);
   for (const s of o.systems) if (!systems[s]) throw new Error(`unknown system ${s}`);
+  if (o.pair && (o.pair.length !== 2 || !o.pair.every((l) => allLinks[l])))
+    throw new Error(`--pair wants two links joined by +, of lan, 10/40, 5/60, got ${o.pair.join("+")}`);
+  if (o.pair && !o.systems.some((s) => systems[s].kind === "voxl")) throw new Error("--pair runs voxl systems: give one in --systems");
   if (!(o.seconds > 0) || !(o.warmup >= 0) || !(o.still >= 0)) throw new Error("--seconds must be > 0, --warmup and --still >= 0");
   for (const exe of ["voxl", "voxl-bench-client", "voxl-bench-workload", "voxl-bench-present", "linkem"])
     if (!fs.existsSync(path.join(o.buildDir, exe))) throw new Error(`${path.join(o.buildDir, exe)} is missing: build it first`);
@@ -100,16 +112,19 @@ const live = new Set();  // every Processes in use, for an interrupted run
 
 async function pollVoxlStats(port, stop) {
   const samples = [];
+  const ladders = [];  // the encoding ladder as /stats said it, every sample
   while (!stop.done) {
     try {
       const r = await fetch(`http://127.0.0.1:${port}/stats`, { signal: AbortSignal.timeout(2000) });
       const s = await r.json();
       if (s.stage_ms) samples.push(s.stage_ms);
+      if (s.ladder) ladders.push(s.ladder);
     } catch { /* a busy server misses a sample */ }
     await new Promise((r) => setTimeout(r, 2000));
   }
   const stage = (k) => median(samples.map((s) => s[k]));
-  return samples.length ? { capture: stage("capture"), convert: stage("convert"), encode: stage("encode"), to_loop: stage("to_loop") } : null;
+  return samples.length ? { capture: stage("capture"), convert: stage("convert"), encode: stage("encode"), to_loop: stage("to_loop"),
+                            ...(ladders.length ? { ladder: ladders } : {}) } : null;
 }
 
 // voxl's lossless picture of the screen `afterMs` from now, written to
@@ -125,75 +140,127 @@ async function saveScreenshot(port, file, afterMs) {
   }
 }
 
-async function runCell(o, display, workload, systemName, link, browser) {
+// The port a viewer on `link` connects to: the server's own on the LAN, else
+// a linkem of the viewer's own in front of it.
+async function viewerPort(procs, o, serverPort, link) {
+  if (!link.mbps) return serverPort;
+  const l = procs.start("linkem", path.join(o.buildDir, "linkem"), [
+    "--listen", "127.0.0.1:0", "--to", `127.0.0.1:${serverPort}`, "--mbps", String(link.mbps), "--rtt-ms", String(link.rtt)], { keepStdout: true });
+  return Number((await procs.waitLine(l, /^listening on (\d+)/))[1]);
+}
+
+// One start of `systemName` with a viewer on each of `links`, all at once
+// (the browser viewer: one link). The first viewer leads: it alone measures
+// the still picture and holds the workload still. Server CPU and voxl's
+// stage times cover the window every viewer is in, and are added to every
+// viewer's result. Resolves to the results in the order of `links`; when
+// anything failed, to { ok: false, error } for each. `saveTag` ends the
+// --save-still names.
+async function runCell(o, display, workload, systemName, links, { browser = false, saveTag = "" } = {}) {
   const procs = new Processes({ verbose: o.verbose });
   live.add(procs);
   const system = systems[systemName];
   let held = false;  // the workload holds still until this cell is over
+  let over = false;  // no holding still after that
   try {
     const srv = await system.start(procs, { display: display.display, buildDir: o.buildDir, width: o.width, height: o.height });
-    let port = srv.port;
-    if (link.mbps) {
-      const l = procs.start("linkem", path.join(o.buildDir, "linkem"), [
-        "--listen", "127.0.0.1:0", "--to", `127.0.0.1:${srv.port}`, "--mbps", String(link.mbps), "--rtt-ms", String(link.rtt)], { keepStdout: true });
-      port = Number((await procs.waitLine(l, /^listening on (\d+)/))[1]);
-    }
+    const ports = [];
+    for (const link of links) ports.push(await viewerPort(procs, o, srv.port, link));
     const pids = [display.pid, ...srv.pids];
     const stop = { done: false };
     let cpu0 = null;
     let statsPromise = null;
+    let waiting = links.length;  // viewers whose window has not opened yet
     const onWindow = () => {
+      if (--waiting > 0) return;  // the shared window opens with the last viewer's
       cpu0 = sample(pids);
       if (system.kind === "voxl") statsPromise = pollVoxlStats(srv.port, stop);
     };
-    let result;
+    let results;
     let cpu1 = null;
     let shot = null;
     if (browser) {
-      result = await runBrowserClient({ url: `http://127.0.0.1:${port}/`, logPath: display.logPath, cell: o.cell,
-                                        warmupS: o.warmup, seconds: o.seconds, onWindow, tmp: display.tmp });
+      results = [await runBrowserClient({ url: `http://127.0.0.1:${ports[0]}/`, logPath: display.logPath, cell: o.cell,
+                                          warmupS: o.warmup, seconds: o.seconds, onWindow, tmp: display.tmp })];
     } else {
-      const args = ["--log", display.logPath, "--warmup-s", String(o.warmup), "--seconds", String(o.seconds), "--cell", String(o.cell)];
-      const still = predictable.includes(workload) && display.workload ? o.still : 0;
-      if (predictable.includes(workload)) args.push("--workload", workload, "--size", o.size, "--still-s", String(still));
-      const savePrefix = o.saveStill && still > 0 ? path.join(o.saveStill, `${workload}-${link.name.replace("/", "_")}-${systemName}`) : null;
-      if (savePrefix) args.push("--save-still", savePrefix);
-      if (system.kind === "voxl") args.push("--voxl", String(port));
-      else if (system.kind === "vnc") args.push("--vnc", `127.0.0.1:${port}`);
-      else args.push("--h264-stdin");
-      const client = procs.start("client", path.join(o.buildDir, "voxl-bench-client"), args,
-                                 { stdio: [srv.stdout ?? "ignore", "pipe", "pipe"], keepStdout: true });
-      const next = lines(client);
-      for (;;) {
-        const line = await next((o.warmup + o.seconds + o.still + 90) * 1000);
-        if (line === null) throw new Error(`the client exited without a result: ${client.stderrText.slice(-1000)}`);
-        if (line === "window") onWindow();
-        else if (line === "still") {
-          // The measured window is over: its CPU and stage times end here.
-          cpu1 = sample(pids);
-          stop.done = true;
-          held = display.workload.kill("SIGUSR1");
-          if (savePrefix && system.kind === "voxl")
-            shot = saveScreenshot(srv.port, `${savePrefix}-screenshot.png`, Math.max(0, o.still * 1000 - 400));
-        } else if (line.startsWith("{")) {
-          result = JSON.parse(line);
-          break;
+      const opened = [];  // performance.now() when each viewer's window opened, by viewer
+      const runClient = async (link, port, i) => {
+        const lead = i === 0;
+        const args = ["--log", display.logPath, "--warmup-s", String(o.warmup), "--seconds", String(o.seconds), "--cell", String(o.cell)];
+        const still = lead && predictable.includes(workload) && display.workload ? o.still : 0;
+        if (predictable.includes(workload)) args.push("--workload", workload, "--size", o.size, "--still-s", String(still));
+        const savePrefix = o.saveStill && still > 0
+          ? path.join(o.saveStill, `${workload}-${link.name.replace("/", "_")}-${systemName}${saveTag}`) : null;
+        if (savePrefix) args.push("--save-still", savePrefix);
+        if (system.kind === "voxl") args.push("--voxl", String(port));
+        else if (system.kind === "vnc") args.push("--vnc", `127.0.0.1:${port}`);
+        else args.push("--h264-stdin");
+        const client = procs.start("client", path.join(o.buildDir, "voxl-bench-client"), args,
+                                   { stdio: [srv.stdout ?? "ignore", "pipe", "pipe"], keepStdout: true });
+        const next = lines(client);
+        for (;;) {
+          const line = await next((o.warmup + o.seconds + o.still + 90) * 1000);
+          if (line === null) {
+            const which = links.length > 1 ? `the client of viewer ${i + 1} (${link.label})` : "the client";
+            throw new Error(`${which} exited without a result: ${client.stderrText.slice(-1000)}`);
+          }
+          if (line === "window") {
+            opened[i] = performance.now();
+            onWindow();
+          } else if (line === "still") {
+            // The measured window is over: its CPU and stage times end here.
+            cpu1 = sample(pids);
+            stop.done = true;
+            // The other viewers' windows opened a little later (their
+            // handshake went over a slow link): the workload moves on
+            // until theirs are over too.
+            const wait = Math.max(0, ...opened.filter((_, j) => j > 0).map((t) => t + o.seconds * 1000 - performance.now()));
+            if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+            if (!over) held = display.workload.kill("SIGUSR1");
+            if (savePrefix && system.kind === "voxl")
+              shot = saveScreenshot(srv.port, `${savePrefix}-screenshot.png`, Math.max(0, o.still * 1000 - 400 - wait));
+          } else if (line.startsWith("{")) {
+            return JSON.parse(line);
+          }
         }
-      }
+      };
+      results = await Promise.all(links.map((link, i) => runClient(link, ports[i], i)));
     }
     cpu1 ??= sample(pids);
     stop.done = true;
-    if (shot) result.still_screenshot = await shot;
-    if (cpu0) result.cpu_cores = Math.round(coresBetween(cpu0, cpu1) * 100) / 100;
-    if (statsPromise) result.stage_ms = await statsPromise;
-    return result;
+    if (shot) results[0].still_screenshot = await shot;
+    const cores = cpu0 ? Math.round(coresBetween(cpu0, cpu1) * 100) / 100 : null;
+    const stages = statsPromise ? await statsPromise : undefined;
+    for (const result of results) {
+      if (cpu0) result.cpu_cores = cores;
+      if (statsPromise) result.stage_ms = stages;
+    }
+    return results;
   } catch (e) {
-    return { ok: false, error: e.message };
+    return links.map(() => ({ ok: false, error: e.message }));
   } finally {
+    over = true;
     if (held) display.workload.kill("SIGUSR2");
     await procs.stopAll();
     live.delete(procs);
   }
+}
+
+// A --pair cell: the viewer on each link alone, then both at once, the
+// system started fresh for each run. Resolves to { alone: [first, second],
+// together: [first, second] }.
+async function runPair(o, display, workload, systemName, label) {
+  const links = o.pair.map((l) => allLinks[l]);
+  const run = async (viewers, what, saveTag) => {
+    log(`${workload} / ${what} / ${label}`);
+    const results = await runCell(o, display, workload, systemName, viewers, { saveTag });
+    for (const result of results) if (o.verbose || !result.ok) log(JSON.stringify(result));
+    return results;
+  };
+  const alone = [];
+  for (const link of links) alone.push((await run([link], `${link.label} alone`, "-pair-alone"))[0]);
+  const together = await run(links, `${links.map((l) => l.label).join(" + ")} together`, "-pair-together");
+  return { alone, together };
 }
 
 async function main() {
@@ -220,6 +287,7 @@ async function main() {
   const started = new Date();
   const loadBefore = os.loadavg()[0];
   const cells = [];
+  const pairs = [];  // --pair: { workload, system, links, alone, together }
   const present = {};  // workload -> the present probe's result
   try {
     for (const workload of o.workloads) {
@@ -244,11 +312,14 @@ async function main() {
             if (linkName !== "lan" && (browser || sys.lanOnly)) continue;
             const link = allLinks[linkName];
             log(`${workload} / ${link.label} / ${labels[systemName]}`);
-            const result = await runCell(o, display, workload, browser ? "voxl" : systemName, link, browser);
+            const [result] = await runCell(o, display, workload, browser ? "voxl" : systemName, [link], { browser });
             if (o.verbose || !result.ok) log(JSON.stringify(result));
             cells.push({ workload, link: linkName, system: systemName, result });
           }
         }
+        if (o.pair && workload !== "idle")
+          for (const systemName of o.systems.filter((s) => systems[s].kind === "voxl"))
+            pairs.push({ workload, system: systemName, links: o.pair, ...await runPair(o, display, workload, systemName, labels[systemName]) });
       } finally {
         await procs.stopAll();
         live.delete(procs);
@@ -266,10 +337,12 @@ async function main() {
     cpu_model: os.cpus()[0]?.model, load_before: loadBefore, load_after: os.loadavg()[0], command: `bench/run ${process.argv.slice(2).join(" ")}`.trim(), cells,
     present_seconds: Math.min(o.seconds, presentMaxSeconds), present, floor,
   };
+  if (o.pair) report.pairs = pairs;
   console.log(`${started.toISOString().slice(0, 16).replace("T", " ")} UTC, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ` +
               `${o.size}, ${o.seconds} s a cell after ${o.warmup} s warm-up, load average ${loadBefore.toFixed(1)} at start ` +
               `and ${os.loadavg()[0].toFixed(1)} at end\n`);
   console.log(tables);
+  if (pairs.length) console.log(pairTable({ pairs, labels, workloadLabel, linkLabel: (l) => allLinks[l].label, size: o.size }));
   console.log(traceTable({ cells, workloadLabel, linkLabel: (l) => allLinks[l].label }));
   if (o.json) fs.writeFileSync(o.json, JSON.stringify(report, null, 2));
   else console.log(`\n${JSON.stringify(report)}`);
@@ -298,6 +371,14 @@ async function main() {
             missing.push(`${w}/${l}/${s}: still_settle_ms`);
         }
       }
+    for (const p of pairs)
+      for (const run of ["alone", "together"])
+        p[run].forEach((r, i) => {
+          const need = ["fps", "fps_worst_second", "latency_p50_ms", "latency_p99_ms", "kbps", "cpu_cores"];
+          if (predictable.includes(p.workload)) need.push("psnr_p50_db");
+          for (const k of need)
+            if (r?.[k] == null) missing.push(`${p.workload}/${p.links[i]} ${run}/${p.system}: ${k}${r?.error ? ` (${r.error})` : ""}`);
+        });
     if (missing.length) {
       console.error(`bench: missing figures:\n  ${missing.join("\n  ")}`);
       process.exit(1);

@@ -56,6 +56,8 @@ export function fpsCell(r) {
   return `${r.fps.toFixed(1)} (${r.fps_worst_second}), ${latencyText(r.latency_p50_ms, r.latency_p99_ms)}`;
 }
 
+const db = (v) => (v == null ? "—" : v >= 99.99 ? "lossless" : v.toFixed(1));
+
 function table(header, rows) {
   const line = (cells) => `| ${cells.join(" | ")} |`;
   return [line(header), line(header.map((_, i) => (i ? "---:" : "---"))), ...rows.map(line)].join("\n");
@@ -159,7 +161,6 @@ export function markdown({ cells, present, workloads, links, systems, labels, wo
 function qualityTables({ find, moving, links, systems, labels, workloadLabel }) {
   const measured = (w) => links.some((l) => systems.some((s) => find(w, l.name, s)?.psnr_p50_db != null));
   const rows = [], stillRows = [];
-  const db = (v) => (v == null ? "—" : v >= 99.99 ? "lossless" : v.toFixed(1));
   for (const w of moving.filter(measured))
     for (const l of links) {
       const cells = systems.map((s) => find(w, l.name, s));
@@ -178,4 +179,26 @@ function qualityTables({ find, moving, links, systems, labels, workloadLabel }) 
   return [`\nPicture quality in motion, luma PSNR p50/p10 against the expected picture (dB):\n`, table(header, rows),
           `\nStill picture after the motion stops: final PSNR luma/RGB (dB), time from the last frame drawn until ` +
           `both are within 1 dB of it:\n`, table(header, stillRows)];
+}
+
+// --pair: each viewer alone, then both at once on one server start; a row
+// for each viewer in each run, so alone and together sit one above the
+// other. The server CPU is the run's: both rows of "together" share it.
+export function pairTable({ pairs, labels, workloadLabel, linkLabel, size }) {
+  const f = (v, digits) => (v == null ? "—" : v.toFixed(digits));
+  const rows = [];
+  for (const p of pairs) {
+    // The same link twice: tell the two viewers apart.
+    const viewer = (i) => (p.links[0] === p.links[1] ? `${linkLabel(p.links[i])} (${i + 1})` : linkLabel(p.links[i]));
+    const failed = (r) => !r || (!r.ok && !r.frames);
+    for (const i of [0, 1])
+      for (const [run, r] of [["alone", p.alone[i]], ["together", p.together[i]]])
+        rows.push([`${workloadLabel(p.workload)}, ${labels[p.system]}`, viewer(i), run, fpsCell(r),
+                   failed(r) ? "—" : db(r.psnr_p50_db), failed(r) ? "—" : f(r.kbps == null ? null : r.kbps / 1000, 1),
+                   f(r?.cpu_cores, 2)]);
+  }
+  return [`\nTwo viewers at once, ${size}: each viewer alone (the system started fresh), then both on one server; ` +
+          `FPS (worst second), latency p50/p99 from drawn to decoded, luma PSNR p50 in motion (dB), Mbit/s received ` +
+          `in the window, server CPU of the run (X server + streamer, cores):\n`,
+          table(["Test", "viewer", "run", "FPS, latency", "PSNR p50", "Mbit/s", "server CPU"], rows)].join("\n");
 }

@@ -28,6 +28,9 @@ export const systems = {
   // The picture coded as horizontal stripes, each on its own thread.
   "voxl-stripes2": voxlWith("voxl, 2 stripes", ["--stripes=2"]),
   "voxl-stripes4": voxlWith("voxl, 4 stripes", ["--stripes=4"]),
+  // One encode for every viewer, no encoding ladder: the baseline for two
+  // viewers on different links (bench/run --pair).
+  "voxl-1encode": voxlWith("voxl, one encode", ["--max-encodes=1"]),
   x11vnc: {
     label: "x11vnc",
     kind: "vnc",
