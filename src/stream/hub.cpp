@@ -52,12 +52,12 @@ void Hub::publish(const encode::EncodedFramePtr& frame) {
   }
   const bool budget_changed = frame->rung_budget > 0 && frame->rung_budget != budget_;
   if (budget_changed) budget_ = frame->rung_budget;
-  // A sink may leave while being fed (its socket failed): iterate a copy.
-  std::vector<VideoSink*> sinks;
-  sinks.reserve(members_.size());
-  for (const Member& m : members_) sinks.push_back(m.sink);
+  // A sink may leave while being fed (its socket failed): iterate a copy,
+  // kept between frames so a frame costs no allocation.
+  fanout_.clear();
+  for (const Member& m : members_) fanout_.push_back(m.sink);
   bool switched = false;
-  for (VideoSink* s : sinks) {
+  for (VideoSink* s : fanout_) {
     Member* m = find(s);
     if (!m) continue;
     if (m->rung != r) {

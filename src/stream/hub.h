@@ -192,6 +192,7 @@ class Hub {
   std::array<Rung, kMaxRungs> rungs_{};
   RungPlanner planner_;
   std::vector<RungSeat> seats_;  // replan's scratch
+  std::vector<VideoSink*> fanout_;  // publish's copy of the sinks (publish is not re-entered)
   int max_rungs_ = 1;
   int budget_ = kMaxRungs;
   int moves_ = 0;
