@@ -110,8 +110,15 @@ void StripeSet::work(int worker) {
   }
 }
 
-void StripeSet::run_jobs() {
+void StripeSet::run_jobs(std::vector<size_t> jobs, const I420Image& image, int64_t pts_us, bool force_key) {
   std::unique_lock lock(mu_);
+  // The frame and its jobs are published together: a worker that starts
+  // late, or wakes spuriously, sees either no jobs or all of this frame's
+  // bookkeeping, never jobs beside the previous frame's counters.
+  image_ = &image;
+  pts_us_ = pts_us;
+  force_key_ = force_key;
+  jobs_ = std::move(jobs);
   failure_ = nullptr;
   next_job_ = 0;
   unfinished_ = jobs_.size();
@@ -119,6 +126,8 @@ void StripeSet::run_jobs() {
   take_jobs(lock, jobs_, next_job_, unfinished_, failure_, done_, [this](size_t i) { code(i); });
   done_.wait(lock, [this] { return unfinished_ == 0; });
   jobs_.clear();
+  next_job_ = 0;
+  image_ = nullptr;
   if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
 }
 
@@ -142,21 +151,16 @@ bool StripeSet::encode(const I420Image& image, int64_t pts_us, bool force_key, s
   std::vector<double> demand(n);
   for (size_t i = 0; i < n; ++i) demand[i] = state_[i].demand;
   const std::vector<int> kbps = stripe_kbps(max_kbps_, demand, coded);
-  {
-    std::lock_guard lock(mu_);
-    image_ = &image;
-    pts_us_ = pts_us;
-    force_key_ = all;
-    jobs_.clear();
-    for (size_t i = 0; i < n; ++i) {
-      state_[i].coded = false;
-      if (!coded[i]) continue;
-      state_[i].encoder->set_max_kbps(kbps[i]);
-      jobs_.push_back(i);
-    }
+  // No job runs between frames, so the bands' encoders are set here.
+  std::vector<size_t> jobs;
+  for (size_t i = 0; i < n; ++i) {
+    state_[i].coded = false;
+    if (!coded[i]) continue;
+    state_[i].encoder->set_max_kbps(kbps[i]);
+    jobs.push_back(i);
   }
-  if (jobs_.empty()) return false;
-  run_jobs();
+  if (jobs.empty()) return false;
+  run_jobs(std::move(jobs), image, pts_us, all);
   // The picture's rate factor, as x264's own is for one picture: the
   // average over what was coded, here weighted by each band's area (the
   // coarsest band alone would make the frame rate governor trade frames

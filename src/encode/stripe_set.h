@@ -76,7 +76,9 @@ class StripeSet final : public VideoEncoder {
   };
   void code(size_t band);  // one job; any of the participating threads
   void work(int worker);   // a worker thread's body
-  void run_jobs();         // the calling thread's share, then waits for the rest
+  // Publishes the frame's jobs, codes the calling thread's share, then
+  // waits for the rest; rethrows a job's exception.
+  void run_jobs(std::vector<size_t> jobs, const I420Image& image, int64_t pts_us, bool force_key);
 
   Size size_;
   ChromaFormat chroma_;
@@ -89,7 +91,7 @@ class StripeSet final : public VideoEncoder {
   double rate_factor_ = 0;
   bool starved_ = false;
 
-  // The frame being coded: set by encode() under mu_, read by the jobs.
+  // The frame being coded: set by run_jobs() under mu_, read by the jobs.
   std::mutex mu_;
   std::condition_variable wake_;  // workers: jobs are ready, or stop
   std::condition_variable done_;  // encode(): the last job finished

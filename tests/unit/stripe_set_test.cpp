@@ -124,6 +124,26 @@ TEST_F(StripeSetTest, ThreadsChangeWithoutAKeyFrame) {
   EXPECT_EQ(set.threads(), 3) << "at most one thread per band";
 }
 
+// A worker thread may first run only once encode() has begun: it must then
+// find the whole frame's jobs or none, and each band is coded exactly once
+// (a band coded twice at once overran its output under ASan).
+TEST(StripeSet, AFreshSetCodesEachBandOnceWhileItsWorkersStart) {
+  I420Image image(kSize);
+  paint(image, {}, 0);
+  for (int round = 0; round < 40; ++round) {
+    StripeSet set(kSize, 3, EncoderSettings{}, null_logger());
+    std::vector<CodedPart> parts;
+    const std::vector<Rect> damage{Rect::from_size(kSize)};
+    ASSERT_TRUE(set.encode(image, kFrameUs, false, damage, parts)) << "round " << round;
+    ASSERT_EQ(stripes_of(parts), (std::vector<int>{0, 1, 2})) << "round " << round;
+    for (const auto& p : parts) {
+      EXPECT_TRUE(p.key) << "round " << round;
+      ASSERT_GE(p.data.size(), 4u);
+      EXPECT_EQ(p.data[0] | p.data[1], 0) << "each band's output starts with a start code, round " << round;
+    }
+  }
+}
+
 TEST(StripeSet, AShortPictureGetsFewerBands) {
   StripeSet set({320, 64}, 4, EncoderSettings{}, null_logger());
   EXPECT_EQ(set.streams(), 2) << "two bands of two macroblock rows";
