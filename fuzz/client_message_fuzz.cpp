@@ -35,6 +35,7 @@ struct NullInjector : input::InputInjector {
   Size desktop_size() const override { return {640, 480}; }
   bool caps_lock() override { return false; }
   bool num_lock() override { return false; }
+  std::optional<Point> pointer_position() override { return std::nullopt; }
   bool failed() const override { return false; }
 };
 

@@ -48,6 +48,7 @@ struct CheckingInjector : input::InputInjector {
   Size desktop_size() const override { return size; }
   bool caps_lock() override { return false; }
   bool num_lock() override { return false; }
+  std::optional<Point> pointer_position() override { return std::nullopt; }
   bool failed() const override { return false; }
 
   bool all_released() const {

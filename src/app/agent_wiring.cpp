@@ -3,7 +3,11 @@
 #include <chrono>
 #include <cstdlib>
 
+#include "app/version.h"
 #include "endpoints/agent_endpoints.h"
+#include "endpoints/computer_endpoints.h"
+#include "endpoints/computer_use.h"
+#include "endpoints/mcp_endpoint.h"
 #include "platform/desktop_environment.h"
 
 namespace voxl::app {
@@ -28,11 +32,19 @@ AgentWiring::AgentWiring(const Config& config, boost::asio::io_context& io, plat
   max_wait_ = std::chrono::seconds(config.max_wait_seconds);
 }
 
-AgentWiring::~AgentWiring() = default;
+AgentWiring::~AgentWiring() {
+  // Before the services it uses: it releases keys a hold_key still holds.
+  computer_.reset();
+}
 
 net::EndpointTable AgentWiring::endpoints() {
-  return endpoints::agent_endpoints(
-      {io_, *changes_, *screenshots_, *recordings_, log_, interaction_, whole_screen_, max_wait_});
+  const endpoints::AgentServices services{io_, *changes_, *screenshots_, *recordings_, log_, interaction_,
+                                          whole_screen_, max_wait_};
+  if (!computer_) computer_ = std::make_unique<endpoints::ComputerUse>(services);
+  net::EndpointTable table = endpoints::agent_endpoints(services);
+  table.merge(endpoints::computer_endpoints(*computer_));
+  table.merge(endpoints::mcp_endpoints(*computer_, *recordings_, kVersion));
+  return table;
 }
 
 }  // namespace voxl::app

@@ -24,6 +24,7 @@ class io_context;
 }
 namespace voxl::endpoints {
 class ChangeMonitor;
+class ComputerUse;
 class RecordService;
 class ScreenshotService;
 }  // namespace voxl::endpoints
@@ -62,6 +63,7 @@ class AgentWiring {
   std::unique_ptr<endpoints::ChangeMonitor> changes_;
   std::unique_ptr<endpoints::ScreenshotService> screenshots_;
   std::unique_ptr<endpoints::RecordService> recordings_;
+  std::unique_ptr<endpoints::ComputerUse> computer_;  // made with the endpoints
 };
 
 }  // namespace voxl::app

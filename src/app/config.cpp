@@ -1,4 +1,5 @@
 #include "app/config.h"
+#include "app/version.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -36,7 +37,7 @@ void configure(CLI::App& cli) {
   // takes its last value rather than failing.
   cli.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   cli.set_help_flag("-h,--help", "print this help and exit")->group("General");
-  cli.set_version_flag("--version", "voxl 0.1.0", "print the version and exit")->group("General");
+  cli.set_version_flag("--version", std::string("voxl ") + kVersion, "print the version and exit")->group("General");
   cli.get_formatter()->column_width(40);
   cli.footer(kFooter);
 }

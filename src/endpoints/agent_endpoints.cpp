@@ -52,30 +52,31 @@ EndpointReply mp4_reply(RecordOutcome o) {
   return r;
 }
 
-// Where the picture (the stream's, /screenshot's) lies on the desktop now:
-// the interaction's mapping, which follows every frame; on the whole
-// screen at the screen's own size now, which frames follow too but only
-// while someone watches.
-input::PictureMapping picture_now(const AgentServices& s) {
-  input::PictureMapping m = s.interaction ? s.interaction->picture() : input::PictureMapping{};
-  input::InputInjector* injector = s.interaction ? s.interaction->injector() : nullptr;
-  if (injector && (s.whole_screen || !m.known())) m.area = injector->desktop_size();
-  return m;
-}
-
 CancelFn screenshot(const AgentServices& s, const EndpointRequest& req, ReplyFn reply) {
-  auto q = query_of(req, {"region"}, reply);
+  auto q = query_of(req, {"region", "scale", "max_width", "max_height", "cursor"}, reply);
   if (!q) return nullptr;
   ParamError error;
-  std::optional<Rect> region;
-  if (!q->rect("region", region, error)) return reply(bad(error)), nullptr;
+  ShotRequest request;
+  bool cursor = false;
+  if (!q->rect("region", request.region, error) || !parse_scale(*q, request.scale, error) ||
+      !q->flag("cursor", cursor, error))
+    return reply(bad(error)), nullptr;
+  // The pointer as the desktop shows it now, drawn where its hot spot is.
+  if (cursor && s.interaction && s.interaction->cursor()) {
+    input::CursorImagePtr image = s.interaction->cursor()->current();
+    const std::optional<Point> at = pointer_in_picture(s, picture_now(s));
+    if (image && !image->hidden() && at) {
+      request.cursor = std::move(image);
+      request.pointer = *at;
+    }
+  }
   // The seq first: whatever is drawn after it gets a later one, so
   // /wait?since= never misses a change the picture may not show.
   const uint64_t seq = s.changes.current_seq();
   auto cancelled = std::make_shared<bool>(false);
   auto& io = s.io;
   input::Interaction* interaction = s.interaction;
-  const bool queued = s.screenshots.submit(region, [&io, reply, seq, cancelled, interaction](Screenshot shot) {
+  const bool queued = s.screenshots.submit(std::move(request), [&io, reply, seq, cancelled, interaction](Screenshot shot) {
     asio::post(io, [reply, seq, cancelled, interaction, shot = std::move(shot)]() mutable {
       // The agent clicks next on what it saw: where the captured area is
       // now, also when no viewer's frames have said so since it moved.
@@ -89,6 +90,11 @@ CancelFn screenshot(const AgentServices& s, const EndpointRequest& req, ReplyFn 
       r.headers = {{kSeqHeader, std::to_string(seq)},
                    {"X-Voxl-Timing", "grab=" + std::to_string(shot.grab_us) + "us, png=" +
                                          std::to_string(shot.encode_us) + "us"}};
+      // What a scaled picture shows at full size: the agent's coordinates
+      // map back through the same rule (/computer, /input take them).
+      if (!shot.scaling.identity())
+        r.headers.push_back({"X-Voxl-Picture", std::to_string(shot.scaling.full().width) + "x" +
+                                                   std::to_string(shot.scaling.full().height)});
       reply(std::move(r));
     });
   });
@@ -205,7 +211,13 @@ const char* describe(input::InputStatus s) {
 // Everything is checked before the first event is sent, so a bad body
 // changes nothing on the desktop.
 CancelFn input_actions(const AgentServices& s, const EndpointRequest& req, ReplyFn reply) {
-  if (!query_of(req, {}, reply)) return nullptr;
+  auto q = query_of(req, {"scale", "max_width", "max_height"}, reply);
+  if (!q) return nullptr;
+  // Positions in a scaled picture (/screenshot?max_width=...), mapped back
+  // by the same rule.
+  ScaleSpec scale;
+  ParamError scale_error;
+  if (!parse_scale(*q, scale, scale_error)) return reply(bad(scale_error)), nullptr;
   if (req.view_only) return reply(net::json_error(403, "", "view-only credentials cannot send input")), nullptr;
   // A page on another site may post here from the user's browser without
   // asking first (a "simple" request); only scripts and this server's own
@@ -218,9 +230,11 @@ CancelFn input_actions(const AgentServices& s, const EndpointRequest& req, Reply
   // Coordinates are the picture's, like a viewer's clicks: checked against
   // the captured area's size now and mapped as the viewers' are.
   const input::PictureMapping picture = picture_now(s);
+  const Scaling scaling = Scaling::fit(picture.area, scale);
   ActionError error;
-  auto actions = parse_input_actions(req.body, picture.area, s.interaction->settings().scroll_px_per_notch, error);
+  auto actions = parse_input_actions(req.body, scaling.scaled(), s.interaction->settings().scroll_px_per_notch, error);
   if (!actions) return reply(net::json_error(400, error.parameter, error.message)), nullptr;
+  remap_input_actions(*actions, [&scaling](int x, int y) { return scaling.to_full(x, y); });
   map_input_actions(*actions, picture);
   // Read before the first event: whatever the actions draw gets a later
   // seq, so /wait?change&since=seq cannot miss it.

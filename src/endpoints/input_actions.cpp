@@ -232,58 +232,88 @@ std::optional<std::vector<InputAction>> parse_input_actions(std::string_view bod
 }
 
 void map_input_actions(std::vector<InputAction>& actions, const input::PictureMapping& picture) {
-  for (InputAction& a : actions) {
-    if (!a.positioned) continue;
-    const Point p = picture.to_desktop(a.x, a.y);
-    a.x = p.x;
-    a.y = p.y;
-    if (a.type == Type::kDrag) {
-      const Point to = picture.to_desktop(a.to_x, a.to_y);
-      a.to_x = to.x;
-      a.to_y = to.y;
-    }
+  remap_input_actions(actions, [&picture](int x, int y) { return picture.to_desktop(x, y); });
+}
+
+namespace {
+
+// Presses `keys` in order; on a failure releases what it pressed. The
+// number pressed is in `held`.
+input::InputStatus press_all(const std::vector<uint32_t>& keys, input::InputInjector& inj, size_t& held) {
+  held = 0;
+  input::InputStatus s = input::InputStatus::kOk;
+  for (; held < keys.size(); ++held)
+    if ((s = inj.key(keys[held], true)) != input::InputStatus::kOk) break;
+  return s;
+}
+
+// Releases the first `held` of `keys` in reverse order: modifiers last.
+void release_all(const std::vector<uint32_t>& keys, size_t held, input::InputInjector& inj) {
+  for (size_t i = std::min(held, keys.size()); i-- > 0;) inj.key(keys[i], false);
+}
+
+void play_pointer(const InputAction& a, input::InputInjector& inj) {
+  switch (a.type) {
+    case Type::kMove:
+      inj.move(a.x, a.y);
+      break;
+    case Type::kClick:
+      if (a.positioned) inj.move(a.x, a.y);
+      for (int i = 0; i < a.count; ++i) {
+        inj.button(a.button, true);
+        inj.button(a.button, false);
+      }
+      break;
+    case Type::kDrag:
+      inj.move(a.x, a.y);
+      inj.button(a.button, true);
+      if (a.path.size() >= 2) {
+        // Through every point, with steps between far-apart ones.
+        for (size_t p = 1; p < a.path.size(); ++p) {
+          const Point from = a.path[p - 1], to = a.path[p];
+          for (int i = 1; i <= kDragSteps; ++i)
+            inj.move(from.x + (to.x - from.x) * i / kDragSteps, from.y + (to.y - from.y) * i / kDragSteps);
+        }
+      } else {
+        for (int i = 1; i <= kDragSteps; ++i)
+          inj.move(a.x + (a.to_x - a.x) * i / kDragSteps, a.y + (a.to_y - a.y) * i / kDragSteps);
+      }
+      inj.button(a.button, false);
+      break;
+    case Type::kScroll:
+      if (a.positioned) inj.move(a.x, a.y);
+      if (a.notches_x || a.notches_y) inj.scroll_notches(a.notches_x, a.notches_y);
+      break;
+    case Type::kButton:
+      if (a.positioned) inj.move(a.x, a.y);
+      inj.button(a.button, a.down);
+      break;
+    case Type::kKey:
+    case Type::kType:
+      break;
   }
 }
+
+}  // namespace
 
 RunOutcome run_input_actions(const std::vector<InputAction>& actions, input::InputInjector& inj) {
   using input::InputStatus;
   RunOutcome r;
   for (const InputAction& a : actions) {
-    switch (a.type) {
-      case Type::kMove:
-        inj.move(a.x, a.y);
-        break;
-      case Type::kClick:
-        if (a.positioned) inj.move(a.x, a.y);
-        for (int i = 0; i < a.count; ++i) {
-          inj.button(a.button, true);
-          inj.button(a.button, false);
-        }
-        break;
-      case Type::kDrag:
-        inj.move(a.x, a.y);
-        inj.button(a.button, true);
-        for (int i = 1; i <= kDragSteps; ++i)
-          inj.move(a.x + (a.to_x - a.x) * i / kDragSteps, a.y + (a.to_y - a.y) * i / kDragSteps);
-        inj.button(a.button, false);
-        break;
-      case Type::kScroll:
-        if (a.positioned) inj.move(a.x, a.y);
-        if (a.notches_x || a.notches_y) inj.scroll_notches(a.notches_x, a.notches_y);
-        break;
-      case Type::kKey: {
-        size_t held = 0;
-        InputStatus s = InputStatus::kOk;
-        for (; held < a.keys.size(); ++held)
-          if ((s = inj.key(a.keys[held], true)) != InputStatus::kOk) break;
-        // Reverse order, also after a failed press: modifiers last.
-        for (size_t i = held; i-- > 0;) inj.key(a.keys[i], false);
-        if (s != InputStatus::kOk) return r.status = s, r;
-        break;
-      }
-      case Type::kType:
-        if (const InputStatus s = inj.type_text(a.text); s != InputStatus::kOk) return r.status = s, r;
-        break;
+    if (a.type == Type::kKey) {
+      size_t held = 0;
+      const InputStatus s = press_all(a.keys, inj, held);
+      // Reverse order, also after a failed press: modifiers last.
+      release_all(a.keys, held, inj);
+      if (s != InputStatus::kOk) return r.status = s, r;
+    } else if (a.type == Type::kType) {
+      if (const InputStatus s = inj.type_text(a.text); s != InputStatus::kOk) return r.status = s, r;
+    } else {
+      size_t held = 0;
+      const InputStatus s = press_all(a.modifiers, inj, held);
+      if (s == InputStatus::kOk) play_pointer(a, inj);
+      release_all(a.modifiers, held, inj);
+      if (s != InputStatus::kOk) return r.status = s, r;
     }
     ++r.done;
   }

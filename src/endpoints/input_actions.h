@@ -19,7 +19,9 @@
 namespace voxl::endpoints {
 
 struct InputAction {
-  enum class Type { kMove, kClick, kDrag, kScroll, kKey, kType };
+  // kButton presses or releases `button` alone (a drag made of separate
+  // requests); the others press and release what they press.
+  enum class Type { kMove, kClick, kDrag, kScroll, kKey, kType, kButton };
   Type type = Type::kMove;
   std::string name;             // "actions[2]" (or "" for a lone object), for errors
   bool positioned = false;      // click and scroll may use the pointer where it is
@@ -30,6 +32,13 @@ struct InputAction {
   int notches_x = 0, notches_y = 0;  // scroll, positive right and down
   std::vector<uint32_t> keys;   // a combo, pressed in order, released in reverse
   std::string text;             // UTF-8 to type
+  bool down = true;             // kButton: press (else release)
+  // A drag through these points (the first is x, y; the last to_x, to_y);
+  // empty: a straight drag from x, y to to_x, to_y.
+  std::vector<Point> path;
+  // Keys held around a move, click, drag or scroll (shift-click), pressed
+  // in order before it and released in reverse after it.
+  std::vector<uint32_t> modifiers;
 };
 
 struct ActionError {
@@ -52,6 +61,24 @@ std::optional<std::vector<InputAction>> parse_input_actions(std::string_view bod
 // a drag) from the picture's coordinates to the desktop's, through the one
 // mapping viewers' input uses.
 void map_input_actions(std::vector<InputAction>& actions, const input::PictureMapping& picture);
+
+// Moves every position through `map` (a scaled picture's coordinates to
+// the picture's, before map_input_actions).
+template <typename Map>
+void remap_input_actions(std::vector<InputAction>& actions, const Map& map) {
+  for (InputAction& a : actions) {
+    if (!a.positioned) continue;
+    const Point p = map(a.x, a.y);
+    a.x = p.x;
+    a.y = p.y;
+    if (a.type == InputAction::Type::kDrag) {
+      const Point to = map(a.to_x, a.to_y);
+      a.to_x = to.x;
+      a.to_y = to.y;
+    }
+    for (Point& q : a.path) q = map(q.x, q.y);
+  }
+}
 
 struct RunOutcome {
   input::InputStatus status = input::InputStatus::kOk;

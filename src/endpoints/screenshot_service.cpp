@@ -1,6 +1,8 @@
 #include "endpoints/screenshot_service.h"
 
 #include "capture/frame_pool.h"
+
+#include <cstring>
 #include "endpoints/png_encoder.h"
 
 namespace voxl::endpoints {
@@ -29,11 +31,11 @@ ScreenshotService::~ScreenshotService() {
   thread_.join();
 }
 
-bool ScreenshotService::submit(std::optional<Rect> region, Done done) {
+bool ScreenshotService::submit(ShotRequest request, Done done) {
   {
     std::lock_guard lock(mu_);
     if (jobs_.size() >= kMaxQueued) return false;
-    jobs_.push_back({region, std::move(done)});
+    jobs_.push_back({std::move(request), std::move(done)});
   }
   cv_.notify_one();
   return true;
@@ -53,7 +55,7 @@ void ScreenshotService::run() {
     // 500, and the next one starts from a fresh capturer.
     Screenshot shot;
     try {
-      shot = take(job.region);
+      shot = take(job.request);
     } catch (const std::exception& e) {
       shot = failed(e.what());
     } catch (...) {
@@ -78,7 +80,8 @@ Screenshot ScreenshotService::failed(const std::string& why) {
   return s;
 }
 
-Screenshot ScreenshotService::take(const std::optional<Rect>& region) {
+Screenshot ScreenshotService::take(const ShotRequest& request) {
+  const std::optional<Rect>& region = request.region;
   Screenshot s;
   try {
     if (!capturer_) capturer_ = make_();
@@ -115,9 +118,35 @@ Screenshot ScreenshotService::take(const std::optional<Rect>& region) {
   const Rect crop = region ? area.intersect(Rect::from_size(f.size())) : Rect::from_size(f.size());
   const auto t1 = Clock::now();
   std::string why;
-  s.png = encode_png(f.row(crop.y) + ptrdiff_t(crop.x) * capture::kBytesPerPixel, f.stride(), crop.size(), why);
+  const uint8_t* pixels = f.row(crop.y) + ptrdiff_t(crop.x) * capture::kBytesPerPixel;
+  int stride = f.stride();
+  s.scaling = Scaling::fit(crop.size(), request.scale);
+  if (request.cursor) {
+    // The frame buffer is the capturer's: the pointer goes on a copy.
+    const size_t row = size_t(crop.width) * capture::kBytesPerPixel;
+    drawn_.resize(row * size_t(crop.height));
+    for (int y = 0; y < crop.height; ++y)
+      std::memcpy(drawn_.data() + row * size_t(y), pixels + ptrdiff_t(y) * stride, row);
+    pixels = drawn_.data();
+    stride = int(row);
+    draw_cursor(drawn_.data(), stride, crop.size(), *request.cursor,
+                {request.pointer.x - crop.x, request.pointer.y - crop.y});
+  }
+  if (!s.scaling.identity()) {
+    const Size to = s.scaling.scaled();
+    scaled_.resize(size_t(to.width) * capture::kBytesPerPixel * size_t(to.height));
+    if (!scale_bgra(pixels, stride, crop.size(), scaled_.data(), to.width * capture::kBytesPerPixel, to)) {
+      s.status = 500;
+      s.error = "the screenshot could not be scaled";
+      return s;
+    }
+    pixels = scaled_.data();
+    stride = to.width * capture::kBytesPerPixel;
+  }
+  const Size shown = s.scaling.identity() ? crop.size() : s.scaling.scaled();
+  s.png = encode_png(pixels, stride, shown, why);
   s.encode_us = micros_since(t1);
-  s.size = crop.size();
+  s.size = shown;
   s.origin = f.origin;
   s.area = f.size();
   s.captured_at = f.captured_at;

@@ -19,20 +19,40 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "base/geometry.h"
 #include "base/logging.h"
 #include "capture/capturer.h"
 #include "capture/frame_pool.h"
+#include "endpoints/picture_scale.h"
+#include "input/cursor_source.h"
 
 namespace voxl::endpoints {
+
+// What to take: a part of the picture (else all of it), shown smaller, with
+// the pointer drawn in.
+struct ShotRequest {
+  // In the coordinates of the capturer's picture (with a captured region,
+  // relative to its corner); must lie on it.
+  std::optional<Rect> region;
+  ScaleSpec scale;  // the PNG fits it (never larger than the part taken)
+  // The pointer's shape and where its hot spot is in the picture's
+  // coordinates (not the region's); drawn before scaling, as a screen
+  // shows it. Null: not drawn.
+  input::CursorImagePtr cursor;
+  Point pointer;
+};
 
 struct Screenshot {
   int status = 200;  // else an HTTP error status with `error` and `parameter`
   std::string png;
   std::string error;
   std::string parameter;
-  Size size;
+  Size size;  // the PNG's size
+  // The part of the picture taken, at the picture's resolution (the PNG
+  // shows it at `size`): maps the PNG's pixels back.
+  Scaling scaling;
   // Where the captured area lay on the desktop and its size when the shot
   // was taken (capture::Frame::origin, the frame's size).
   Point origin;
@@ -53,24 +73,25 @@ class ScreenshotService {
   ScreenshotService(const ScreenshotService&) = delete;
   ScreenshotService& operator=(const ScreenshotService&) = delete;
 
-  // `region` is in the coordinates of the capturer's picture (with a
-  // captured region, relative to its corner) and must lie on it. False
-  // when too many are queued.
-  bool submit(std::optional<Rect> region, Done done);
+  // False when too many are queued.
+  bool submit(ShotRequest request, Done done);
 
  private:
   struct Job {
-    std::optional<Rect> region;
+    ShotRequest request;
     Done done;
   };
   void run();
-  Screenshot take(const std::optional<Rect>& region);
+  Screenshot take(const ShotRequest& request);
   Screenshot failed(const std::string& why);  // a 500 for a fault in take()
 
   MakeCapturer make_;
   Logger log_;
   std::unique_ptr<capture::Capturer> capturer_;  // worker thread only
   capture::FramePool pool_{1};  // one buffer, reused: no page faults per shot
+  // Worker thread: a copy with the pointer drawn in, and a scaled picture.
+  std::vector<uint8_t> drawn_;
+  std::vector<uint8_t> scaled_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<Job> jobs_;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace voxl::input {
@@ -20,6 +21,9 @@ struct CursorImage {
   int hot_y = 0;
   // width * height pixels, straight (not premultiplied) RGBA, row-major.
   std::vector<uint8_t> rgba;
+  // The shape's name where the platform gives one (X11: "left_ptr",
+  // "xterm", "hand2"...); empty otherwise. Printable ASCII, short.
+  std::string name;
   // Every pixel transparent: the application hid the pointer.
   bool hidden() const;
 };

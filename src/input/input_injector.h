@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "base/geometry.h"
@@ -55,6 +56,10 @@ class InputInjector {
   // Whether Caps Lock / Num Lock are on in the desktop.
   virtual bool caps_lock() = 0;
   virtual bool num_lock() = 0;
+  // Where the pointer is now, in desktop pixels (the coordinates move()
+  // takes); nullopt when it cannot be told (the desktop is gone, or the
+  // pointer is on another screen). One round trip to the desktop.
+  virtual std::optional<Point> pointer_position() = 0;
 
   // The connection to the desktop is gone for good (the X server went
   // away): every call from now on does nothing. A RecoveringInjector

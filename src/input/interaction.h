@@ -121,6 +121,7 @@ class Interaction {
   const Logger& log() const { return log_; }
   InputInjector* injector() const { return injector_; }
   Clipboard* clipboard() const { return clipboard_; }
+  CursorSource* cursor() const { return cursor_; }
 
   // Where the picture viewers and agents see lies on the desktop now. Set
   // from each frame the stream sends, each /screenshot and a new capturer

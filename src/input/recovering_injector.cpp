@@ -82,6 +82,10 @@ bool RecoveringInjector::caps_lock() {
   return with_live([](InputInjector& i) { return i.caps_lock(); }, false);
 }
 
+std::optional<Point> RecoveringInjector::pointer_position() {
+  return with_live([](InputInjector& i) { return i.pointer_position(); }, std::optional<Point>{});
+}
+
 bool RecoveringInjector::num_lock() {
   return with_live([](InputInjector& i) { return i.num_lock(); }, false);
 }

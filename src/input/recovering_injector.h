@@ -42,6 +42,7 @@ class RecoveringInjector final : public InputInjector {
   Size desktop_size() const override;
   bool caps_lock() override;
   bool num_lock() override;
+  std::optional<Point> pointer_position() override;
   // Only while no injector could be made yet.
   bool failed() const override { return !current_; }
 

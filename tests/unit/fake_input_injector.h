@@ -41,6 +41,8 @@ struct FakeInputInjector : input::InputInjector {
   Size desktop_size() const override { return {640, 480}; }
   bool caps_lock() override { return caps; }
   bool num_lock() override { return num; }
+  std::optional<Point> pointer_position() override { return pointer; }
+  std::optional<Point> pointer{Point{0, 0}};  // what pointer_position() answers
   bool failed() const override { return broken; }
   bool broken = false;  // what failed() answers
 };

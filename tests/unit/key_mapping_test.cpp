@@ -95,3 +95,70 @@ TEST(KeyMapping, Utf8Decoding) {
 
 }  // namespace
 }  // namespace voxl::input
+
+namespace voxl::input {
+namespace {
+
+namespace ks2 = keysym;
+
+TEST(KeyMappingSchemas, XdotoolNamesExactThenInAnyCase) {
+  EXPECT_EQ(keysym_for_name("Return"), ks2::kReturn);
+  EXPECT_EQ(keysym_for_name("KP_Enter"), ks2::kKpEnter);
+  EXPECT_EQ(keysym_for_name("kp_enter"), ks2::kKpEnter);
+  EXPECT_EQ(keysym_for_name("Page_Down"), ks2::kPageDown);
+  EXPECT_EQ(keysym_for_name("Next"), ks2::kPageDown);
+  EXPECT_EQ(keysym_for_name("Prior"), ks2::kPageUp);
+  EXPECT_EQ(keysym_for_name("BackSpace"), ks2::kBackSpace);
+  EXPECT_EQ(keysym_for_name("Control_R"), ks2::kControlR);
+  EXPECT_EQ(keysym_for_name("Super_L"), ks2::kSuperL);
+  EXPECT_EQ(keysym_for_name("KP_7"), ks2::kKp0 + 7);
+  EXPECT_EQ(keysym_for_name("bracketleft"), uint32_t('['));
+  EXPECT_EQ(keysym_for_name("quotedbl"), uint32_t('"'));
+  EXPECT_EQ(keysym_for_name("XF86AudioMute"), ks2::kAudioMute);
+  EXPECT_EQ(keysym_for_name("F12"), ks2::kF1 + 11);
+  // Single characters stay themselves: X's "A" is the capital.
+  EXPECT_EQ(keysym_for_name("A"), uint32_t('A'));
+  EXPECT_EQ(keysym_for_name("a"), uint32_t('a'));
+  EXPECT_FALSE(keysym_for_name("Return_Key"));
+  EXPECT_FALSE(keysym_for_name(std::string(65, 'a')));
+}
+
+TEST(KeyMappingSchemas, OpenAINamesAndLists) {
+  for (const char* n : {"CTRL", "CONTROL"}) EXPECT_EQ(keysym_for_name(n), ks2::kControlL) << n;
+  EXPECT_EQ(keysym_for_name("ENTER"), ks2::kReturn);
+  EXPECT_EQ(keysym_for_name("ESC"), ks2::kEscape);
+  EXPECT_EQ(keysym_for_name("SPACE"), uint32_t(' '));
+  EXPECT_EQ(keysym_for_name("ARROWUP"), ks2::kUp);
+  EXPECT_EQ(keysym_for_name("ARROWLEFT"), ks2::kLeft);
+  EXPECT_EQ(keysym_for_name("PAGEDOWN"), ks2::kPageDown);
+  EXPECT_EQ(keysym_for_name("CAPSLOCK"), ks2::kCapsLock);
+  EXPECT_EQ(keysym_for_name("OPTION"), ks2::kAltL);
+  EXPECT_EQ(keysym_for_name("CMD"), ks2::kSuperL);
+  EXPECT_EQ(keysym_for_name("COMMAND"), ks2::kSuperL);
+  EXPECT_EQ(parse_key_list({"CTRL", "A"}), (std::vector<uint32_t>{ks2::kControlL, 'a'})) << "a letter is its key";
+  EXPECT_EQ(parse_key_list({"SHIFT", "TAB"}), (std::vector<uint32_t>{ks2::kShiftL, ks2::kTab}));
+  EXPECT_EQ(parse_key_list({"/"}), std::vector<uint32_t>{'/'});
+  std::string bad;
+  EXPECT_FALSE(parse_key_list({"CTRL", "HYPERDRIVE"}, &bad));
+  EXPECT_EQ(bad, "HYPERDRIVE");
+  EXPECT_FALSE(parse_key_list({}, &bad));
+  EXPECT_TRUE(bad.empty());
+}
+
+TEST(KeyMappingSchemas, SequencesOfCombos) {
+  const auto seq = parse_key_sequence("ctrl+a Delete");
+  ASSERT_TRUE(seq);
+  ASSERT_EQ(seq->size(), 2u);
+  EXPECT_EQ((*seq)[0], (std::vector<uint32_t>{ks2::kControlL, 'a'}));
+  EXPECT_EQ((*seq)[1], std::vector<uint32_t>{ks2::kDelete});
+  EXPECT_EQ(parse_key_sequence("  ctrl+shift+t\tReturn ")->size(), 2u);
+  EXPECT_EQ(parse_key_sequence("ctrl++")->front(), (std::vector<uint32_t>{ks2::kControlL, '+'}));
+  std::string bad;
+  EXPECT_FALSE(parse_key_sequence("ctrl+a Nope", &bad));
+  EXPECT_EQ(bad, "Nope");
+  EXPECT_FALSE(parse_key_sequence("   ", &bad));
+  EXPECT_TRUE(bad.empty());
+}
+
+}  // namespace
+}  // namespace voxl::input

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include "platform/x11/xcb_connection.h"
 #include "platform/x11/xcb_util.h"
@@ -19,15 +20,29 @@ using platform::x11::XcbPtr;
 constexpr size_t kCacheSize = 64;
 
 // XFixes hands out premultiplied ARGB words; browsers want straight RGBA bytes.
-input::CursorImagePtr convert(const xcb_xfixes_get_cursor_image_reply_t& r) {
+// The cursor's name as the application set it ("left_ptr", "xterm"; empty
+// when it set none): printable ASCII only, at most kMaxNameBytes.
+constexpr size_t kMaxNameBytes = 64;
+
+std::string cursor_name(xcb_xfixes_get_cursor_image_and_name_reply_t& r) {
+  const char* name = xcb_xfixes_get_cursor_image_and_name_name(&r);
+  const int n = xcb_xfixes_get_cursor_image_and_name_name_length(&r);
+  std::string out;
+  for (int i = 0; i < n && out.size() < kMaxNameBytes; ++i)
+    if (name[i] > 0x20 && name[i] < 0x7f) out += name[i];
+  return out;
+}
+
+input::CursorImagePtr convert(xcb_xfixes_get_cursor_image_and_name_reply_t& r) {
   auto img = std::make_shared<input::CursorImage>();
   img->serial = r.cursor_serial;
   img->width = r.width;
   img->height = r.height;
   img->hot_x = r.xhot;
   img->hot_y = r.yhot;
-  const uint32_t* px = xcb_xfixes_get_cursor_image_cursor_image(&r);
-  const int n = xcb_xfixes_get_cursor_image_cursor_image_length(&r);
+  img->name = cursor_name(r);
+  const uint32_t* px = xcb_xfixes_get_cursor_image_and_name_cursor_image(&r);
+  const int n = xcb_xfixes_get_cursor_image_and_name_cursor_image_length(&r);
   img->rgba.resize(size_t(n) * 4);
   for (int i = 0; i < n; ++i) {
     const uint32_t p = px[i];
@@ -91,8 +106,8 @@ void XFixesCursorSource::on_event(const void* event) {
 // notification that asked).
 void XFixesCursorSource::refresh() {
   xcb_connection_t* c = conn_->get();
-  XcbPtr<xcb_xfixes_get_cursor_image_reply_t> r(
-      xcb_xfixes_get_cursor_image_reply(c, xcb_xfixes_get_cursor_image(c), nullptr));
+  XcbPtr<xcb_xfixes_get_cursor_image_and_name_reply_t> r(
+      xcb_xfixes_get_cursor_image_and_name_reply(c, xcb_xfixes_get_cursor_image_and_name(c), nullptr));
   if (!r) return;
   auto img = convert(*r);
   if (cache_.size() >= kCacheSize) cache_.erase(cache_.begin());

@@ -253,6 +253,13 @@ uint16_t XTestInjector::pointer_mask() {
   return r ? r->mask : 0;
 }
 
+std::optional<Point> XTestInjector::pointer_position() {
+  xcb_connection_t* c = conn_->get();
+  XcbPtr<xcb_query_pointer_reply_t> r(xcb_query_pointer_reply(c, xcb_query_pointer(c, conn_->root()), nullptr));
+  if (!r || !r->same_screen) return std::nullopt;
+  return Point{r->root_x, r->root_y};
+}
+
 bool XTestInjector::caps_lock() { return (pointer_mask() & XCB_MOD_MASK_LOCK) != 0; }
 
 bool XTestInjector::num_lock() { return num_lock_mask_ && (pointer_mask() & num_lock_mask_) != 0; }

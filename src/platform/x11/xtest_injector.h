@@ -48,6 +48,7 @@ class XTestInjector final : public input::InputInjector {
   Size desktop_size() const override;
   bool caps_lock() override;
   bool num_lock() override;
+  std::optional<Point> pointer_position() override;
   bool failed() const override;
 
   // Keycodes with no keysym at start, available for binding.

@@ -302,6 +302,16 @@ Size SendInputInjector::desktop_size() const {
 
 // The toggle bit of the keys' state as this thread sees it, which follows
 // the system's while the thread has no keyboard focus of its own.
+std::optional<Point> SendInputInjector::pointer_position() {
+  POINT p;
+  if (!GetCursorPos(&p)) return std::nullopt;
+  // move() counts from the captured monitor's corner, or from the virtual
+  // screen's.
+  if (area_) return Point{int(p.x) - area_->x, int(p.y) - area_->y};
+  const auto d = virtual_desktop();
+  return Point{int(p.x) - d.left, int(p.y) - d.top};
+}
+
 bool SendInputInjector::caps_lock() { return (GetKeyState(VK_CAPITAL) & 1) != 0; }
 
 bool SendInputInjector::num_lock() { return (GetKeyState(VK_NUMLOCK) & 1) != 0; }

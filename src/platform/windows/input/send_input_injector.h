@@ -58,6 +58,7 @@ class SendInputInjector final : public input::InputInjector {
   Size desktop_size() const override;
   bool caps_lock() override;
   bool num_lock() override;
+  std::optional<Point> pointer_position() override;
   // SendInput has no connection to lose.
   bool failed() const override { return false; }
 

@@ -1,0 +1,99 @@
+#include "endpoints/computer_endpoints.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "base/base64.h"
+#include "base/json_text.h"
+#include "endpoints/query.h"
+
+namespace voxl::endpoints {
+
+using net::CancelFn;
+using net::EndpointReply;
+using net::EndpointRequest;
+using net::ReplyFn;
+
+namespace {
+
+constexpr const char* kSeqHeader = "X-Voxl-Seq";
+
+EndpointReply bad(const ParamError& e) { return net::json_error(400, e.parameter, e.parameter + " " + e.message); }
+
+std::optional<Query> checked_query(const EndpointRequest& req, const std::vector<std::string>& known, ReplyFn& reply) {
+  ParamError error;
+  auto q = Query::parse(req.query, error);
+  if (!q) return reply(bad(error)), std::nullopt;
+  if (auto u = q->unknown(known)) {
+    std::string list;
+    for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+    reply(bad({*u, "is not a parameter of " + req.path + " (known: " + list + ")"}));
+    return std::nullopt;
+  }
+  return q;
+}
+
+CancelFn computer(ComputerUse& c, const EndpointRequest& req, ReplyFn reply) {
+  auto q = checked_query(req, {"scale", "max_width", "max_height", "screenshot", "cursor", "settle", "settle_timeout"},
+                         reply);
+  if (!q) return nullptr;
+  // A page on another site may post here from the user's browser without
+  // asking first; only scripts and this server's own page (or
+  // --allowed-origins) drive the desktop.
+  if (req.foreign_origin)
+    return reply(net::json_error(403, "", "computer use from a foreign origin refused; allow it with --allowed-origins")),
+           nullptr;
+  ComputerOptions options;
+  options.settle_cap = std::min(options.settle_cap, c.services().max_wait);
+  ParamError error;
+  if (!parse_computer_options(*q, c.services().max_wait, options, error)) return reply(bad(error)), nullptr;
+  options.view_only = req.view_only;
+  return c.run(req.body, options, [reply](ComputerOutcome o) { reply(computer_reply(std::move(o))); });
+}
+
+CancelFn cursor(ComputerUse& c, const EndpointRequest& req, ReplyFn reply) {
+  auto q = checked_query(req, {"scale", "max_width", "max_height"}, reply);
+  if (!q) return nullptr;
+  ScaleSpec scale;
+  ParamError error;
+  if (!parse_scale(*q, scale, error)) return reply(bad(error)), nullptr;
+  std::string why;
+  auto where = c.cursor(scale, why);
+  if (!where) return reply(net::json_error(503, "", why)), nullptr;
+  EndpointReply r;
+  r.body = json_text(*where) + "\n";
+  reply(std::move(r));
+  return nullptr;
+}
+
+}  // namespace
+
+EndpointReply computer_reply(ComputerOutcome o) {
+  if (o.status != 200) return net::json_error(o.status, o.parameter, o.error);
+  EndpointReply r;
+  nlohmann::json info = std::move(o.info);
+  if (!o.png.empty())
+    info["screenshot"] = {{"media_type", "image/png"},
+                          {"width", o.png_size.width},
+                          {"height", o.png_size.height},
+                          {"data", base64_encode(o.png)}};
+  if (info.contains("seq")) r.headers = {{kSeqHeader, std::to_string(info["seq"].get<uint64_t>())}};
+  r.body = json_text(info) + "\n";
+  return r;
+}
+
+net::EndpointTable computer_endpoints(ComputerUse& computer) {
+  net::EndpointTable t;
+  // A typed sentence or a long drag path is small; 64 KiB is plenty.
+  t["/computer"] = {{"POST"}, [&computer](EndpointRequest& req, ReplyFn reply) {
+                      return endpoints::computer(computer, req, std::move(reply));
+                    },
+                    true};
+  t["/cursor"] = {{"GET"}, [&computer](EndpointRequest& req, ReplyFn reply) {
+                    return endpoints::cursor(computer, req, std::move(reply));
+                  }};
+  return t;
+}
+
+}  // namespace voxl::endpoints
