@@ -29,6 +29,8 @@ AgentWiring::AgentWiring(const Config& config, boost::asio::io_context& io, plat
     recordings_->set_unavailable("recordings need one picture stream: this server codes the screen as " +
                                  std::to_string(config.stripes) +
                                  " stripes (--stripes), which no MP4 holds; start it with --stripes 1 to record");
+  recordings_->keep_last(std::chrono::seconds(config.record_buffer_seconds),
+                         uint64_t(config.record_buffer_mb) << 20);
   max_wait_ = std::chrono::seconds(config.max_wait_seconds);
 }
 

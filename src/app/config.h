@@ -107,6 +107,8 @@ struct Config {
   std::string exec;  // shell command run inside the desktop; empty: none
   int max_record_seconds = 300;
   int max_record_mb = 2048;    // disk all recordings may take together
+  int record_buffer_seconds = 0;  // the stream kept for /record?last= (0: none)
+  int record_buffer_mb = 64;      // memory that buffer may take
   int max_wait_seconds = 300;  // longest /wait timeout (and idle)
 
   // Display

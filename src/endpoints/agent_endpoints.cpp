@@ -49,6 +49,7 @@ EndpointReply mp4_reply(RecordOutcome o) {
   r.headers = {{"X-Voxl-Frames", std::to_string(o.frames)},
                {"X-Voxl-Duration-Ms", std::to_string(int64_t(o.seconds * 1000 + 0.5))},
                {"X-Voxl-Ended", o.ended}};
+  if (o.before_ms >= 0) r.headers.push_back({"X-Voxl-Before-Ms", std::to_string(o.before_ms)});
   return r;
 }
 
@@ -134,15 +135,44 @@ CancelFn wait(const AgentServices& s, const EndpointRequest& req, ReplyFn reply)
   return [&changes = s.changes, id] { changes.cancel(id); };
 }
 
+// /record?last=N[&seconds=M]: the buffered stream from N seconds ago (and
+// M more).
+CancelFn record_last(const AgentServices& s, const Query& q, ReplyFn reply) {
+  const int64_t buffered = s.recordings.buffer_length().count();
+  if (buffered == 0)
+    return reply(net::json_error(409, "last",
+                                 "no stream is kept for recordings of the past: start the server with "
+                                 "--record-buffer-seconds N")),
+           nullptr;
+  int64_t last = 0, after = 0;
+  ParamError error;
+  if (!q.integer("last", 1, buffered, last, error)) {
+    error.message += " (the most is --record-buffer-seconds)";
+    return reply(bad(error)), nullptr;
+  }
+  if (!q.integer("seconds", 1, s.recordings.max_length().count(), after, error)) {
+    error.message += " (the most is --max-record-seconds)";
+    return reply(bad(error)), nullptr;
+  }
+  RecordRefusal why;
+  const uint64_t id = s.recordings.record_last(std::chrono::seconds(last), std::chrono::seconds(after),
+                                               [reply](RecordOutcome o) { reply(mp4_reply(std::move(o))); }, why);
+  if (id == 0) return reply(net::json_error(why.status, "", why.error)), nullptr;
+  return [&rec = s.recordings, id] { rec.cancel(id); };
+}
+
 CancelFn record(const AgentServices& s, const EndpointRequest& req, ReplyFn reply) {
-  auto q = query_of(req, {"seconds"}, reply);
+  auto q = query_of(req, {"seconds", "last"}, reply);
   if (!q) return nullptr;
   // It takes a recording slot and disk like /record/start, and a page on
   // another site can load it from the user's browser (a video element).
   if (req.foreign_origin)
     return reply(net::json_error(403, "", "recording from a foreign origin refused; allow it with --allowed-origins")),
            nullptr;
-  if (!q->has("seconds")) return reply(net::json_error(400, "seconds", "seconds is required: /record?seconds=N")), nullptr;
+  if (q->has("last")) return record_last(s, *q, std::move(reply));
+  if (!q->has("seconds"))
+    return reply(net::json_error(400, "seconds", "seconds is required: /record?seconds=N (or last=N for the past)")),
+           nullptr;
   int64_t seconds = 0;
   ParamError error;
   const int64_t max = s.recordings.max_length().count();

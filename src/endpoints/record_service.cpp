@@ -24,11 +24,24 @@ int64_t micros(Clock::time_point t) {
 
 class RecordService::Recording final : public stream::VideoSink {
  public:
-  Recording(RecordService& svc, uint64_t id, platform::OwnedFile file, std::optional<std::chrono::milliseconds> length, Done done)
+  // `backlog` (from a key frame) is written first: a retroactive recording,
+  // whose `length` counts from its first frame and is not capped by
+  // max_length. `live`: it goes on with the frames published from now.
+  Recording(RecordService& svc, uint64_t id, platform::OwnedFile file, std::optional<std::chrono::milliseconds> length,
+            Done done, std::vector<encode::EncodedFramePtr> backlog = {}, bool live = true)
       : svc_(svc), id_(id), file_(std::make_shared<platform::OwnedFile>(std::move(file))), done_(std::move(done)),
-        limit_(length && *length < svc.max_ ? *length : std::chrono::milliseconds(svc.max_)),
-        limit_reason_(length && *length < svc.max_ ? "length" : "max-record-seconds"), timer_(svc.io_) {
-    svc_.hub_.add(this);  // asks for a key frame
+        limit_(length && (*length < svc.max_ || !backlog.empty()) ? *length : std::chrono::milliseconds(svc.max_)),
+        limit_reason_(length && (*length < svc.max_ || !backlog.empty()) ? "length" : "max-record-seconds"),
+        timer_(svc.io_), in_hub_(live) {
+    const auto now = Clock::now();
+    if (live) svc_.hub_.add(this);  // asks for a key frame
+    if (!backlog.empty()) {
+      before_ms_ = std::chrono::duration_cast<std::chrono::milliseconds>(now - backlog.front()->captured_at).count();
+      for (const auto& f : backlog)
+        if (!ended_) on_video(f);
+      if (!live && !ended_) end("length", now);
+      return;
+    }
     timer_.expires_after(kFirstFrameLimit);
     timer_.async_wait([this, alive = alive_](boost::system::error_code ec) {
       if (ec || !*alive || writer_ || ended_) return;
@@ -114,6 +127,7 @@ class RecordService::Recording final : public stream::VideoSink {
     outcome_.frames = writer_->frames();
     outcome_.seconds = std::chrono::duration<double>(at - first_).count();
     outcome_.ended = reason;
+    outcome_.before_ms = before_ms_;
     svc_.log_->info("recording {} ended ({}): {} frames, {:.2f} s, {} bytes", id_, reason, outcome_.frames,
                     outcome_.seconds, writer_->bytes());
     svc_.ended(id_);
@@ -143,8 +157,43 @@ class RecordService::Recording final : public stream::VideoSink {
   Clock::time_point first_;
   bool ended_ = false;
   bool in_hub_ = true;
+  int64_t before_ms_ = -1;
   RecordOutcome outcome_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+// keep_last()'s sink: every frame into the ring, and a key frame asked for
+// when the stream has gone too long without one.
+class RecordService::Buffer final : public stream::VideoSink {
+ public:
+  Buffer(RecordService& svc, std::chrono::seconds length, uint64_t max_bytes)
+      : svc_(svc), ring_(length, max_bytes) {
+    svc_.hub_.add(this);
+  }
+  ~Buffer() override { svc_.hub_.remove(this); }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  // The best picture, as recordings have.
+  bool wants_top_rung() const override { return true; }
+
+  void on_video(const encode::EncodedFramePtr& f) override {
+    ring_.push(f);
+    // Asked again only an interval after the last ask: the hub may defer a
+    // key frame, and the ring must not ask every frame meanwhile.
+    if (ring_.needs_key(f->captured_at, kBufferKeyInterval) &&
+        (!asked_ || f->captured_at - *asked_ >= kBufferKeyInterval)) {
+      asked_ = f->captured_at;
+      svc_.hub_.request_keyframe(this);
+    }
+  }
+
+  const RecordRing& ring() const { return ring_; }
+
+ private:
+  RecordService& svc_;
+  RecordRing ring_;
+  std::optional<Clock::time_point> asked_;
 };
 
 RecordService::RecordService(asio::io_context& io, stream::Hub& hub, std::chrono::seconds max_length,
@@ -154,9 +203,46 @@ RecordService::RecordService(asio::io_context& io, stream::Hub& hub, std::chrono
 RecordService::~RecordService() {
   *alive_ = false;
   recordings_.clear();
+  buffer_.reset();
 }
 
-uint64_t RecordService::add(std::optional<std::chrono::milliseconds> length, Done done, RecordRefusal& refusal) {
+void RecordService::keep_last(std::chrono::seconds seconds, uint64_t max_bytes) {
+  buffer_.reset();
+  buffer_length_ = seconds;
+  if (seconds.count() == 0 || !unavailable_.empty()) return;
+  // Joins the hub from the loop: the server is wired before the video
+  // pipeline starts, and a sink that joins earlier would find no pipeline
+  // to turn on.
+  asio::post(io_, [this, seconds, max_bytes, alive = alive_] {
+    if (*alive && buffer_length_ == seconds && !buffer_) buffer_ = std::make_unique<Buffer>(*this, seconds, max_bytes);
+  });
+}
+
+size_t RecordService::buffered_frames() const { return buffer_ ? buffer_->ring().frames() : 0; }
+uint64_t RecordService::buffered_bytes() const { return buffer_ ? buffer_->ring().bytes() : 0; }
+
+uint64_t RecordService::record_last(std::chrono::milliseconds before, std::chrono::milliseconds after, Done done,
+                                    RecordRefusal& refusal) {
+  if (!unavailable_.empty()) {
+    refusal = {409, unavailable_};
+    return 0;
+  }
+  if (!buffer_) {
+    refusal = {409, "no stream is kept for recordings of the past: start the server with --record-buffer-seconds N"};
+    return 0;
+  }
+  const auto now = Clock::now();
+  std::vector<encode::EncodedFramePtr> clip = buffer_->ring().clip(now - before);
+  if (clip.empty()) {
+    refusal = {503, "nothing is buffered yet: the screen has not changed since the buffer started"};
+    return 0;
+  }
+  const auto length = std::chrono::duration_cast<std::chrono::milliseconds>(now - clip.front()->captured_at) + after;
+  return add(length, std::move(done), refusal, std::move(clip), after.count() > 0);
+}
+
+uint64_t RecordService::add(std::optional<std::chrono::milliseconds> length, Done done, RecordRefusal& refusal,
+                            std::vector<encode::EncodedFramePtr> backlog, bool live) {
   if (!unavailable_.empty()) {
     refusal = {409, unavailable_};
     return 0;
@@ -181,8 +267,10 @@ uint64_t RecordService::add(std::optional<std::chrono::milliseconds> length, Don
   platform::OwnedFile file = platform::make_anonymous_file(temp_dir_, refusal.error);
   if (!file.valid()) return 0;
   const uint64_t id = ++next_id_;
-  recordings_.emplace(id, std::make_unique<Recording>(*this, id, std::move(file), length, std::move(done)));
-  log_->info("recording {} started", id);
+  const bool retroactive = !backlog.empty();
+  log_->info("recording {} started{}", id, retroactive ? " from the buffered stream" : "");
+  recordings_.emplace(id, std::make_unique<Recording>(*this, id, std::move(file), length, std::move(done),
+                                                      std::move(backlog), live));
   return id;
 }
 

@@ -17,9 +17,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "base/logging.h"
 #include "endpoints/record_budget.h"
+#include "endpoints/record_ring.h"
 #include "net/endpoint.h"
 #include "stream/hub.h"
 
@@ -34,6 +36,9 @@ struct RecordOutcome {
   // "length", "stop", "max-record-seconds", "resize", "max-record-mb",
   // "low-disk-space"
   std::string ended;
+  // A retroactive recording: how long before the request its first frame
+  // was captured (-1 for the others).
+  int64_t before_ms = -1;
 };
 
 // Why a recording could not start: 503 (too many, no file), 507 (the
@@ -70,6 +75,30 @@ class RecordService {
   uint64_t record_for(std::chrono::milliseconds length, Done done, RecordRefusal& refusal);
   // A recording that runs until stop() or max_length.
   uint64_t start(RecordRefusal& refusal);
+
+  // Keeps the last `seconds` of the stream in memory (at most `max_bytes`)
+  // for record_last(): a sink of the hub that is always attached and asks
+  // for a key frame when the stream has gone kBufferKeyInterval without
+  // one while it changes. Costs: the encoder runs whenever the screen
+  // changes, also with no viewer; an IDR at least every
+  // kBufferKeyInterval while it changes (a bigger frame than a P frame);
+  // and up to `max_bytes` of memory for the frames held (shared with
+  // the viewers' queues, not copied).
+  // The sink joins the hub from the loop (once it runs), so the pipeline
+  // it turns on exists by then.
+  static constexpr std::chrono::seconds kBufferKeyInterval{2};
+  void keep_last(std::chrono::seconds seconds, uint64_t max_bytes);
+  // The buffer's length; 0 when off.
+  std::chrono::seconds buffer_length() const { return buffer_length_; }
+  // A recording of the buffered stream from `before` ago (from the key
+  // frame at or before then), and on for `after` more (0: it ends now and
+  // `done` gets it at once). 409 when no buffer is kept, 503 when it holds
+  // nothing yet.
+  uint64_t record_last(std::chrono::milliseconds before, std::chrono::milliseconds after, Done done,
+                       RecordRefusal& refusal);
+  // What the buffer holds now (frames, bytes, span), for /stats and tests.
+  size_t buffered_frames() const;
+  uint64_t buffered_bytes() const;
   // Ends `id` and hands its file to `done` (at once if it already ended).
   // False for an unknown id.
   bool stop(uint64_t id, Done done);
@@ -79,8 +108,10 @@ class RecordService {
 
  private:
   class Recording;
+  class Buffer;
   std::string unavailable_;  // set_unavailable's reason; empty: recordings may start
-  uint64_t add(std::optional<std::chrono::milliseconds> length, Done done, RecordRefusal& refusal);
+  uint64_t add(std::optional<std::chrono::milliseconds> length, Done done, RecordRefusal& refusal,
+               std::vector<encode::EncodedFramePtr> backlog = {}, bool live = true);
   void ended(uint64_t id);
 
   boost::asio::io_context& io_;
@@ -90,6 +121,8 @@ class RecordService {
   Logger log_;
   RecordBudget budget_;
   std::map<uint64_t, std::unique_ptr<Recording>> recordings_;
+  std::chrono::seconds buffer_length_{0};
+  std::unique_ptr<Buffer> buffer_;  // keep_last()'s sink
   uint64_t next_id_ = 0;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };

@@ -59,6 +59,12 @@ Mp4Probe probe_mp4(const std::string& mp4) {
   } catch (const std::exception& e) {
     r.error = std::string("ffprobe (status ") + std::to_string(status) + "): " + e.what() + ": " + out;
   }
+  // The first frame's picture type, as the decoder sees it.
+  const std::string first = run(std::string("ffprobe -v error -select_streams v:0 -read_intervals %+#1 "
+                                            "-show_entries frame=key_frame,pict_type -of csv=p=0 ") +
+                                    path,
+                                status);
+  r.first_frame_key = status == 0 && first.rfind("1,I", 0) == 0;
   // Every frame at its own time (the clip has a variable frame rate): only
   // decoding problems are reported.
   r.decode_log = run(std::string("ffmpeg -nostdin -v error -i ") + path + " -fps_mode passthrough -enc_time_base -1 -f null -", r.decode_status);

@@ -19,6 +19,7 @@ struct Mp4Probe {
   double duration = 0;    // seconds, from the container
   std::string decode_log;  // ffmpeg -v error output of a full decode: empty when clean
   int decode_status = -1;  // its exit status
+  bool first_frame_key = false;  // the first frame decodes as an I key frame
 };
 
 // Writes `mp4` to a temporary file and runs ffprobe and ffmpeg on it.

@@ -923,6 +923,19 @@ TEST(ConfigCommandLine, ServerLimitsDefaults) {
   EXPECT_EQ(c.max_wait_seconds, 300);
 }
 
+TEST(ConfigCommandLine, RecordBufferFlags) {
+  const Config off = accepted({});
+  EXPECT_EQ(off.record_buffer_seconds, 0);
+  EXPECT_EQ(off.record_buffer_mb, 64);
+  const Config c = accepted({"--record-buffer-seconds=60", "--record-buffer-mb=200"});
+  EXPECT_EQ(c.record_buffer_seconds, 60);
+  EXPECT_EQ(c.record_buffer_mb, 200);
+  expect_refusal({"--record-buffer-seconds=601"}, "--record-buffer-seconds");
+  expect_refusal({"--record-buffer-seconds=-1"}, "--record-buffer-seconds");
+  expect_refusal({"--record-buffer-mb=0"}, "--record-buffer-mb");
+  expect_refusal({"--record-buffer-mb=1025"}, "--record-buffer-mb");
+}
+
 TEST(ConfigCommandLine, ServerLimitsFlags) {
   const Config c = accepted({"--max-connections=1000", "--max-connections-per-address=8", "--max-record-mb=10",
                              "--max-wait-seconds=3600"});
