@@ -7,8 +7,10 @@
 // With --clipboard it also prints "clipboard owner 0x<window>" each time the
 // CLIPBOARD selection changes hands (XFixes; 0x0: nobody), from before its
 // "ready" line on, so a test knows when an application holds the clipboard.
+// With --mark-clicks it paints a 24x24 red square centred on each button
+// press, so a screenshot shows where a click landed.
 //
-//   voxl-e2e-input-probe --display=:N [--flash] [--clipboard]
+//   voxl-e2e-input-probe --display=:N [--flash] [--clipboard] [--mark-clicks]
 #include <poll.h>
 #include <unistd.h>
 
@@ -51,7 +53,9 @@ int main(int argc, char** argv) {
   std::string display;
   bool flash = false;
   bool clipboard = false;
+  bool mark_clicks = false;
   for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--mark-clicks") == 0) mark_clicks = true;
     if (std::strncmp(argv[i], "--display=", 10) == 0) display = argv[i] + 10;
     if (std::strcmp(argv[i], "--flash") == 0) flash = true;
     if (std::strcmp(argv[i], "--clipboard") == 0) clipboard = true;
@@ -87,6 +91,13 @@ int main(int argc, char** argv) {
           xcb_change_gc(probe, gc, XCB_GC_FOREGROUND, &color);
           const xcb_rectangle_t all{0, 0, uint16_t(area.width), uint16_t(area.height)};
           xcb_poly_fill_rectangle(probe, rec.window(), gc, 1, &all);
+          xcb_flush(probe);
+        }
+        if (mark_clicks && e.kind == voxl::testing::InputEvent::Kind::kButtonPress) {
+          const uint32_t red = 0xff0000;
+          xcb_change_gc(probe, gc, XCB_GC_FOREGROUND, &red);
+          const xcb_rectangle_t mark{int16_t(e.root_x - 12), int16_t(e.root_y - 12), 24, 24};
+          xcb_poly_fill_rectangle(probe, rec.window(), gc, 1, &mark);
           xcb_flush(probe);
         }
       }

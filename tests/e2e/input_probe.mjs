@@ -11,10 +11,11 @@ export const PROBE_BINARY = process.env.VOXL_E2E_INPUT_PROBE || "";
 
 // Starts the probe on `display` and waits for its window. Returns
 // { lines(), keysyms(), buttons(), clipboardOwners(), waitFor(pred, ms, what), close() }.
-export async function startProbe(scope, display, { clipboard = false } = {}) {
+export async function startProbe(scope, display, { clipboard = false, markClicks = false } = {}) {
   if (!PROBE_BINARY) throw new Error("VOXL_E2E_INPUT_PROBE is not set");
   const args = [`--display=${display}`];
   if (clipboard) args.push("--clipboard");
+  if (markClicks) args.push("--mark-clicks");
   const child = spawn(PROBE_BINARY, args, {
     stdio: ["pipe", "pipe", "pipe"],
     env: displayEnv(display),
