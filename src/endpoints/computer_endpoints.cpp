@@ -35,7 +35,7 @@ std::optional<Query> checked_query(const EndpointRequest& req, const std::vector
 }
 
 CancelFn computer(ComputerUse& c, const EndpointRequest& req, ReplyFn reply) {
-  auto q = checked_query(req, {"scale", "max_width", "max_height", "screenshot", "cursor", "settle", "settle_timeout"},
+  auto q = checked_query(req, {"scale", "max_width", "max_height", "screenshot", "cursor", "react", "settle", "settle_timeout"},
                          reply);
   if (!q) return nullptr;
   // A page on another site may post here from the user's browser without

@@ -33,8 +33,8 @@ bool parse_computer_options(const Query& q, std::chrono::milliseconds max_wait, 
   if (!parse_scale(q, out.scale, error) || !q.flag("screenshot", out.screenshot, error) ||
       !q.flag("cursor", out.cursor, error))
     return false;
-  int64_t idle = out.settle_idle.count(), cap = out.settle_cap.count();
-  if (!q.integer("settle", 0, max_wait.count(), idle, error) ||
+  int64_t idle = out.settle_idle.count(), cap = out.settle_cap.count(), react = out.react.count();
+  if (!q.integer("settle", 0, max_wait.count(), idle, error) || !q.integer("react", 0, max_wait.count(), react, error) ||
       !q.integer("settle_timeout", 1, max_wait.count(), cap, error)) {
     error.message += " (milliseconds; the most is --max-wait-seconds=" +
                      std::to_string(std::chrono::duration_cast<std::chrono::seconds>(max_wait).count()) + ")";
@@ -42,6 +42,7 @@ bool parse_computer_options(const Query& q, std::chrono::milliseconds max_wait, 
   }
   out.settle_idle = std::chrono::milliseconds(idle);
   out.settle_cap = std::chrono::milliseconds(cap);
+  out.react = std::chrono::milliseconds(react);
   return true;
 }
 
@@ -151,18 +152,46 @@ void ComputerUse::settle(const std::shared_ptr<Job>& job) {
   const ComputerOptions& o = job->options;
   const bool is_wait = a.name == "wait";
   if (!a.settle || (o.settle_idle.count() == 0 && !is_wait)) return picture(job);
+  // A wait waits for stillness only; an action first gives the screen
+  // `react` to start answering it.
+  if (is_wait || o.react.count() == 0) return settle_still(job, std::chrono::milliseconds(0));
   WaitSpec w;
-  w.change = false;
-  w.idle = o.settle_idle.count() > 0 ? o.settle_idle : std::chrono::milliseconds(300);
-  w.timeout = a.wait_cap.count() > 0 ? std::min(a.wait_cap, o.settle_cap) : o.settle_cap;
+  w.change = true;
+  w.timeout = std::min(o.react, o.settle_cap);
   w.since = job->before_seq;
-  // The captured area only: what is drawn beside it is not in the picture.
   if (!s_.whole_screen) w.region = job->picture.desktop_area();
   s_.changes.current_seq();
   job->wait_id = s_.changes.start_wait(w, [this, alive = alive_, job](const WaitOutcome& outcome) {
     if (!*alive || job->cancelled) return;
     job->wait_id = 0;
+    if (!outcome.changed) {
+      // Nothing answered the action: the screen is as it was.
+      job->settled = outcome;
+      job->settled->timed_out = false;
+      return picture(job);
+    }
+    settle_still(job, std::chrono::milliseconds(outcome.waited_ms));
+  });
+  if (job->wait_id == 0) fail(job, 503, "", "too many waiters at once");
+}
+
+void ComputerUse::settle_still(const std::shared_ptr<Job>& job, std::chrono::milliseconds spent) {
+  const ComputerAction& a = job->action;
+  const ComputerOptions& o = job->options;
+  WaitSpec w;
+  w.change = false;
+  w.idle = o.settle_idle.count() > 0 ? o.settle_idle : std::chrono::milliseconds(300);
+  const auto cap = a.wait_cap.count() > 0 ? std::min(a.wait_cap, o.settle_cap) : o.settle_cap;
+  w.timeout = std::max(std::chrono::milliseconds(0), cap - spent);
+  w.since = job->before_seq;
+  // The captured area only: what is drawn beside it is not in the picture.
+  if (!s_.whole_screen) w.region = job->picture.desktop_area();
+  s_.changes.current_seq();
+  job->wait_id = s_.changes.start_wait(w, [this, alive = alive_, job, spent](const WaitOutcome& outcome) {
+    if (!*alive || job->cancelled) return;
+    job->wait_id = 0;
     job->settled = outcome;
+    job->settled->waited_ms += spent.count();
     picture(job);
   });
   if (job->wait_id == 0) fail(job, 503, "", "too many waiters at once");

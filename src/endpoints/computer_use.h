@@ -32,8 +32,12 @@ struct ComputerOptions {
   ScaleSpec scale;          // the picture the agent sees; its coordinates
   bool screenshot = false;  // answer with the settled picture
   bool cursor = true;       // with the pointer drawn in
-  // Settled: nothing in the picture changed for `settle_idle` since the
-  // action; given up after `settle_cap` (then "settled" is false).
+  // Settled: the picture changed within `react` of the action (an
+  // application may take a moment to answer it) and then stayed still for
+  // `settle_idle`; or nothing changed within `react` (then "changed" is
+  // false). Given up after `settle_cap` in all (then "settled" is false).
+  // react 0: stillness is counted from the action itself.
+  std::chrono::milliseconds react{1000};
   std::chrono::milliseconds settle_idle{300};
   std::chrono::milliseconds settle_cap{10000};
   bool view_only = false;   // the caller may look but not act
@@ -51,8 +55,8 @@ struct ComputerOutcome {
 };
 
 // Parses the options every agent call shares from a query string:
-// scale/max_width/max_height, screenshot, cursor, settle, settle_timeout
-// (milliseconds; the most is `max_wait`). What the query does not name
+// scale/max_width/max_height, screenshot, cursor, react, settle,
+// settle_timeout (milliseconds; the most is `max_wait`). What the query does not name
 // keeps its value in `out`.
 bool parse_computer_options(const Query& q, std::chrono::milliseconds max_wait, ComputerOptions& out,
                             ParamError& error);
@@ -84,6 +88,7 @@ class ComputerUse {
  private:
   struct Job;
   void settle(const std::shared_ptr<Job>& job);
+  void settle_still(const std::shared_ptr<Job>& job, std::chrono::milliseconds spent);
   void picture(const std::shared_ptr<Job>& job);
   void finish(const std::shared_ptr<Job>& job);
   void fail(const std::shared_ptr<Job>& job, int status, const std::string& parameter, const std::string& error);

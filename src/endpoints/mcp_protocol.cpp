@@ -16,8 +16,9 @@ namespace {
 constexpr size_t kMaxDepth = 32;
 
 constexpr const char* kActObserve =
-    " It returns once the screen has settled after the action (nothing changed for settle_ms, from the display's "
-    "damage: no fixed sleep), with a screenshot taken then unless screenshot is false. Act, then look at that "
+    " It returns once the screen has settled after the action (it started to change within react_ms, then nothing "
+    "changed for settle_ms; from the display's damage, no fixed sleep), with a screenshot taken then unless "
+    "screenshot is false. Act, then look at that "
     "screenshot before the next action. Its seq can be passed as since to wait_for_change to learn whether the "
     "screen changed after that screenshot.";
 
@@ -34,6 +35,10 @@ json action_properties() {
       {"max_height",
        {{"type", "integer"}, {"minimum", 16}, {"maximum", 16384}, {"description", "Likewise, at most this high."}}},
       {"scale", {{"type", "number"}, {"description", "Work in a picture this fraction of the desktop (0.05 to 1)."}}},
+      {"react_ms",
+       {{"type", "integer"},
+        {"minimum", 0},
+        {"description", "How long the screen may take to start answering the action (default 1000)."}}},
       {"settle_ms",
        {{"type", "integer"}, {"minimum", 0}, {"description", "How long the screen must stay still (default 300)."}}},
       {"settle_timeout_ms",
@@ -62,8 +67,8 @@ struct Args {
     return false;
   }
   bool only(std::initializer_list<const char*> known, bool acts) {
-    static constexpr const char* kShared[] = {"screenshot", "cursor",   "max_width",        "max_height",
-                                              "scale",      "settle_ms", "settle_timeout_ms"};
+    static constexpr const char* kShared[] = {"screenshot", "cursor",    "max_width", "max_height",
+                                              "scale",      "settle_ms", "react_ms",  "settle_timeout_ms"};
     for (const auto& item : a.items()) {
       const std::string& k = item.key();
       if (std::any_of(known.begin(), known.end(), [&](const char* n) { return k == n; })) continue;
@@ -98,7 +103,7 @@ struct Args {
   // The options every action tool shares.
   bool options(std::chrono::milliseconds max_wait, ComputerOptions& o) {
     o.screenshot = true;
-    std::optional<int64_t> w, h, idle, cap;
+    std::optional<int64_t> w, h, idle, cap, react;
     std::optional<double> scale;
     if (a.contains("scale")) {
       if (!a["scale"].is_number()) return fail("scale", "must be a number");
@@ -106,11 +111,13 @@ struct Args {
     }
     if (!boolean("screenshot", o.screenshot) || !boolean("cursor", o.cursor) || !integer("max_width", 0, 1 << 20, w) ||
         !integer("max_height", 0, 1 << 20, h) || !integer("settle_ms", 0, max_wait.count(), idle) ||
+        !integer("react_ms", 0, max_wait.count(), react) ||
         !integer("settle_timeout_ms", 1, max_wait.count(), cap))
       return false;
     ParamError e;
     if (!make_scale(scale, w, h, o.scale, e)) return fail(e.parameter, e.message);
     if (idle) o.settle_idle = std::chrono::milliseconds(*idle);
+    if (react) o.react = std::chrono::milliseconds(*react);
     o.settle_cap = std::min(cap ? std::chrono::milliseconds(*cap) : o.settle_cap, max_wait);
     return true;
   }

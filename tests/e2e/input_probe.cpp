@@ -8,9 +8,10 @@
 // CLIPBOARD selection changes hands (XFixes; 0x0: nobody), from before its
 // "ready" line on, so a test knows when an application holds the clipboard.
 // With --mark-clicks it paints a 24x24 red square centred on each button
-// press, so a screenshot shows where a click landed.
+// press, so a screenshot shows where a click landed; --mark-delay=MS makes
+// it a slow application that paints the mark only MS milliseconds later.
 //
-//   voxl-e2e-input-probe --display=:N [--flash] [--clipboard] [--mark-clicks]
+//   voxl-e2e-input-probe --display=:N [--flash] [--clipboard] [--mark-clicks [--mark-delay=MS]]
 #include <poll.h>
 #include <unistd.h>
 
@@ -54,8 +55,10 @@ int main(int argc, char** argv) {
   bool flash = false;
   bool clipboard = false;
   bool mark_clicks = false;
+  int mark_delay_ms = 0;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--mark-clicks") == 0) mark_clicks = true;
+    if (std::strncmp(argv[i], "--mark-delay=", 13) == 0) mark_delay_ms = std::atoi(argv[i] + 13);
     if (std::strncmp(argv[i], "--display=", 10) == 0) display = argv[i] + 10;
     if (std::strcmp(argv[i], "--flash") == 0) flash = true;
     if (std::strcmp(argv[i], "--clipboard") == 0) clipboard = true;
@@ -94,6 +97,7 @@ int main(int argc, char** argv) {
           xcb_flush(probe);
         }
         if (mark_clicks && e.kind == voxl::testing::InputEvent::Kind::kButtonPress) {
+          if (mark_delay_ms > 0) ::usleep(useconds_t(mark_delay_ms) * 1000);
           const uint32_t red = 0xff0000;
           xcb_change_gc(probe, gc, XCB_GC_FOREGROUND, &red);
           const xcb_rectangle_t mark{int16_t(e.root_x - 12), int16_t(e.root_y - 12), 24, 24};

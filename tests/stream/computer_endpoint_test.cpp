@@ -43,11 +43,13 @@ class ComputerEndpointTest : public EndpointFixture {
     seen_ = {kSeenWidth, int((int64_t(kOdd.height) * kSeenWidth + kOdd.width / 2) / kOdd.width)};
   }
 
-  HttpAnswer act(const std::string& body, const std::string& query = "max_width=640", Headers headers = {}) {
+  // react=0: these tests check where input lands, and the recorder draws
+  // nothing in answer; the settle has its own test.
+  HttpAnswer act(const std::string& body, const std::string& query = "max_width=640&react=0", Headers headers = {}) {
     return call("POST", "/computer?" + query, body, std::move(headers));
   }
 
-  json act_ok(const std::string& body, const std::string& query = "max_width=640") {
+  json act_ok(const std::string& body, const std::string& query = "max_width=640&react=0") {
     const HttpAnswer a = act(body, query);
     EXPECT_EQ(a.status, 200) << body << " -> " << a.body;
     json j = body_json(a);
@@ -236,12 +238,13 @@ TEST_F(ComputerEndpointTest, OpenAIActionsLandWhereAimed) {
   EXPECT_EQ(j["screenshot"]["width"], 640);
 }
 
-TEST_F(ComputerEndpointTest, TheSettleWaitsOutASlowRedraw) {
+TEST_F(ComputerEndpointTest, TheSettleWaitsForASlowApplicationToStartAndFinish) {
   start_display(kBackground);
   start_voxl({});
   recorder_.emplace(display_->name(), Rect{0, 0, 320, 240});
-  // A slow application: once clicked, it repaints a patch in ten steps,
-  // 120 ms apart (each step less than the settle's 400 ms of stillness).
+  // A slow application: 600 ms after the click (longer than the settle's
+  // 400 ms of stillness, within its 1 s to react) it starts repainting a
+  // patch in ten steps, 120 ms apart.
   constexpr int kSteps = 10;
   std::atomic<int64_t> last_step_ms{0};
   const auto t0 = std::chrono::steady_clock::now();
@@ -250,13 +253,14 @@ TEST_F(ComputerEndpointTest, TheSettleWaitsOutASlowRedraw) {
           return std::any_of(ev.begin(), ev.end(), [](const InputEvent& e) { return e.kind == Kind::kButtonPress; });
         }, std::chrono::seconds(60)))
       return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));
     for (int i = 1; i <= kSteps; ++i) {
       fill({400, 300, 80, 80}, uint32_t(0x100000 * i + 0x40));
       last_step_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
       if (i < kSteps) std::this_thread::sleep_for(std::chrono::milliseconds(120));
     }
   });
-  const HttpAnswer a = act(R"({"action":"left_click","coordinate":[100,100]})", "screenshot=1&settle=400");
+  const HttpAnswer a = act(R"({"action":"left_click","coordinate":[100,100]})", "screenshot=1&settle=400&react=1000");
   const int64_t answered_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
   app.join();
@@ -268,6 +272,15 @@ TEST_F(ComputerEndpointTest, TheSettleWaitsOutASlowRedraw) {
   const DecodedPng shot = decode_png(*base64_decode(j["screenshot"]["data"].get<std::string>()));
   ASSERT_TRUE(shot.error.empty()) << shot.error;
   EXPECT_EQ(shot.at(440, 340), uint32_t(0x100000 * kSteps + 0x40)) << "the screenshot shows the last step";
+  EXPECT_GE(j.value("waited_ms", 0), 600 + 9 * 120) << a.body;
+
+  // An action nothing answers: it waits out `react` and says so.
+  const HttpAnswer still = act(R"({"action":"mouse_move","coordinate":[5,5]})", "react=300");
+  ASSERT_EQ(still.status, 200) << still.body;
+  const json s = body_json(still);
+  EXPECT_EQ(s["changed"], false) << still.body;
+  EXPECT_EQ(s["settled"], true) << still.body;
+  EXPECT_GE(s.value("waited_ms", 0), 300) << still.body;
 }
 
 TEST_F(ComputerEndpointTest, CursorAndScaledScreenshotsRoundTrip) {

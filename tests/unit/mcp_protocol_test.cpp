@@ -92,7 +92,9 @@ TEST(McpProtocol, ActionToolsBecomeComputerBodies) {
   EXPECT_EQ(json::parse(plan_ok("click", {{"x", 1}, {"y", 2}, {"count", 2}}).body)["action"], "double_click");
   EXPECT_EQ(json::parse(plan_ok("click", {{"x", 1}, {"y", 2}, {"button", "right"}}).body)["action"], "right_click");
   EXPECT_EQ(json::parse(plan_ok("click", {{"x", 1}, {"y", 2}, {"modifiers", "shift"}}).body)["text"], "shift");
-  p = plan_ok("click", {{"x", 1}, {"y", 2}, {"max_width", 640}, {"screenshot", false}, {"settle_ms", 50}});
+  EXPECT_EQ(p.options.react.count(), 1000) << "an action gives the screen a second to start answering";
+  p = plan_ok("click", {{"x", 1}, {"y", 2}, {"max_width", 640}, {"screenshot", false}, {"settle_ms", 50}, {"react_ms", 0}});
+  EXPECT_EQ(p.options.react.count(), 0);
   EXPECT_EQ(p.options.scale.max_width, 640);
   EXPECT_FALSE(p.options.screenshot);
   EXPECT_EQ(p.options.settle_idle.count(), 50);
