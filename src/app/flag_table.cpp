@@ -226,11 +226,13 @@ void declare_agents(FlagSet& f, Config& c) {
   f.integer("--max-record-mb", "MB", "disk space all recordings may take together; one that reaches it ends", 1,
             kMaxRecordMb, c.max_record_mb);
   f.integer("--record-buffer-seconds", "S",
-            "keep the last S seconds of the stream in memory for /record?last= (0 off; the encoder then runs "
-            "whenever the screen changes, with a key frame at least every 2 s)",
+            "seconds of the stream kept in memory for /record?last= (the encoder then runs whenever the screen "
+            "changes, also with no viewer, with a key frame at least every 2 s while it does, and no 4:4:4 "
+            "paintover); 0 for off",
             0, 600, c.record_buffer_seconds);
-  f.integer("--record-buffer-mb", "MB", "memory --record-buffer-seconds may take; the oldest seconds go first", 1,
-            1024, c.record_buffer_mb);
+  f.integer("--record-buffer-mb", "MB",
+            "memory --record-buffer-seconds may take at most; past it the oldest seconds go first", 1, 1024,
+            c.record_buffer_mb);
   f.integer("--max-wait-seconds", "S", "longest /wait timeout and idle", 1, 86400, c.max_wait_seconds);
 }
 

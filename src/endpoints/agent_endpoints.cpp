@@ -49,7 +49,10 @@ EndpointReply mp4_reply(RecordOutcome o) {
   r.headers = {{"X-Voxl-Frames", std::to_string(o.frames)},
                {"X-Voxl-Duration-Ms", std::to_string(int64_t(o.seconds * 1000 + 0.5))},
                {"X-Voxl-Ended", o.ended}};
+  // /record?last=: where the clip begins, and how far back the buffer
+  // reached (under last's milliseconds: the clip holds less than asked).
   if (o.before_ms >= 0) r.headers.push_back({"X-Voxl-Before-Ms", std::to_string(o.before_ms)});
+  if (o.buffered_ms >= 0) r.headers.push_back({"X-Voxl-Buffered-Ms", std::to_string(o.buffered_ms)});
   return r;
 }
 
@@ -135,32 +138,6 @@ CancelFn wait(const AgentServices& s, const EndpointRequest& req, ReplyFn reply)
   return [&changes = s.changes, id] { changes.cancel(id); };
 }
 
-// /record?last=N[&seconds=M]: the buffered stream from N seconds ago (and
-// M more).
-CancelFn record_last(const AgentServices& s, const Query& q, ReplyFn reply) {
-  const int64_t buffered = s.recordings.buffer_length().count();
-  if (buffered == 0)
-    return reply(net::json_error(409, "last",
-                                 "no stream is kept for recordings of the past: start the server with "
-                                 "--record-buffer-seconds N")),
-           nullptr;
-  int64_t last = 0, after = 0;
-  ParamError error;
-  if (!q.integer("last", 1, buffered, last, error)) {
-    error.message += " (the most is --record-buffer-seconds)";
-    return reply(bad(error)), nullptr;
-  }
-  if (!q.integer("seconds", 1, s.recordings.max_length().count(), after, error)) {
-    error.message += " (the most is --max-record-seconds)";
-    return reply(bad(error)), nullptr;
-  }
-  RecordRefusal why;
-  const uint64_t id = s.recordings.record_last(std::chrono::seconds(last), std::chrono::seconds(after),
-                                               [reply](RecordOutcome o) { reply(mp4_reply(std::move(o))); }, why);
-  if (id == 0) return reply(net::json_error(why.status, "", why.error)), nullptr;
-  return [&rec = s.recordings, id] { rec.cancel(id); };
-}
-
 CancelFn record(const AgentServices& s, const EndpointRequest& req, ReplyFn reply) {
   auto q = query_of(req, {"seconds", "last"}, reply);
   if (!q) return nullptr;
@@ -169,20 +146,44 @@ CancelFn record(const AgentServices& s, const EndpointRequest& req, ReplyFn repl
   if (req.foreign_origin)
     return reply(net::json_error(403, "", "recording from a foreign origin refused; allow it with --allowed-origins")),
            nullptr;
-  if (q->has("last")) return record_last(s, *q, std::move(reply));
-  if (!q->has("seconds"))
-    return reply(net::json_error(400, "seconds", "seconds is required: /record?seconds=N (or last=N for the past)")),
-           nullptr;
   int64_t seconds = 0;
   ParamError error;
   const int64_t max = s.recordings.max_length().count();
+  RecordRefusal why;
+  uint64_t id = 0;
+  if (q->has("last")) {
+    // /record?last=N[&seconds=M]: the stream kept in memory from N seconds
+    // before the request (from the key frame at or before then), and M
+    // seconds after it, as one MP4; with no `seconds` it comes back at once.
+    const int64_t kept = s.recordings.buffer_length().count();
+    if (kept == 0)
+      return reply(net::json_error(409, "last",
+                                   "no stream is kept for recordings of the past: start the server with "
+                                   "--record-buffer-seconds N")),
+             nullptr;
+    int64_t last = 0;
+    if (!q->integer("last", 1, kept, last, error)) {
+      error.message += " (the most is --record-buffer-seconds)";
+      return reply(bad(error)), nullptr;
+    }
+    if (!q->integer("seconds", 1, max, seconds, error)) {
+      error.message += " (the most is --max-record-seconds)";
+      return reply(bad(error)), nullptr;
+    }
+    id = s.recordings.record_last(std::chrono::seconds(last), std::chrono::seconds(seconds),
+                                  [reply](RecordOutcome o) { reply(mp4_reply(std::move(o))); }, why);
+    if (id == 0) return reply(net::json_error(why.status, "", why.error)), nullptr;
+    return [&rec = s.recordings, id] { rec.cancel(id); };
+  }
+  if (!q->has("seconds"))
+    return reply(net::json_error(400, "seconds", "seconds is required: /record?seconds=N (or last=N for the past)")),
+           nullptr;
   if (!q->integer("seconds", 1, max, seconds, error)) {
     error.message += " (the most is --max-record-seconds)";
     return reply(bad(error)), nullptr;
   }
-  RecordRefusal why;
-  const uint64_t id = s.recordings.record_for(std::chrono::seconds(seconds),
-                                              [reply](RecordOutcome o) { reply(mp4_reply(std::move(o))); }, why);
+  id = s.recordings.record_for(std::chrono::seconds(seconds),
+                               [reply](RecordOutcome o) { reply(mp4_reply(std::move(o))); }, why);
   if (id == 0) return reply(net::json_error(why.status, "", why.error)), nullptr;
   return [&rec = s.recordings, id] { rec.cancel(id); };
 }

@@ -3,6 +3,9 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include <algorithm>
+#include <vector>
+
 #include "endpoints/mp4_writer.h"
 #include "platform/free_space.h"
 #include "platform/owned_file.h"
@@ -22,26 +25,89 @@ int64_t micros(Clock::time_point t) {
 
 }  // namespace
 
+// keep_last()'s sink: every frame into the ring, a key frame asked for
+// when the stream has gone kBufferKeyInterval without one, and every frame
+// on to the retroactive recordings that go on (followers).
+class RecordService::Buffer final : public stream::VideoSink {
+ public:
+  Buffer(RecordService& svc, std::chrono::seconds length, uint64_t max_bytes)
+      : svc_(svc), ring_(length, max_bytes) {
+    svc_.hub_.add(this);  // asks for the first key frame
+  }
+  ~Buffer() override { svc_.hub_.remove(this); }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  // The best picture, as recordings have (and 4:2:0, which an MP4 keeps).
+  bool wants_top_rung() const override { return true; }
+
+  void on_video(const encode::EncodedFramePtr& f) override {
+    ring_.push(f);
+    // Asked again only an interval after the last ask: the hub may put a
+    // request off, and the ring must not ask every frame meanwhile.
+    if (ring_.needs_key(f->captured_at, kBufferKeyInterval) &&
+        (!asked_ || f->captured_at - *asked_ >= kBufferKeyInterval)) {
+      asked_ = f->captured_at;
+      svc_.hub_.request_keyframe(this);
+    }
+    if (followers_.empty()) return;
+    // A follower that ends leaves the list meanwhile: feed a copy.
+    fanout_.assign(followers_.begin(), followers_.end());
+    for (stream::VideoSink* r : fanout_) r->on_video(f);
+  }
+
+  // A sink fed every frame after this one's own work (not through the
+  // hub: it asks for no key frame and gets exactly the frames the ring
+  // got). It must unfollow before it is destroyed.
+  void follow(stream::VideoSink* r) { followers_.push_back(r); }
+  void unfollow(stream::VideoSink* r) { std::erase(followers_, r); }
+
+  const RecordRing& ring() const { return ring_; }
+
+ private:
+  RecordService& svc_;
+  RecordRing ring_;
+  std::optional<Clock::time_point> asked_;
+  std::vector<stream::VideoSink*> followers_;
+  std::vector<stream::VideoSink*> fanout_;  // on_video's copy of followers_
+};
+
 class RecordService::Recording final : public stream::VideoSink {
  public:
-  // `backlog` (from a key frame) is written first: a retroactive recording,
-  // whose `length` counts from its first frame and is not capped by
-  // max_length. `live`: it goes on with the frames published from now.
+  // With a `backlog` (record_last): its frames, from a key frame, are
+  // written at once, those captured before backlog->floor as if then; it
+  // then ends, or goes on with the frames the buffer gets next until
+  // `length` from its first frame (not capped by max_length).
   Recording(RecordService& svc, uint64_t id, platform::OwnedFile file, std::optional<std::chrono::milliseconds> length,
-            Done done, std::vector<encode::EncodedFramePtr> backlog = {}, bool live = true)
+            Done done, Backlog* backlog)
       : svc_(svc), id_(id), file_(std::make_shared<platform::OwnedFile>(std::move(file))), done_(std::move(done)),
-        limit_(length && (*length < svc.max_ || !backlog.empty()) ? *length : std::chrono::milliseconds(svc.max_)),
-        limit_reason_(length && (*length < svc.max_ || !backlog.empty()) ? "length" : "max-record-seconds"),
-        timer_(svc.io_), in_hub_(live) {
-    const auto now = Clock::now();
-    if (live) svc_.hub_.add(this);  // asks for a key frame
-    if (!backlog.empty()) {
-      before_ms_ = std::chrono::duration_cast<std::chrono::milliseconds>(now - backlog.front()->captured_at).count();
-      for (const auto& f : backlog)
-        if (!ended_) on_video(f);
-      if (!live && !ended_) end("length", now);
+        limit_(length && (*length < svc.max_ || backlog) ? *length : std::chrono::milliseconds(svc.max_)),
+        limit_reason_(length && (*length < svc.max_ || backlog) ? "length" : "max-record-seconds"),
+        timer_(svc.io_), in_hub_(!backlog) {
+    if (backlog) {
+      floor_ = backlog->floor;
+      asked_ = backlog->asked;
+      buffered_ms_ = backlog->buffered_ms;
+      for (const auto& f : backlog->frames) {
+        if (ended_) break;
+        on_video(f);
+      }
+      if (ended_) return;
+      if (!writer_) {
+        fail(500, "the buffered stream did not begin with a key frame");
+        return;
+      }
+      if (!backlog->live) {
+        end("length", backlog->asked);
+        return;
+      }
+      // The next frame the buffer gets follows the last one written: no
+      // gap, and no key frame to wait for.
+      svc_.buffer_->follow(this);
+      following_ = true;
       return;
     }
+    svc_.hub_.add(this);  // asks for a key frame
     timer_.expires_after(kFirstFrameLimit);
     timer_.async_wait([this, alive = alive_](boost::system::error_code ec) {
       if (ec || !*alive || writer_ || ended_) return;
@@ -63,7 +129,7 @@ class RecordService::Recording final : public stream::VideoSink {
     if (!writer_) {
       if (!f->key) return;  // wait for the IDR asked for at add()
       size_ = f->size;
-      first_ = f->captured_at;
+      first_ = std::max(f->captured_at, floor_);
       svc_.log_->info("recording {} begins with a {}x{} key frame", id_, size_.width, size_.height);
       writer_.emplace(file_->get(), f->size);
       timer_.cancel();
@@ -73,15 +139,17 @@ class RecordService::Recording final : public stream::VideoSink {
         end(limit_reason_, first_ + limit_);
       });
     }
-    if (f->size != size_) return end("resize", f->captured_at);
-    if (f->captured_at >= first_ + limit_) return end(limit_reason_, first_ + limit_);
+    // A backlog's frames from before its floor are shown from then on.
+    const Clock::time_point at = std::max(f->captured_at, floor_);
+    if (f->size != size_) return end("resize", at);
+    if (at >= first_ + limit_) return end(limit_reason_, first_ + limit_);
     RecordBudget& budget = svc_.budget_;
     if (budget.free_check_due() &&
         budget.check_free(platform::free_bytes(svc_.temp_dir_)) != RecordBudget::Verdict::kOk)
-      return end("low-disk-space", f->captured_at);
-    if (budget.take(f->data.size()) != RecordBudget::Verdict::kOk) return end("max-record-mb", f->captured_at);
+      return end("low-disk-space", at);
+    if (budget.take(f->data.size()) != RecordBudget::Verdict::kOk) return end("max-record-mb", at);
     taken_ += f->data.size();
-    if (!writer_->add(f->data, f->key, micros(f->captured_at))) fail(500, writer_->error());
+    if (!writer_->add(f->data, f->key, micros(at))) fail(500, writer_->error());
   }
 
   bool ended() const { return ended_; }
@@ -113,6 +181,8 @@ class RecordService::Recording final : public stream::VideoSink {
   void leave() {
     if (in_hub_) svc_.hub_.remove(this);
     in_hub_ = false;
+    if (following_) svc_.buffer_->unfollow(this);
+    following_ = false;
   }
 
   void end(const char* reason, Clock::time_point at) {
@@ -127,7 +197,10 @@ class RecordService::Recording final : public stream::VideoSink {
     outcome_.frames = writer_->frames();
     outcome_.seconds = std::chrono::duration<double>(at - first_).count();
     outcome_.ended = reason;
-    outcome_.before_ms = before_ms_;
+    if (asked_) {
+      outcome_.before_ms = std::chrono::duration_cast<std::chrono::milliseconds>(*asked_ - first_).count();
+      outcome_.buffered_ms = buffered_ms_;
+    }
     svc_.log_->info("recording {} ended ({}): {} frames, {:.2f} s, {} bytes", id_, reason, outcome_.frames,
                     outcome_.seconds, writer_->bytes());
     svc_.ended(id_);
@@ -157,43 +230,14 @@ class RecordService::Recording final : public stream::VideoSink {
   Clock::time_point first_;
   bool ended_ = false;
   bool in_hub_ = true;
-  int64_t before_ms_ = -1;
+  bool following_ = false;  // fed by the buffer (a retroactive recording going on)
+  // A retroactive recording's request time, the time before which its
+  // frames are shown as if then, and how far back the buffer reached.
+  std::optional<Clock::time_point> asked_;
+  Clock::time_point floor_ = Clock::time_point::min();
+  int64_t buffered_ms_ = -1;
   RecordOutcome outcome_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
-};
-
-// keep_last()'s sink: every frame into the ring, and a key frame asked for
-// when the stream has gone too long without one.
-class RecordService::Buffer final : public stream::VideoSink {
- public:
-  Buffer(RecordService& svc, std::chrono::seconds length, uint64_t max_bytes)
-      : svc_(svc), ring_(length, max_bytes) {
-    svc_.hub_.add(this);
-  }
-  ~Buffer() override { svc_.hub_.remove(this); }
-  Buffer(const Buffer&) = delete;
-  Buffer& operator=(const Buffer&) = delete;
-
-  // The best picture, as recordings have.
-  bool wants_top_rung() const override { return true; }
-
-  void on_video(const encode::EncodedFramePtr& f) override {
-    ring_.push(f);
-    // Asked again only an interval after the last ask: the hub may defer a
-    // key frame, and the ring must not ask every frame meanwhile.
-    if (ring_.needs_key(f->captured_at, kBufferKeyInterval) &&
-        (!asked_ || f->captured_at - *asked_ >= kBufferKeyInterval)) {
-      asked_ = f->captured_at;
-      svc_.hub_.request_keyframe(this);
-    }
-  }
-
-  const RecordRing& ring() const { return ring_; }
-
- private:
-  RecordService& svc_;
-  RecordRing ring_;
-  std::optional<Clock::time_point> asked_;
 };
 
 RecordService::RecordService(asio::io_context& io, stream::Hub& hub, std::chrono::seconds max_length,
@@ -207,14 +251,20 @@ RecordService::~RecordService() {
 }
 
 void RecordService::keep_last(std::chrono::seconds seconds, uint64_t max_bytes) {
-  buffer_.reset();
+  if (buffer_length_.count() > 0 || seconds.count() <= 0) return;  // once
   buffer_length_ = seconds;
-  if (seconds.count() == 0 || !unavailable_.empty()) return;
+  if (!unavailable_.empty()) {
+    log_->warn("--record-buffer-seconds keeps nothing: {}", unavailable_);
+    return;
+  }
   // Joins the hub from the loop: the server is wired before the video
-  // pipeline starts, and a sink that joins earlier would find no pipeline
-  // to turn on.
+  // pipeline starts, and a sink that joined earlier would turn on no
+  // pipeline.
   asio::post(io_, [this, seconds, max_bytes, alive = alive_] {
-    if (*alive && buffer_length_ == seconds && !buffer_) buffer_ = std::make_unique<Buffer>(*this, seconds, max_bytes);
+    if (!*alive || buffer_) return;
+    buffer_ = std::make_unique<Buffer>(*this, seconds, max_bytes);
+    log_->info("keeping the last {} s of the stream (at most {} MB) for /record?last=", seconds.count(),
+               mib(max_bytes));
   });
 }
 
@@ -227,22 +277,39 @@ uint64_t RecordService::record_last(std::chrono::milliseconds before, std::chron
     refusal = {409, unavailable_};
     return 0;
   }
-  if (!buffer_) {
+  if (buffer_length_.count() == 0) {
     refusal = {409, "no stream is kept for recordings of the past: start the server with --record-buffer-seconds N"};
     return 0;
   }
-  const auto now = Clock::now();
-  std::vector<encode::EncodedFramePtr> clip = buffer_->ring().clip(now - before);
-  if (clip.empty()) {
-    refusal = {503, "nothing is buffered yet: the screen has not changed since the buffer started"};
+  if (!buffer_) {
+    refusal = {503, "the buffer of the stream starts with the video pipeline: try again"};
     return 0;
   }
-  const auto length = std::chrono::duration_cast<std::chrono::milliseconds>(now - clip.front()->captured_at) + after;
-  return add(length, std::move(done), refusal, std::move(clip), after.count() > 0);
+  const auto now = Clock::now();
+  const RecordRing& ring = buffer_->ring();
+  Backlog backlog;
+  backlog.frames = ring.clip(now - before);
+  if (backlog.frames.empty()) {
+    refusal = {503, "nothing is buffered yet: no picture has been coded since the buffer started"};
+    return 0;
+  }
+  backlog.asked = now;
+  backlog.floor = now - before - kBufferKeyInterval;
+  backlog.live = after.count() > 0;
+  // How far back it reached, up to its length (a still screen's last
+  // frames may be older: they still show the last seconds).
+  backlog.buffered_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::min<Clock::duration>(now - *ring.oldest(), buffer_length_))
+                            .count();
+  // From the clip's first frame (as written) to the request, and `after`.
+  const auto first = std::max(backlog.frames.front()->captured_at, backlog.floor);
+  const auto length =
+      std::max(std::chrono::milliseconds(1), std::chrono::duration_cast<std::chrono::milliseconds>(now - first) + after);
+  return add(length, std::move(done), refusal, &backlog);
 }
 
 uint64_t RecordService::add(std::optional<std::chrono::milliseconds> length, Done done, RecordRefusal& refusal,
-                            std::vector<encode::EncodedFramePtr> backlog, bool live) {
+                            Backlog* backlog) {
   if (!unavailable_.empty()) {
     refusal = {409, unavailable_};
     return 0;
@@ -267,10 +334,8 @@ uint64_t RecordService::add(std::optional<std::chrono::milliseconds> length, Don
   platform::OwnedFile file = platform::make_anonymous_file(temp_dir_, refusal.error);
   if (!file.valid()) return 0;
   const uint64_t id = ++next_id_;
-  const bool retroactive = !backlog.empty();
-  log_->info("recording {} started{}", id, retroactive ? " from the buffered stream" : "");
-  recordings_.emplace(id, std::make_unique<Recording>(*this, id, std::move(file), length, std::move(done),
-                                                      std::move(backlog), live));
+  log_->info("recording {} started{}", id, backlog ? " from the buffered stream" : "");
+  recordings_.emplace(id, std::make_unique<Recording>(*this, id, std::move(file), length, std::move(done), backlog));
   return id;
 }
 

@@ -6,6 +6,11 @@
 // picture size changes, when all recordings together reach their disk cap
 // or when the temporary folder's disk runs low (RecordBudget).
 //
+// Retroactive recordings (/record?last=N, keep_last and record_last): a
+// sink of the hub keeps the last seconds of the same stream in a
+// RecordRing; a request writes what it holds into a new recording at once
+// and, when it asks for more, goes on with the frames that sink gets next.
+//
 // Threads: the loop thread only; destroy before the io_context and the hub.
 #pragma once
 
@@ -36,9 +41,12 @@ struct RecordOutcome {
   // "length", "stop", "max-record-seconds", "resize", "max-record-mb",
   // "low-disk-space"
   std::string ended;
-  // A retroactive recording: how long before the request its first frame
-  // was captured (-1 for the others).
+  // A retroactive recording (-1 for the others): how long before the
+  // request the clip begins, and how far back the buffer reached then, up
+  // to its length (less than asked for when it held less: the clip is
+  // what it held).
   int64_t before_ms = -1;
+  int64_t buffered_ms = -1;
 };
 
 // Why a recording could not start: 503 (too many, no file), 507 (the
@@ -76,27 +84,51 @@ class RecordService {
   // A recording that runs until stop() or max_length.
   uint64_t start(RecordRefusal& refusal);
 
-  // Keeps the last `seconds` of the stream in memory (at most `max_bytes`)
-  // for record_last(): a sink of the hub that is always attached and asks
-  // for a key frame when the stream has gone kBufferKeyInterval without
-  // one while it changes. Costs: the encoder runs whenever the screen
-  // changes, also with no viewer; an IDR at least every
-  // kBufferKeyInterval while it changes (a bigger frame than a P frame);
-  // and up to `max_bytes` of memory for the frames held (shared with
-  // the viewers' queues, not copied).
-  // The sink joins the hub from the loop (once it runs), so the pipeline
-  // it turns on exists by then.
+  // Keeps the last `seconds` of the stream in memory, at most `max_bytes`
+  // (RecordRing: whole groups of pictures go from the front), for
+  // record_last(). Call once, before any recording; the sink joins the hub
+  // from the loop, once it runs (the video pipeline it turns on is started
+  // after the wiring).
+  //
+  // The sink stays attached for the server's life, which costs:
+  // - The encoder runs whenever the screen changes, at up to --framerate,
+  //   also with no viewer (a still screen still costs nothing: capture is
+  //   driven by damage).
+  // - A key frame at least every kBufferKeyInterval while the screen
+  //   changes, asked for through the hub only when the stream has gone
+  //   that long without one (viewers joining or resyncing make some
+  //   anyway). Extra bitrate is about (IDR size - P frame size) per
+  //   interval: e.g. a 1080p desktop whose IDR is 150 KB and whose small
+  //   changes code to 5 KB pays about 72 KB/s (~0.6 Mbit/s) more while
+  //   something moves; a full-screen video, whose P frames are large
+  //   already, pays relatively less. Compare /stats kbps with and without.
+  // - Memory: up to `max_bytes` (--record-buffer-mb), at most
+  //   `seconds` plus one interval of the stream: about kbps / 8 * (seconds
+  //   + kBufferKeyInterval) bytes, e.g. 60 s of a 2 Mbit/s stream is 15 MB.
+  //   Frames are shared with the viewers' queues, not copied.
+  // - Rung 0 always has a consumer that is ready, so it is coded even while
+  //   every viewer of it is congested (they then drop frames and resync
+  //   with a key frame), and the still-screen 4:4:4 paintover is never
+  //   used (an MP4 track keeps one profile).
   static constexpr std::chrono::seconds kBufferKeyInterval{2};
   void keep_last(std::chrono::seconds seconds, uint64_t max_bytes);
   // The buffer's length; 0 when off.
   std::chrono::seconds buffer_length() const { return buffer_length_; }
-  // A recording of the buffered stream from `before` ago (from the key
-  // frame at or before then), and on for `after` more (0: it ends now and
-  // `done` gets it at once). 409 when no buffer is kept, 503 when it holds
-  // nothing yet.
+  // A recording of the buffered stream from `before` ago and on for
+  // `after` more, as one MP4 (`done` runs once on the loop: at once when
+  // `after` is 0). It begins at the newest key frame at or before
+  // now - before (or the oldest held), or after a picture size change in
+  // that window at the first key frame of the newest size. A still screen
+  // may leave that key frame long before the window: frames captured more
+  // than kBufferKeyInterval before the window are shown from then on (the
+  // screen looked the same), so the clip lasts at most before +
+  // kBufferKeyInterval + after. The live part follows the held frames with
+  // no gap: the frames the buffer gets next, with no key frame asked for.
+  // 409 when no buffer is kept or recordings are unavailable, 503 when it
+  // holds nothing yet, and the refusals of record_for().
   uint64_t record_last(std::chrono::milliseconds before, std::chrono::milliseconds after, Done done,
                        RecordRefusal& refusal);
-  // What the buffer holds now (frames, bytes, span), for /stats and tests.
+  // What the buffer holds now, for /stats and tests.
   size_t buffered_frames() const;
   uint64_t buffered_bytes() const;
   // Ends `id` and hands its file to `done` (at once if it already ended).
@@ -110,8 +142,16 @@ class RecordService {
   class Recording;
   class Buffer;
   std::string unavailable_;  // set_unavailable's reason; empty: recordings may start
+  // A retroactive recording's start (record_last).
+  struct Backlog {
+    std::vector<encode::EncodedFramePtr> frames;  // from a key frame
+    std::chrono::steady_clock::time_point asked;  // the request
+    std::chrono::steady_clock::time_point floor;  // frames captured earlier are shown from then
+    bool live = false;                            // it goes on after `asked`
+    int64_t buffered_ms = 0;
+  };
   uint64_t add(std::optional<std::chrono::milliseconds> length, Done done, RecordRefusal& refusal,
-               std::vector<encode::EncodedFramePtr> backlog = {}, bool live = true);
+               Backlog* backlog = nullptr);
   void ended(uint64_t id);
 
   boost::asio::io_context& io_;

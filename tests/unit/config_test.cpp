@@ -934,6 +934,18 @@ TEST(ConfigCommandLine, RecordBufferFlags) {
   expect_refusal({"--record-buffer-seconds=-1"}, "--record-buffer-seconds");
   expect_refusal({"--record-buffer-mb=0"}, "--record-buffer-mb");
   expect_refusal({"--record-buffer-mb=1025"}, "--record-buffer-mb");
+  expect_refusal({"--record-buffer-seconds=lots"}, "--record-buffer-seconds");
+  // The bounds themselves are accepted.
+  EXPECT_EQ(accepted({"--record-buffer-seconds=600"}).record_buffer_seconds, 600);
+  EXPECT_EQ(accepted({"--record-buffer-mb=1"}).record_buffer_mb, 1);
+  EXPECT_EQ(accepted({"--record-buffer-mb=1024"}).record_buffer_mb, 1024);
+  // The help says what it costs.
+  testing::internal::CaptureStdout();
+  parse({"--help"});
+  const std::string help = testing::internal::GetCapturedStdout();
+  EXPECT_NE(help.find("--record-buffer-seconds"), std::string::npos);
+  EXPECT_NE(help.find("--record-buffer-mb"), std::string::npos);
+  EXPECT_NE(help.find("key frame at least every 2 s"), std::string::npos) << help;
 }
 
 TEST(ConfigCommandLine, ServerLimitsFlags) {
