@@ -22,23 +22,10 @@ namespace {
 
 constexpr const char* kSeqHeader = "X-Voxl-Seq";
 
-EndpointReply bad(const ParamError& e) { return net::json_error(400, e.parameter, e.parameter + " " + e.message); }
+EndpointReply bad(const ParamError& e) { return bad_parameter(e); }
 
-// Parses the query and rejects parameters not in `known`.
 std::optional<Query> query_of(const EndpointRequest& req, const std::vector<std::string>& known, ReplyFn& reply) {
-  ParamError error;
-  auto q = Query::parse(req.query, error);
-  if (!q) {
-    reply(bad(error));
-    return std::nullopt;
-  }
-  if (auto u = q->unknown(known)) {
-    std::string list;
-    for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-    reply(bad({*u, "is not a parameter of " + req.path + (list.empty() ? "" : " (known: " + list + ")")}));
-    return std::nullopt;
-  }
-  return q;
+  return endpoint_query(req, known, reply);
 }
 
 EndpointReply mp4_reply(RecordOutcome o) {

@@ -17,4 +17,22 @@ std::optional<Point> pointer_in_picture(const AgentServices& s, const input::Pic
   return Point{p->x - picture.origin.x, p->y - picture.origin.y};
 }
 
+net::EndpointReply bad_parameter(const ParamError& e) {
+  return net::json_error(400, e.parameter, e.parameter + " " + e.message);
+}
+
+std::optional<Query> endpoint_query(const net::EndpointRequest& req, const std::vector<std::string>& known,
+                                    const net::ReplyFn& reply) {
+  ParamError error;
+  auto q = Query::parse(req.query, error);
+  if (!q) return reply(bad_parameter(error)), std::nullopt;
+  if (auto u = q->unknown(known)) {
+    std::string list;
+    for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+    reply(bad_parameter({*u, "is not a parameter of " + req.path + (list.empty() ? "" : " (known: " + list + ")")}));
+    return std::nullopt;
+  }
+  return q;
+}
+
 }  // namespace voxl::endpoints

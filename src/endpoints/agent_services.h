@@ -11,6 +11,8 @@
 
 #include <chrono>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "base/geometry.h"
 #include "base/logging.h"
@@ -19,6 +21,7 @@
 #include "endpoints/screenshot_service.h"
 #include "endpoints/wait_spec.h"
 #include "input/interaction.h"
+#include "net/endpoint.h"
 
 namespace voxl::endpoints {
 
@@ -52,5 +55,13 @@ input::PictureMapping picture_now(const AgentServices& s);
 // the picture: a captured region or window); nullopt without an injector
 // or when the desktop cannot tell.
 std::optional<Point> pointer_in_picture(const AgentServices& s, const input::PictureMapping& picture);
+
+// A 400 naming the bad parameter.
+net::EndpointReply bad_parameter(const ParamError& e);
+
+// The request's query, with any parameter not in `known` refused: on a
+// bad one `reply` gets a 400 naming it and the result is nullopt.
+std::optional<Query> endpoint_query(const net::EndpointRequest& req, const std::vector<std::string>& known,
+                                    const net::ReplyFn& reply);
 
 }  // namespace voxl::endpoints

@@ -158,6 +158,15 @@ struct Parser {
     return true;
   }
 
+  // Both schemas' "type": {"text": ...}.
+  bool type_text(const json& a, const char* action_field, const std::string& name, ComputerAction& out) {
+    InputAction t;
+    t.type = Type::kType;
+    if (!only(a, action_field, {"text"}, name) || !string(a, "text", t.text) || !typeable(t.text, "text")) return false;
+    out.input.push_back(std::move(t));
+    return true;
+  }
+
   static InputAction pointer(Type type) {
     InputAction a;
     a.type = type;
@@ -202,13 +211,7 @@ bool Parser::anthropic(const json& a, ComputerAction& out) {
     }
     return true;
   }
-  if (name == "type") {
-    InputAction t;
-    t.type = Type::kType;
-    if (!only(a, f, {"text"}, name) || !string(a, "text", t.text) || !typeable(t.text, "text")) return false;
-    out.input.push_back(std::move(t));
-    return true;
-  }
+  if (name == "type") return type_text(a, f, name, out);
   if (name == "mouse_move") {
     InputAction m = pointer(Type::kMove);
     if (!only(a, f, {"coordinate", "text"}, name)) return false;
@@ -419,13 +422,7 @@ bool Parser::openai(const json& a, ComputerAction& out) {
     out.input.push_back(std::move(k));
     return true;
   }
-  if (name == "type") {
-    InputAction t;
-    t.type = Type::kType;
-    if (!only(a, f, {"text"}, name) || !string(a, "text", t.text) || !typeable(t.text, "text")) return false;
-    out.input.push_back(std::move(t));
-    return true;
-  }
+  if (name == "type") return type_text(a, f, name, out);
   if (name == "wait") return only(a, f, {}, name);
   out.settle = false;
   if (name == "screenshot") {

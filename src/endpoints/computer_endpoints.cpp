@@ -19,23 +19,10 @@ namespace {
 
 constexpr const char* kSeqHeader = "X-Voxl-Seq";
 
-EndpointReply bad(const ParamError& e) { return net::json_error(400, e.parameter, e.parameter + " " + e.message); }
-
-std::optional<Query> checked_query(const EndpointRequest& req, const std::vector<std::string>& known, ReplyFn& reply) {
-  ParamError error;
-  auto q = Query::parse(req.query, error);
-  if (!q) return reply(bad(error)), std::nullopt;
-  if (auto u = q->unknown(known)) {
-    std::string list;
-    for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-    reply(bad({*u, "is not a parameter of " + req.path + " (known: " + list + ")"}));
-    return std::nullopt;
-  }
-  return q;
-}
+EndpointReply bad(const ParamError& e) { return bad_parameter(e); }
 
 CancelFn computer(ComputerUse& c, const EndpointRequest& req, ReplyFn reply) {
-  auto q = checked_query(req, {"scale", "max_width", "max_height", "screenshot", "cursor", "react", "settle", "settle_timeout"},
+  auto q = endpoint_query(req, {"scale", "max_width", "max_height", "screenshot", "cursor", "react", "settle", "settle_timeout"},
                          reply);
   if (!q) return nullptr;
   // A page on another site may post here from the user's browser without
@@ -53,7 +40,7 @@ CancelFn computer(ComputerUse& c, const EndpointRequest& req, ReplyFn reply) {
 }
 
 CancelFn cursor(ComputerUse& c, const EndpointRequest& req, ReplyFn reply) {
-  auto q = checked_query(req, {"scale", "max_width", "max_height"}, reply);
+  auto q = endpoint_query(req, {"scale", "max_width", "max_height"}, reply);
   if (!q) return nullptr;
   ScaleSpec scale;
   ParamError error;

@@ -50,6 +50,13 @@ json point_schema(const char* what) {
   return {{"type", "integer"}, {"minimum", 0}, {"description", what}};
 }
 
+// A rectangle of the agent's picture.
+json region_schema() {
+  json p = json::object();
+  for (const char* f : {"x", "y", "width", "height"}) p[f] = {{"type", "integer"}, {"minimum", 0}};
+  return {{"type", "object"}, {"properties", p}, {"description", "Only changes in this part of your picture count."}};
+}
+
 json tool(const char* name, const std::string& description, json properties, std::vector<std::string> required,
           bool acts) {
   if (acts) properties.update(action_properties());
@@ -298,22 +305,14 @@ json tools_list() {
                        {{"idle_ms", {{"type", "integer"}, {"minimum", 0}}},
                         {"timeout_ms", {{"type", "integer"}, {"minimum", 0}}},
                         {"since", {{"type", "integer"}, {"minimum", 0}, {"description", "A seq; changes after it count."}}},
-                        {"region",
-                         {{"type", "object"},
-                          {"properties",
-                           {{"x", {{"type", "integer"}}}, {"y", {{"type", "integer"}}}, {"width", {{"type", "integer"}}},
-                            {"height", {{"type", "integer"}}}}}}}},
+                        {"region", region_schema()}},
                        {}, true));
   tools.push_back(tool("wait_for_change",
                        "Wait until the screen (or region) changes after seq since (from a screenshot or an action), "
                        "at most timeout_ms; answers at once if it already has. No polling needed.",
                        {{"since", {{"type", "integer"}, {"minimum", 0}}},
                         {"timeout_ms", {{"type", "integer"}, {"minimum", 0}}},
-                        {"region",
-                         {{"type", "object"},
-                          {"properties",
-                           {{"x", {{"type", "integer"}}}, {"y", {{"type", "integer"}}}, {"width", {{"type", "integer"}}},
-                            {"height", {{"type", "integer"}}}}}}}},
+                        {"region", region_schema()}},
                        {}, true));
   tools.push_back(tool("cursor_position",
                        "Where the pointer is, in your picture's pixels, and its shape's name where the desktop says.",

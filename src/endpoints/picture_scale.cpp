@@ -102,23 +102,22 @@ Point Scaling::to_scaled(int x, int y) const {
   return {map_centre(x, full_.width, scaled_.width), map_centre(y, full_.height, scaled_.height)};
 }
 
-Rect Scaling::to_full(const Rect& r) const {
-  if (identity()) return r;
-  const auto lo = [](int v, int from, int to) { return int(std::clamp<int64_t>(floor_div(int64_t(v) * to, from), 0, to)); };
-  const auto hi = [](int v, int from, int to) { return int(std::clamp<int64_t>(ceil_div(int64_t(v) * to, from), 0, to)); };
-  const int x0 = lo(r.x, scaled_.width, full_.width), y0 = lo(r.y, scaled_.height, full_.height);
-  const int x1 = hi(r.x + r.width, scaled_.width, full_.width), y1 = hi(r.y + r.height, scaled_.height, full_.height);
+namespace {
+
+// Every pixel of `to` that shows part of `r`, a rectangle of `from`.
+Rect cover(const Rect& r, Size from, Size to) {
+  const auto lo = [](int v, int f, int t) { return int(std::clamp<int64_t>(floor_div(int64_t(v) * t, f), 0, t)); };
+  const auto hi = [](int v, int f, int t) { return int(std::clamp<int64_t>(ceil_div(int64_t(v) * t, f), 0, t)); };
+  const int x0 = lo(r.x, from.width, to.width), y0 = lo(r.y, from.height, to.height);
+  const int x1 = hi(r.x + r.width, from.width, to.width), y1 = hi(r.y + r.height, from.height, to.height);
   return {x0, y0, x1 - x0, y1 - y0};
 }
 
-Rect Scaling::to_scaled(const Rect& r) const {
-  if (identity()) return r;
-  const auto lo = [](int v, int from, int to) { return int(std::clamp<int64_t>(floor_div(int64_t(v) * to, from), 0, to)); };
-  const auto hi = [](int v, int from, int to) { return int(std::clamp<int64_t>(ceil_div(int64_t(v) * to, from), 0, to)); };
-  const int x0 = lo(r.x, full_.width, scaled_.width), y0 = lo(r.y, full_.height, scaled_.height);
-  const int x1 = hi(r.x + r.width, full_.width, scaled_.width), y1 = hi(r.y + r.height, full_.height, scaled_.height);
-  return {x0, y0, x1 - x0, y1 - y0};
-}
+}  // namespace
+
+Rect Scaling::to_full(const Rect& r) const { return identity() ? r : cover(r, scaled_, full_); }
+
+Rect Scaling::to_scaled(const Rect& r) const { return identity() ? r : cover(r, full_, scaled_); }
 
 bool scale_bgra(const uint8_t* src, int src_stride, Size src_size, uint8_t* dst, int dst_stride, Size dst_size) {
   if (src_size.empty() || dst_size.empty() || dst_size.width > src_size.width || dst_size.height > src_size.height)
