@@ -91,6 +91,8 @@ def main():
     ap.add_argument("--actions", type=int, default=50)
     ap.add_argument("--delays", default="0,500", help="the application's reaction delays to try, in ms")
     ap.add_argument("--sleep", type=float, default=2.0, help="the fixed sleep of the reference")
+    ap.add_argument("--query", default="", help="more /computer parameters, e.g. react=0")
+    ap.add_argument("--no-reference", action="store_true", help="time /computer only")
     args = ap.parse_args()
     voxl_bin = os.path.join(args.build, "voxl")
     probe_bin = os.path.join(args.build, "tests/e2e/voxl-e2e-input-probe")
@@ -123,13 +125,14 @@ def main():
                 sys.exit("the probe did not start")
             # Distinct places on a grid, none on another's mark.
             spots = [(60 + (i % 10) * 110, 60 + (i // 10) * 110) for i in range(args.actions)]
-            for label, run in (("/computer", "computer"), (f"sleep {args.sleep:g} s", "sleep")):
+            runs = [("/computer", "computer")] + ([] if args.no_reference else [(f"sleep {args.sleep:g} s", "sleep")])
+            for label, run in runs:
                 times, fresh = [], 0
                 for i, (x, y) in enumerate(spots):
                     x += 30 if run == "sleep" else 0  # beside the other run's mark
                     t0 = time.perf_counter()
                     if run == "computer":
-                        answer = json.loads(request(port, "POST", "/computer?screenshot=1&cursor=0",
+                        answer = json.loads(request(port, "POST", "/computer?screenshot=1&cursor=0" + (("&" + args.query) if args.query else ""),
                                                     {"action": "left_click", "coordinate": [x, y]}))
                         shot = base64.b64decode(answer["screenshot"]["data"])
                     else:
