@@ -49,4 +49,20 @@ net::EndpointTable AgentWiring::endpoints() {
   return table;
 }
 
+void AgentWiring::write_metrics(MetricsText& out) const {
+  using T = MetricsText::Type;
+  out.family("voxl_recordings", T::kGauge, "Recordings (/record, MCP) running now");
+  out.sample("voxl_recordings", double(recordings_->recordings()));
+  out.family("voxl_recordings_started_total", T::kCounter, "Recordings begun since start");
+  out.sample("voxl_recordings_started_total", double(recordings_->started()));
+  out.family("voxl_record_buffer_bytes", T::kGauge,
+             "Bytes of stream held for /record?last= (--record-buffer-seconds; 0 when off)");
+  out.sample("voxl_record_buffer_bytes", double(recordings_->buffered_bytes()));
+  out.family("voxl_waiters", T::kGauge, "/wait requests and computer-use settles waiting on the screen now");
+  out.sample("voxl_waiters", double(changes_->waiters()));
+  out.family("voxl_screen_changes_total", T::kCounter,
+             "Batches of screen damage seen (the seq /wait and X-Voxl-Seq report)");
+  out.sample("voxl_screen_changes_total", double(changes_->changes().seq()));
+}
+
 }  // namespace voxl::app

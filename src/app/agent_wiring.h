@@ -17,6 +17,7 @@
 #include "app/config.h"
 #include "base/geometry.h"
 #include "base/logging.h"
+#include "base/metrics_text.h"
 #include "net/endpoint.h"
 
 namespace boost::asio {
@@ -53,6 +54,8 @@ class AgentWiring {
   // Handlers for the server; they refer to this object, which must outlive
   // the server.
   net::EndpointTable endpoints();
+  // Recordings, the retroactive buffer, waiters and screen changes, for /metrics.
+  void write_metrics(MetricsText& out) const;
 
  private:
   boost::asio::io_context& io_;

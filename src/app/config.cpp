@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/flag_compat.h"
+#include "app/flag_environment.h"
 #include "app/flag_set.h"
 #include "app/flag_table.h"
 #include "app/secret_file.h"
@@ -26,9 +27,12 @@ constexpr const char* kFooter =
     "Flags may be written with underscores too (--max_kbps). [BOOL] flags take true/false, 1/0,\n"
     "yes/no or on/off, and mean true when given alone. selkies command lines are accepted: its\n"
     "flags with a voxl meaning act as above, the others are ignored with a warning.\n"
-    "Secrets can stay off the command line (which every local user can read): the -file flags\n"
-    "read the first line of a file, and VOXL_BASIC_AUTH_PASSWORD, VOXL_BASIC_AUTH_VIEWONLY_PASSWORD\n"
-    "and VOXL_AUTH_TOKEN are read from the environment when no flag gives that secret.";
+    "Every flag may be set in the environment too, as VOXL_<NAME> (--max-kbps: VOXL_MAX_KBPS), and\n"
+    "the selkies flags voxl shares also as SELKIES_<NAME>. A flag on the command line wins over the\n"
+    "environment (as does a flag of the same setting: --auth-token-file over VOXL_AUTH_TOKEN), and\n"
+    "VOXL_ over SELKIES_; an empty variable counts as unset. Secrets can stay off the command line\n"
+    "(which every local user can read): give them in the environment or use the -file flags, which\n"
+    "read the first line of a file.";
 
 constexpr int kRefused = 2;
 
@@ -174,6 +178,16 @@ std::vector<Notice> collect_notices(const CLI::App& cli) {
   return notices;
 }
 
+// A refusal of a value the environment gave names its variable, since the
+// command line holds no such flag to look for.
+std::string from_environment(const std::string& error, const EnvironmentFlags& env) {
+  for (size_t i = 0; i < env.args.size(); ++i) {
+    const std::string flag = env.args[i].substr(0, env.args[i].find('='));
+    if (error.rfind(flag + ":", 0) == 0) return "$" + env.used[i] + " (" + flag + ")" + error.substr(flag.size());
+  }
+  return error;
+}
+
 ParseOutcome refuse(std::string message) {
   std::cerr << "voxl: " << message << "\n";
   ParseOutcome out;
@@ -204,9 +218,7 @@ std::optional<Size> parse_size(const std::string& text) {
 }
 
 ParseOutcome parse_command_line(int argc, char** argv) {
-  const std::vector<std::string> args = normalise_flag_spelling(argc, argv);
-  std::vector<const char*> arg_ptrs;
-  for (const std::string& arg : args) arg_ptrs.push_back(arg.c_str());
+  std::vector<std::string> args = normalise_flag_spelling(argc, argv);
 
   CLI::App cli{"voxl: low-latency desktop streaming to the browser"};
   configure(cli);
@@ -214,23 +226,32 @@ ParseOutcome parse_command_line(int argc, char** argv) {
   FlagSet flags(cli);
   declare_flags(flags, config);
   declare_ignored_selkies_flags(cli);
+  // The environment's flags go first, so the command line's, parsed after
+  // them, win (each flag takes its last value).
+  const EnvironmentFlags env = environment_flags(flags.names(), args, [](const char* n) { return std::getenv(n); });
+  args.insert(args.begin() + (args.empty() ? 0 : 1), env.args.begin(), env.args.end());
+  std::vector<const char*> arg_ptrs;
+  for (const std::string& arg : args) arg_ptrs.push_back(arg.c_str());
   try {
     cli.parse(static_cast<int>(arg_ptrs.size()), arg_ptrs.data());
   } catch (const CLI::ParseError& e) {
     // --help and --version arrive as "errors" with exit code 0.
-    if (e.get_exit_code() == 0) return {std::nullopt, cli.exit(e), {}, {}};
+    if (e.get_exit_code() == 0) return {std::nullopt, cli.exit(e), {}, {}, {}};
     return refuse(std::string(e.what()) + " (see --help)");
   }
-  if (auto error = flags.apply()) return refuse(*error);
+  if (auto error = flags.apply()) return refuse(from_environment(*error, env));
   std::vector<Notice> secret_notices;
-  if (auto error = resolve_secrets(cli, config, secret_notices)) return refuse(*error);
+  if (auto error = resolve_secrets(cli, config, secret_notices)) return refuse(from_environment(*error, env));
   // A floor left at its default follows a lower ceiling down, so
   // "--max-kbps 1000" alone works; only a floor the user chose is checked.
   if (cli.count("--min-kbps") == 0) config.min_kbps = std::min(config.min_kbps, config.max_kbps);
-  if (auto error = check_combinations(cli, config)) return refuse(*error);
+  if (auto error = check_combinations(cli, config)) return refuse(from_environment(*error, env));
   std::vector<Notice> notices = collect_notices(cli);
   notices.insert(notices.end(), secret_notices.begin(), secret_notices.end());
-  return {std::move(config), 0, {}, std::move(notices)};
+  for (const std::string& variable : env.ignored)
+    notices.push_back({Notice::Kind::kIgnoredSelkiesFlag, variable,
+                       variable + ": a selkies setting with no voxl meaning; ignored"});
+  return {std::move(config), 0, {}, std::move(notices), env.used};
 }
 
 }  // namespace voxl::app

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/geometry.h"
+#include "net/forwarded.h"
 #include "platform/platform_defaults.h"
 
 namespace voxl::app {
@@ -52,6 +53,8 @@ struct Config {
   // Host names answered besides IP literals, localhost and the machine's
   // own names; "*" answers any.
   std::vector<std::string> allowed_hosts;
+  // Reverse proxies whose X-Forwarded-Proto, -Host and -For are believed.
+  std::vector<net::AddressRange> trusted_proxies;
   // A fixed access token (--auth-token, --auth-token-file or
   // $VOXL_AUTH_TOKEN); empty: a random one when listening beyond loopback
   // without Basic auth.
@@ -127,13 +130,14 @@ struct Config {
   // Logging
   int stats_seconds = 5;
   std::string log_level = "info";
+  bool check_config = false;  // check the settings and files, say so, and exit
 };
 
 // Something worth one log line at start that does not stop it.
 struct Notice {
   enum class Kind {
     kNotActiveYet,        // a voxl flag whose feature is not built yet
-    kIgnoredSelkiesFlag,  // a selkies flag voxl has no use for
+    kIgnoredSelkiesFlag,  // a selkies flag (or SELKIES_ variable) voxl has no use for
     kLooseSecretFile,     // a password or token file others may read
   };
   Kind kind;
@@ -150,6 +154,8 @@ struct ParseOutcome {
   int exit_code = 0;
   std::string error;
   std::vector<Notice> notices;
+  // The VOXL_ and SELKIES_ variables that set a flag (flag_environment.h).
+  std::vector<std::string> from_environment;
 };
 ParseOutcome parse_command_line(int argc, char** argv);
 

@@ -19,6 +19,7 @@
 #include "input/interaction.h"
 #include "platform/desktop_environment.h"
 #include "platform/fd_limits.h"
+#include "platform/service_manager.h"
 
 namespace voxl::app {
 
@@ -84,9 +85,13 @@ int run_daemon(const Config& config, const Logger& log) {
   // it; a token the user chose stays out of the log.
   log->info("voxl is serving {} (display {}): open it in a browser",
             config.auth_token.empty() ? server->signed_url() : server->url(), desktop->display_name());
+  // Never the signed address: a service's status is for every local user.
+  platform::notify_service_manager(platform::ServiceState::kReady,
+                                   "serving " + server->url() + " (display " + desktop->display_name() + ")");
   // A handler that throws costs its own request, not the daemon.
   if (!run_guarded(io, log)) exit_code = 1;
 
+  platform::notify_service_manager(platform::ServiceState::kStopping);
   // The threads that post to the loop stop first; the server closes every
   // session, and the loop runs what that leaves, so that plain reverse-order
   // destruction follows.

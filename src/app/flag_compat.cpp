@@ -48,6 +48,15 @@ constexpr std::array kIgnoredSelkiesFlags = std::to_array<std::string_view>({
     "webrtc-public-ip", "webrtc-statistics-dir",
 });
 
+// selkies' own flags that voxl shares: listen, TLS and login, the video's
+// rate and quality, clipboard, sound, resizing and files.
+constexpr std::string_view kSelkiesFlagsWithVoxlMeaning[] = {
+    "addr", "port", "enable-https", "https-cert", "https-key", "enable-basic-auth", "basic-auth-user",
+    "basic-auth-password", "framerate", "video-crf", "video-bitrate", "enable-clipboard", "audio-enabled",
+    "audio-bitrate", "audio-device-name", "enable-resize", "file-transfers", "upload-dir", "microphone-enabled",
+    "allowed-origins",
+};
+
 std::string normalise_one(std::string arg) {
   const size_t name_end = std::min(arg.find('='), arg.size());
   std::replace(arg.begin() + 2, arg.begin() + static_cast<std::ptrdiff_t>(name_end), '_', '-');
@@ -82,5 +91,7 @@ std::vector<std::string> normalise_flag_spelling(int argc, const char* const* ar
 std::span<const PendingFlag> pending_flags() { return kPendingFlags; }
 
 std::span<const std::string_view> ignored_selkies_flags() { return kIgnoredSelkiesFlags; }
+
+std::span<const std::string_view> selkies_flags_with_voxl_meaning() { return kSelkiesFlagsWithVoxlMeaning; }
 
 }  // namespace voxl::app

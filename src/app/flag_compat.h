@@ -33,4 +33,8 @@ std::span<const PendingFlag> pending_flags();
 // not listed here.
 std::span<const std::string_view> ignored_selkies_flags();
 
+// selkies flags (dash spelling, without "--") that are voxl flags too, with
+// the same meaning: the ones SELKIES_<NAME> sets (flag_environment.h).
+std::span<const std::string_view> selkies_flags_with_voxl_meaning();
+
 }  // namespace voxl::app

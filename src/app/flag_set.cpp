@@ -65,6 +65,13 @@ void FlagSet::text(const std::string& name, const std::string& value_name, const
   });
 }
 
+std::vector<std::string> FlagSet::names() const {
+  std::vector<std::string> out;
+  out.reserve(declared_.size());
+  for (const Declared& flag : declared_) out.push_back(flag.name);
+  return out;
+}
+
 std::optional<std::string> FlagSet::apply() const {
   for (const Declared& flag : declared_) {
     const auto text = last_value(cli_, flag.name);

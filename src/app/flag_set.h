@@ -46,6 +46,9 @@ class FlagSet {
   // repeated its last value counts. Returns the first refusal.
   std::optional<std::string> apply() const;
 
+  // Every declared flag's name ("--dash-spelling"), in declaration order.
+  std::vector<std::string> names() const;
+
  private:
   struct Declared {
     std::string name;

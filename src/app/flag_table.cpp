@@ -118,6 +118,11 @@ void declare_network(FlagSet& f, Config& c) {
           "Host names answered besides IP addresses, localhost and this machine's names: name,... or * (any)",
           "", "comma-separated host names such as desk.example.com, or *",
           storing(c.allowed_hosts, parse_allowed_hosts));
+  f.value("--trusted-proxies", "LIST",
+          "reverse proxies (addresses or ranges: 127.0.0.1,10.0.0.0/8,::1) whose X-Forwarded-Proto, -Host and -For "
+          "headers say what the browser used and who it is; from any other peer they are ignored",
+          "none", "comma-separated IP addresses or ADDR/BITS ranges such as 127.0.0.1,10.0.0.0/8",
+          storing(c.trusted_proxies, net::parse_address_ranges));
   f.integer("--max-connections", "N", "open HTTP and WebSocket connections at most; more are closed at once", 1,
             kMaxConnections, c.max_connections);
   f.integer("--max-connections-per-address", "N", "open connections at most from one remote address", 1,
@@ -269,6 +274,14 @@ void declare_logging(FlagSet& f, Config& c) {
           storing_if(c.log_level, is_log_level));
 }
 
+void declare_checking(FlagSet& f, Config& c) {
+  f.group("General");
+  f.boolean("--check-config",
+            "check the flags, the environment and the files they name (TLS certificate and key, secrets, the files "
+            "root), say what voxl would run with, and exit: 0 when valid, 2 when not",
+            c.check_config);
+}
+
 }  // namespace
 
 void declare_flags(FlagSet& flags, Config& config) {
@@ -280,6 +293,7 @@ void declare_flags(FlagSet& flags, Config& config) {
   declare_agents(flags, config);
   declare_display(flags, config);
   declare_logging(flags, config);
+  declare_checking(flags, config);
 }
 
 }  // namespace voxl::app

@@ -1,5 +1,6 @@
 #include "app/server_wiring.h"
 
+#include <chrono>
 #include <cstdint>
 
 #include "app/access_wiring.h"
@@ -7,6 +8,7 @@
 #include "app/audio_wiring.h"
 #include "app/files_wiring.h"
 #include "app/host_names.h"
+#include "app/version.h"
 #include "app/input_wiring.h"
 #include "app/video_wiring.h"
 
@@ -25,6 +27,7 @@ net::ServerOptions server_options(const Config& c) {
   o.stripes = c.stripes;
   o.bitrate = {c.min_kbps, c.max_kbps};
   o.connections = {size_t(c.max_connections), size_t(c.max_connections_per_address)};
+  o.trusted_proxies = c.trusted_proxies;
   return o;
 }
 
@@ -46,6 +49,16 @@ std::unique_ptr<net::Server> start_server(const Config& config, boost::asio::io_
   options.interaction = input.interaction();
   options.resize = resize;
   options.stats_json = [&video] { return video.stats_json(); };
+  const double started = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  options.metrics = [&video, &agents, started](MetricsText& m) {
+    m.family("voxl_build_info", MetricsText::Type::kGauge, "Always 1; the version in a label");
+    m.sample("voxl_build_info", {{"version", kVersion}}, 1);
+    m.family("voxl_start_time_seconds", MetricsText::Type::kGauge, "When this voxl started, in Unix seconds");
+    m.sample("voxl_start_time_seconds", started);
+    video.write_metrics(m);
+    agents.write_metrics(m);
+  };
+  options.not_ready = [&video] { return video.not_ready(); };
   options.endpoints = agents.endpoints();
   options.endpoints.merge(files.endpoints());
   options.files = files.offered();

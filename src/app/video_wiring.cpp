@@ -104,6 +104,14 @@ std::string VideoWiring::stats_json() const {
   return s.dump();
 }
 
+void VideoWiring::write_metrics(MetricsText& out) const { metrics_.write(out); }
+
+std::optional<std::string> VideoWiring::not_ready() const {
+  if (!pipeline_) return "the video pipeline has not started";
+  if (auto lost = pipeline_->capture_lost()) return "video capture lost (" + *lost + "); making a new capturer";
+  return std::nullopt;
+}
+
 void VideoWiring::start(std::function<std::unique_ptr<capture::Capturer>()> make_capturer,
                         std::function<void()> failed) {
   auto first = make_capturer();
@@ -114,6 +122,7 @@ void VideoWiring::start(std::function<std::unique_ptr<capture::Capturer>()> make
         asio::post(io_, [this, f = std::move(f)] {
           f->stamps.published = std::chrono::steady_clock::now();
           stats_[size_t(std::clamp(f->rung, 0, stream::kMaxRungs - 1))].add(*f, f->stamps.published);
+          metrics_.add(*f, f->stamps.published);
           ladder_work_pct_ = f->ladder_work_pct;
           if (picture_) picture_(f->origin, f->captured, f->captured_at);
           hub_.publish(f);

@@ -15,11 +15,14 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "app/config.h"
 #include "base/logging.h"
+#include "base/metrics_text.h"
 #include "capture/capturer.h"
+#include "stream/encode_metrics.h"
 #include "stream/hub.h"
 #include "stream/stream_stats.h"
 
@@ -41,6 +44,11 @@ class VideoWiring {
 
   stream::Hub& hub() { return hub_; }
   std::string stats_json() const;
+  // The encoders' counters and stage times since start, for /metrics.
+  void write_metrics(MetricsText& out) const;
+  // Why no picture can be served now (not started, or capture lost and
+  // being remade), or nullopt: for /readyz.
+  std::optional<std::string> not_ready() const;
 
   // Where the picture lies on the desktop (capture::Frame::origin) and the
   // captured area's size: told on the loop for the first capturer at
@@ -64,6 +72,7 @@ class VideoWiring {
   boost::asio::io_context& io_;
   Logger log_;
   std::array<stream::StreamStats, stream::kMaxRungs> stats_;  // one per rung of the ladder
+  stream::EncodeMetrics metrics_;
   int ladder_work_pct_ = 0;  // from the newest frame
   PictureListener picture_;
   struct KeyTimer;  // an asio timer: the hub's key frame requests put off

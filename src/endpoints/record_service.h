@@ -136,6 +136,7 @@ class RecordService {
   bool stop(uint64_t id, Done done);
   void cancel(uint64_t id);  // dropped, file and all
   size_t recordings() const { return recordings_.size(); }
+  uint64_t started() const { return next_id_; }  // recordings begun since start
   const RecordBudget& budget() const { return budget_; }
 
  private:

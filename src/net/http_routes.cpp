@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "net/embedded_assets.h"
+#include "net/forwarded.h"
 
 namespace voxl::net {
 
@@ -98,6 +99,44 @@ Response asset_response(const Request& req, const Asset& a, const AccessSettings
   return res;
 }
 
+// /metrics: the application's figures, the viewers' and the server's own.
+std::string metrics_text(SessionContext& ctx) {
+  MetricsText m;
+  if (ctx.metrics) ctx.metrics(m);
+  ctx.viewer_metrics.write(m);
+  using T = MetricsText::Type;
+  m.family("voxl_connections_open", T::kGauge, "HTTP and WebSocket connections open now");
+  m.sample("voxl_connections_open", ctx.sessions ? double(ctx.sessions->size()) : 0.0);
+  m.family("voxl_connections_refused_total", T::kCounter,
+           "Connections closed at once for a limit (--max-connections, --max-connections-per-address)");
+  m.sample("voxl_connections_refused_total", double(ctx.connections_refused));
+  m.family("voxl_auth_failures_total", T::kCounter, "Requests refused for a wrong password, token or cookie");
+  m.sample("voxl_auth_failures_total", double(ctx.auth_failures));
+  std::string text = m.text();
+  text.pop_back();  // text_response ends the body with its own newline
+  return text;
+}
+
+// /healthz and /readyz, which need no credential: probes (Kubernetes,
+// Docker, a load balancer) carry none, and the answer tells nothing.
+std::optional<Response> probe_answer(const Request& req, SessionContext& ctx) {
+  if (req.method() != http::verb::get && req.method() != http::verb::head) return std::nullopt;
+  const std::string_view path = path_of(req);
+  std::optional<Response> res;
+  if (path == "/healthz") {
+    res = text_response(req, http::status::ok, "ok");
+  } else if (path == "/readyz") {
+    const auto why = ctx.not_ready ? ctx.not_ready() : std::nullopt;
+    res = why ? text_response(req, http::status::service_unavailable, "not ready: " + *why)
+              : text_response(req, http::status::ok, "ready");
+  }
+  if (res) {
+    res->set(http::field::cache_control, "no-store");
+    if (req.method() == http::verb::head) res->body().clear();
+  }
+  return res;
+}
+
 // What to answer a request that is not a WebSocket upgrade.
 Response answer(const Request& req, SessionContext& ctx) {
   if (req.method() != http::verb::get && req.method() != http::verb::head) {
@@ -109,6 +148,12 @@ Response answer(const Request& req, SessionContext& ctx) {
   const std::string_view path = path_of(req);
   if (path == "/ws")
     return text_response(req, http::status::upgrade_required, "/ws takes WebSocket connections");
+  if (path == "/metrics") {
+    auto res = text_response(req, http::status::ok, metrics_text(ctx));
+    res.set(http::field::content_type, "text/plain; version=0.0.4; charset=utf-8");
+    res.set(http::field::cache_control, "no-store");
+    return res;
+  }
   if (path == "/stats") {
     auto res = text_response(req, http::status::ok, ctx.stats_json ? ctx.stats_json() : "{}");
     res.set(http::field::content_type, "application/json");
@@ -125,9 +170,21 @@ std::string_view query_of(const Request& req) {
   return q == std::string_view::npos ? std::string_view() : target.substr(q + 1);
 }
 
+// No Path attribute: the browser then scopes the cookie to the folder of the
+// address it asked for, which behind a reverse proxy at /desktops/7/ is
+// /desktops/7, so desktops behind one host keep their tokens apart.
 std::string token_cookie(const std::string& value, bool tls, bool clear) {
-  return std::string(kTokenCookie) + "=" + value + "; HttpOnly; SameSite=Strict; Path=/" + (tls ? "; Secure" : "") +
+  return std::string(kTokenCookie) + "=" + value + "; HttpOnly; SameSite=Strict" + (tls ? "; Secure" : "") +
          (clear ? "; Max-Age=0" : "");
+}
+
+// A Location naming the request's own last segment relative to where the
+// browser asked: "./" for "/", "./screenshot" for "/screenshot". A reverse
+// proxy that strips a prefix leaves it in the browser's address, and a
+// relative reference keeps it there.
+std::string relative_location(std::string_view path, const std::string& query) {
+  const std::string_view last = path.substr(path.rfind('/') + 1);
+  return "./" + std::string(last) + (query.empty() ? "" : "?" + query);
 }
 
 // 429 for an address in back-off; the connection closes.
@@ -144,10 +201,12 @@ Routed too_many_attempts(const Request& req, AuthThrottle::Clock::duration wait)
 
 // A refusal by the access policy, with the bookkeeping for wrong
 // credentials: back-off, rate-limited log lines, closing the connection.
-Routed refused(const Request& req, SessionContext& ctx, const AccessDecision& d, const std::string& remote) {
+Routed refused(const Request& req, SessionContext& ctx, const AccessDecision& d, const RequestOrigin& seen) {
+  const std::string& remote = seen.remote;
   Routed r;
   const std::string what = std::string(req.method_string()) + " " + std::string(path_of(req));
   if (d.failed_attempt) {
+    ++ctx.auth_failures;
     const auto f = ctx.auth_throttle.record_failure(remote, ctx.now());
     if (f.log)
       ctx.log->warn("refused {} from {}: {} ({} failed attempt{} from there since the last such line{})", what,
@@ -169,19 +228,19 @@ Routed refused(const Request& req, SessionContext& ctx, const AccessDecision& d,
   }
   // A cookie from an earlier run (or a forged one) goes, so the browser
   // stops sending it and counting as a failure.
-  if (d.stale_cookie) r.response.set(http::field::set_cookie, token_cookie("", ctx.tls, true));
+  if (d.stale_cookie) r.response.set(http::field::set_cookie, token_cookie("", seen.tls, true));
   return r;
 }
 
 // A good ?token= on a page: 303 to the same path and query without it, and
 // the cookie that carries the token from now on (out of the address bar,
 // the history and Referer headers).
-Routed token_redirect(const Request& req, SessionContext& ctx) {
+Routed token_redirect(const Request& req, SessionContext& ctx, bool tls) {
   const std::string rest = without_query_param(query_of(req), kTokenParam);
   Routed r;
   r.response = text_response(req, http::status::see_other, "signed in");
-  r.response.set(http::field::location, std::string(path_of(req)) + (rest.empty() ? "" : "?" + rest));
-  r.response.set(http::field::set_cookie, token_cookie(ctx.access.token, ctx.tls, false));
+  r.response.set(http::field::location, relative_location(path_of(req), rest));
+  r.response.set(http::field::set_cookie, token_cookie(ctx.access.token, tls, false));
   r.response.set(http::field::cache_control, "no-store");
   r.response.set("Referrer-Policy", "no-referrer");
   return r;
@@ -213,20 +272,34 @@ Routed route_request(Request& req, SessionContext& ctx, const std::string& remot
     if (it == req.end()) return std::nullopt;
     return std::string_view(it->value().data(), it->value().size());
   };
-  if (const auto wait = ctx.auth_throttle.blocked_for(remote_address, ctx.now()); wait.count() > 0)
+  const auto named = [&req](std::string_view name) -> std::optional<std::string_view> {
+    const auto it = req.find(beast::string_view(name.data(), name.size()));
+    if (it == req.end()) return std::nullopt;
+    return std::string_view(it->value().data(), it->value().size());
+  };
+  // Behind a trusted reverse proxy, what the browser used and who it is.
+  const RequestOrigin seen =
+      resolve_origin(ctx.trusted_proxies, remote_address, ctx.tls, header(http::field::host).value_or(""),
+                     {named("X-Forwarded-Proto"), named("X-Forwarded-Host"), named("X-Forwarded-For")});
+  if (auto probe = probe_answer(req, ctx)) {
+    Routed r;
+    r.response = std::move(*probe);
+    return r;
+  }
+  if (const auto wait = ctx.auth_throttle.blocked_for(seen.remote, ctx.now()); wait.count() > 0)
     return too_many_attempts(req, wait);
   const bool upgrade = beast::websocket::is_upgrade(req) && path_of(req) == "/ws";
   RequestFacts facts;
-  facts.host = header(http::field::host).value_or("");
+  facts.host = seen.host;
   facts.origin = header(http::field::origin);
   facts.authorization = header(http::field::authorization).value_or("");
   facts.cookie = header(http::field::cookie).value_or("");
   facts.query = query_of(req);
   facts.websocket = upgrade;
-  facts.tls = ctx.tls;
+  facts.tls = seen.tls;
   const AccessDecision d = check_access(ctx.access, facts);
-  if (d.status != 200) return refused(req, ctx, d, remote_address);
-  if (d.credential != Credential::kNone && ctx.auth_throttle.size() > 0) ctx.auth_throttle.record_success(remote_address);
+  if (d.status != 200) return refused(req, ctx, d, seen);
+  if (d.credential != Credential::kNone && ctx.auth_throttle.size() > 0) ctx.auth_throttle.record_success(seen.remote);
   Routed r;
   if (upgrade) {
     r.upgrade = true;
@@ -235,7 +308,7 @@ Routed route_request(Request& req, SessionContext& ctx, const std::string& remot
   }
   if (d.credential == Credential::kQuery &&
       (req.method() == http::verb::get || req.method() == http::verb::head))
-    return token_redirect(req, ctx);
+    return token_redirect(req, ctx, seen.tls);
   const std::string_view path = path_of(req);
   if (const auto it = ctx.endpoints.find(std::string(path)); it != ctx.endpoints.end()) {
     const Endpoint& e = it->second;
@@ -267,10 +340,10 @@ Routed route_request(Request& req, SessionContext& ctx, const std::string& remot
                      [](unsigned char c) { return char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); });
       r.call.headers.emplace_back(std::move(name), std::string(field.value()));
     }
-    r.call.remote_address = remote_address;
+    r.call.remote_address = seen.remote;
     r.call.view_only = d.role == Role::kViewOnly;
     const auto origin = header(http::field::origin);
-    r.call.foreign_origin = origin && !origin_allowed(ctx.access, *origin, header(http::field::host).value_or(""), ctx.tls);
+    r.call.foreign_origin = origin && !origin_allowed(ctx.access, *origin, seen.host, seen.tls);
     return r;
   }
   r.response = answer(req, ctx);

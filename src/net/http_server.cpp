@@ -561,6 +561,7 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   void refuse(tcp::socket& s, const std::string& address, ConnectionLimiter::Refusal why) {
     beast::error_code ignored;
     s.close(ignored);
+    ++ctx.connections_refused;
     if (!refusal_log.allow()) return;
     const uint64_t more = refusal_log.suppressed();
     const std::string also = more ? fmt::format(" ({} more refused since the last report)", more) : "";
@@ -619,7 +620,31 @@ std::string read_file(const std::string& path, const char* what) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+// Loads the certificate chain and its key; OpenSSL checks that they belong
+// together. Throws std::runtime_error naming the flag at fault.
+void load_tls(ssl::context& tls, const std::string& cert_file, const std::string& key_file) {
+  beast::error_code ec;
+  tls.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
+                  ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | ssl::context::single_dh_use);
+  const std::string cert = read_file(cert_file, "certificate");
+  const std::string key = read_file(key_file, "private key");
+  tls.use_certificate_chain(asio::buffer(cert), ec);
+  if (ec) throw std::runtime_error("--https-cert " + cert_file + ": " + ec.message());
+  tls.use_private_key(asio::buffer(key), ssl::context::pem, ec);
+  if (ec) throw std::runtime_error("--https-key " + key_file + ": " + ec.message());
+}
+
 }  // namespace
+
+std::optional<std::string> check_tls_files(const std::string& cert_file, const std::string& key_file) {
+  try {
+    ssl::context tls(ssl::context::tls_server);
+    load_tls(tls, cert_file, key_file);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return std::nullopt;
+}
 
 Server::Server(asio::io_context& io, ServerOptions o, stream::Hub& hub, Logger log) {
   beast::error_code ec;
@@ -637,17 +662,12 @@ Server::Server(asio::io_context& io, ServerOptions o, stream::Hub& hub, Logger l
   impl_->ctx.files = o.files;
   impl_->ctx.pace_transfers = o.pace_transfers;
   impl_->ctx.stripes = o.stripes;
+  impl_->ctx.trusted_proxies = o.trusted_proxies;
+  impl_->ctx.metrics = o.metrics;
+  impl_->ctx.not_ready = o.not_ready;
   if (o.https) {
     impl_->tls.emplace(ssl::context::tls_server);
-    auto& tls = *impl_->tls;
-    tls.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
-                    ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | ssl::context::single_dh_use);
-    const std::string cert = read_file(o.cert_file, "certificate");
-    const std::string key = read_file(o.key_file, "private key");
-    tls.use_certificate_chain(asio::buffer(cert), ec);
-    if (ec) throw std::runtime_error("--https-cert " + o.cert_file + ": " + ec.message());
-    tls.use_private_key(asio::buffer(key), ssl::context::pem, ec);
-    if (ec) throw std::runtime_error("--https-key " + o.key_file + ": " + ec.message());
+    load_tls(*impl_->tls, o.cert_file, o.key_file);
   }
   const tcp::endpoint ep(address, o.port);
   auto& acc = impl_->acceptor;

@@ -19,10 +19,13 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "base/logging.h"
+#include "base/metrics_text.h"
 #include "net/access_policy.h"
+#include "net/forwarded.h"
 #include "net/connection_limits.h"
 #include "net/endpoint.h"
 #include "stream/bitrate_controller.h"
@@ -67,7 +70,15 @@ struct ServerOptions {
   // Open connections (HTTP and WebSocket, from accept to close) in all and
   // per remote address; one over either is closed at once.
   ConnectionCaps connections;
+  std::vector<AddressRange> trusted_proxies;  // see SessionContext::trusted_proxies
+  std::function<void(MetricsText&)> metrics;   // see SessionContext::metrics
+  std::function<std::optional<std::string>()> not_ready;  // see SessionContext::not_ready
 };
+
+// Whether the certificate chain and key load as the server would load them
+// (readable, PEM, the key belonging to the certificate): nullopt, or what is
+// wrong, naming the flag. For --check-config.
+std::optional<std::string> check_tls_files(const std::string& cert_file, const std::string& key_file);
 
 class Server {
  public:

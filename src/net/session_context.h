@@ -4,15 +4,19 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "base/logging.h"
+#include "base/metrics_text.h"
 #include "net/access_policy.h"
 #include "net/auth_throttle.h"
 #include "net/endpoint.h"
+#include "net/forwarded.h"
 #include "net/session_registry.h"
 #include "stream/bitrate_controller.h"
 #include "stream/link_shares.h"
+#include "stream/viewer_metrics.h"
 
 namespace voxl::audio {
 class Microphone;
@@ -53,6 +57,17 @@ struct SessionContext {
   AuthThrottle auth_throttle{};  // back-off for addresses sending wrong credentials
   std::function<AuthThrottle::Clock::time_point()> now = &AuthThrottle::Clock::now;  // tests set a fake
   SessionRegistry* sessions = nullptr;  // the server's live sessions; set by the server, outlives them
+  // Peers whose X-Forwarded-Proto, -Host and -For are believed
+  // (--trusted-proxies); empty: none.
+  std::vector<AddressRange> trusted_proxies;
+  // /metrics: the server's own figures are added to what this writes.
+  std::function<void(MetricsText&)> metrics;
+  // /readyz: why the server cannot serve a picture now, or nullopt when it
+  // can. Empty: always ready.
+  std::function<std::optional<std::string>()> not_ready;
+  stream::ViewerMetrics viewer_metrics{};
+  uint64_t auth_failures = 0;  // requests refused for a wrong credential
+  uint64_t connections_refused = 0;  // closed at accept: over a connection limit
 };
 
 }  // namespace voxl::net

@@ -1,5 +1,7 @@
 // A child process: a program found on PATH, extra environment, chosen
-// standard handles, and nothing left behind when voxl goes.
+// standard handles, and nothing left behind when voxl goes. The service
+// manager's variables (NOTIFY_SOCKET, LISTEN_*, WATCHDOG_*) are voxl's and
+// are not passed on.
 //
 // POSIX (platform/posix): fork+exec, the child in its own process group and
 // told to die with the thread that started it (PR_SET_PDEATHSIG). The child

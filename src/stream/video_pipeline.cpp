@@ -124,6 +124,7 @@ bool VideoPipeline::rebuild_capturer(const std::string& why) {
   {
     std::lock_guard lock(mu_);
     capturer_.reset();
+    lost_ = why;
   }
   if (!factory_) {
     log_->error("video capture stopped: {}", why);
@@ -143,9 +144,13 @@ bool VideoPipeline::rebuild_capturer(const std::string& why) {
     }
     try {
       if (auto fresh = factory_()) {
-        log_->info("video capture is back: {}", fresh->describe());
-        std::lock_guard lock(mu_);
-        capturer_ = std::move(fresh);
+        const std::string what = fresh->describe();
+        {
+          std::lock_guard lock(mu_);
+          capturer_ = std::move(fresh);
+        }
+        // After the capturer is in place: /readyz says ready from this line on.
+        log_->info("video capture is back: {}", what);
         return true;
       }
     } catch (const std::exception& e) {
@@ -155,6 +160,12 @@ bool VideoPipeline::rebuild_capturer(const std::string& why) {
     }
     delay = std::min(delay * 2, kLongestRebuild);
   }
+}
+
+std::optional<std::string> VideoPipeline::capture_lost() const {
+  std::lock_guard lock(mu_);
+  if (capturer_) return std::nullopt;
+  return lost_.empty() ? std::string("no capturer") : lost_;
 }
 
 bool VideoPipeline::wait_until_active() {

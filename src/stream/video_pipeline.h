@@ -32,6 +32,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -113,6 +114,9 @@ class VideoPipeline {
   // frame is then a 4:2:0 key frame when the stream was 4:4:4). Set it
   // before asking for the key frame a new consumer needs.
   void set_full_chroma(bool allowed);
+  // Why the capturer is gone while a new one is being made, or nullopt
+  // while there is one. Any thread.
+  std::optional<std::string> capture_lost() const;
 
   static constexpr std::chrono::milliseconds kMaxPause{500};
   // Longest wait for damage before the loop looks at its controls again.
@@ -148,11 +152,12 @@ class VideoPipeline {
   FrameCallback on_frame_;
   StopCallback on_stopped_;
 
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::condition_variable cv_;
   bool active_ = false;
   bool paused_ = false;
   bool stop_ = false;
+  std::string lost_;  // under mu_: why capturer_ is null while it is remade
   std::array<bool, kMaxRungs> rung_coded_{true};  // under mu_
   std::array<bool, kMaxRungs> rung_ready_{true};  // under mu_
   std::array<std::atomic<bool>, kMaxRungs> keyframe_{};

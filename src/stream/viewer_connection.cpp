@@ -101,6 +101,7 @@ void ViewerConnection::start(uint64_t id) {
                               {"stripes", services_.stripes}}));
   if (closed_) return;
   joined_ = true;
+  if (services_.metrics) services_.metrics->add(id_, [this] { return figures(); });
   services_.hub.add(this);
   if (services_.audio_hub) services_.audio_hub->add(this);
   if (services_.interaction) input_ = services_.interaction->join(*this, view_only_, id_);
@@ -110,6 +111,7 @@ void ViewerConnection::start(uint64_t id) {
 }
 
 void ViewerConnection::leave() {
+  if (joined_ && services_.metrics) services_.metrics->remove(id_);
   if (joined_) services_.hub.remove(this);
   if (joined_ && services_.audio_hub) services_.audio_hub->remove(this);
   if (joined_ && services_.microphone) services_.microphone->forget(this);
@@ -118,6 +120,20 @@ void ViewerConnection::leave() {
   // Releases the keys and buttons this viewer holds; the object stays (this
   // may run inside one of its own calls, when the viewer overflowed).
   if (input_) input_->detach();
+}
+
+ViewerFigures ViewerConnection::figures() const {
+  ViewerFigures f;
+  f.view_only = view_only_;
+  f.frames_sent = frames_sent_;
+  f.bytes_sent = bytes_sent_total_;
+  f.key_frames_sent = key_frames_sent_;
+  f.frames_dropped = queue_.dropped();
+  f.srtt_ms = link_.srtt_ms();
+  f.min_rtt_ms = link_.min_rtt_ms();
+  f.delivery_kbps = link_.delivery_kbps();
+  f.target_kbps = target_kbps();
+  return f;
 }
 
 void ViewerConnection::close_with(CloseCode code, std::string_view reason) {
@@ -524,6 +540,9 @@ void ViewerConnection::send_video(Time t) {
   held_back_ = false;
   sent_.emplace_back(t, bytes);
   sent_bytes_ += bytes;
+  ++frames_sent_;
+  bytes_sent_total_ += bytes;
+  if (sending_->key) ++key_frames_sent_;
   if (sent_.size() > kMaxSentSamples) {
     sent_bytes_ -= sent_.front().second;
     sent_.pop_front();

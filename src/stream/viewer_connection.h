@@ -55,6 +55,7 @@
 #include "stream/link_estimator.h"
 #include "stream/send_queue.h"
 #include "stream/text_queue.h"
+#include "stream/viewer_metrics.h"
 #include "stream/viewer_settings.h"
 #include "stream/wire_format.h"
 
@@ -111,6 +112,7 @@ struct ViewerServices {
   // to the same address yield to the picture, LinkShares). May be empty.
   std::function<void(const LinkSample&, std::chrono::steady_clock::time_point)> on_link_sample = {};
   int stripes = 1;  // --stripes, said in the hello
+  ViewerMetrics* metrics = nullptr;  // figures for /metrics; null: none kept
 };
 
 // The clocks a connection reads; empty members mean the system's.
@@ -197,6 +199,8 @@ class ViewerConnection final : public VideoSink, public AudioSink, public input:
   uint64_t keyframes_put_off() const { return keyframes_put_off_; }
   const TextQueue& text_queue() const { return text_; }
   const ViewerSettings& settings() const { return settings_; }
+  // What /metrics says of this viewer.
+  ViewerFigures figures() const;
 
  private:
   using Time = std::chrono::steady_clock::time_point;
@@ -264,6 +268,9 @@ class ViewerConnection final : public VideoSink, public AudioSink, public input:
   // then measures the link, not the content (see LinkEstimator::on_send).
   mutable bool held_back_ = false;
   uint64_t held_back_count_ = 0;
+  uint64_t frames_sent_ = 0;  // since start, for figures()
+  uint64_t bytes_sent_total_ = 0;
+  uint64_t key_frames_sent_ = 0;
   std::deque<std::pair<Time, size_t>> sent_;  // the last second
   size_t sent_bytes_ = 0;
   double queue_ms_ = 0;  // capture -> handed to the transport, last frame

@@ -601,9 +601,10 @@ export async function waitForColors(page, expect, { timeout = FRAME_TIMEOUT_MS, 
 // Plain HTTP from node
 
 // Sends a WebSocket upgrade to /ws by hand (over TLS with `tls`, trusting any
-// certificate). Resolves with { status, headers, key } where status is 101 on
+// certificate); `auth` is "user:password" for Basic auth, `extra` more
+// headers. Resolves with { status, headers, key } where status is 101 on
 // success or the refusal's status.
-export async function wsUpgrade({ port, origin, host = `127.0.0.1:${port}`, auth, tls = false } = {}) {
+export async function wsUpgrade({ port, origin, host = `127.0.0.1:${port}`, auth, tls = false, extra = {} } = {}) {
   const key = crypto.randomBytes(16).toString("base64");
   const headers = {
     Host: host,
@@ -614,6 +615,7 @@ export async function wsUpgrade({ port, origin, host = `127.0.0.1:${port}`, auth
   };
   if (origin !== undefined) headers.Origin = origin;
   if (auth) headers.Authorization = `Basic ${Buffer.from(auth).toString("base64")}`;
+  Object.assign(headers, extra);
   return new Promise((resolve, reject) => {
     const request = tls ? https.request : http.request;
     const req = request({

@@ -95,11 +95,18 @@ TEST_F(DisplayRestartTest, CaptureComesBackWhenTheServerDoes) {
   StreamClient client(client_options());
   ASSERT_TRUE(client.wait_until([&] { return centre_is(client, kBefore); })) << client.status();
 
+  EXPECT_EQ(http_request(voxl_->port(), {"GET", "/readyz", {}}).status, 200);
   stop_display();
   ASSERT_TRUE(voxl_->wait_for_log("video capture lost", std::chrono::seconds(60))) << voxl_->log();
+  // Alive but not ready while there is no display to capture.
+  const HttpAnswer down = http_request(voxl_->port(), {"GET", "/readyz", {}});
+  EXPECT_EQ(down.status, 503) << down.body;
+  EXPECT_NE(down.body.find("video capture lost"), std::string::npos) << down.body;
+  EXPECT_EQ(http_request(voxl_->port(), {"GET", "/healthz", {}}).status, 200);
   start_display_again(kAfter);
 
   ASSERT_TRUE(voxl_->wait_for_log("video capture is back", std::chrono::seconds(60))) << voxl_->log();
+  EXPECT_EQ(http_request(voxl_->port(), {"GET", "/readyz", {}}).status, 200);
   const size_t keys_before = std::count_if(client.frames().begin(), client.frames().end(),
                                            [](const stream::VideoHeader& h) { return h.key; });
   EXPECT_TRUE(client.wait_until([&] { return centre_is(client, kAfter); }, std::chrono::seconds(60)))

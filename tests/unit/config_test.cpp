@@ -563,6 +563,47 @@ TEST(ConfigCommandLine, SecretsFromTheEnvironmentUnlessAFlagGivesThem) {
             "file-pw");
 }
 
+TEST(ConfigCommandLine, EveryFlagFromTheEnvironmentAndTheCommandLineWins) {
+  ScopedEnv a("VOXL_MAX_KBPS", "5000");
+  ScopedEnv b("VOXL_ENABLE_RESIZE", "true");
+  ScopedEnv c("SELKIES_FRAMERATE", "30");
+  ScopedEnv d("VOXL_TRUSTED_PROXIES", "127.0.0.1,10.0.0.0/8");
+  ParseOutcome out = parse({});
+  ASSERT_TRUE(out.config) << out.error;
+  EXPECT_EQ(out.config->max_kbps, 5000);
+  EXPECT_TRUE(out.config->resize);
+  EXPECT_EQ(out.config->framerate, 30);
+  EXPECT_EQ(out.config->trusted_proxies.size(), 2u);
+  EXPECT_EQ(out.from_environment,
+            (std::vector<std::string>{"VOXL_TRUSTED_PROXIES", "SELKIES_FRAMERATE", "VOXL_MAX_KBPS",
+                                      "VOXL_ENABLE_RESIZE"}));
+  const Config flags = accepted({"--max-kbps=8000", "--enable-resize=false", "--framerate", "60"});
+  EXPECT_EQ(flags.max_kbps, 8000);
+  EXPECT_FALSE(flags.resize);
+  EXPECT_EQ(flags.framerate, 60);
+  // --video-bitrate is --max-kbps by another name: it wins over VOXL_MAX_KBPS too.
+  EXPECT_EQ(accepted({"--video-bitrate=9000"}).max_kbps, 9000);
+}
+
+TEST(ConfigCommandLine, ABadValueFromTheEnvironmentNamesItsVariable) {
+  ScopedEnv a("VOXL_PORT", "seventy");
+  expect_refusal({}, "$VOXL_PORT (--port)", "is not accepted");
+  EXPECT_EQ(accepted({"--port=7000"}).port, 7000);  // the flag's value is the one read
+}
+
+TEST(ConfigCommandLine, SelkiesSettingsVoxlHasNoUseForAreReported) {
+  ScopedEnv a("SELKIES_ENCODER", "nvh264enc");
+  const ParseOutcome out = parse({});
+  ASSERT_TRUE(out.config) << out.error;
+  const auto ignored = notice_flags(out, Notice::Kind::kIgnoredSelkiesFlag);
+  EXPECT_EQ(ignored, (std::vector<std::string>{"SELKIES_ENCODER"}));
+}
+
+TEST(ConfigCommandLine, CheckConfigIsAFlag) {
+  EXPECT_FALSE(accepted({}).check_config);
+  EXPECT_TRUE(accepted({"--check-config"}).check_config);
+}
+
 TEST(ConfigCommandLine, TokensMustBeLongAndUrlSafe) {
   expect_refusal({"--auth-token=short"}, "--auth-token", "16 to 256");
   expect_refusal({"--auth-token=has space in it 0123"}, "--auth-token", "16 to 256");

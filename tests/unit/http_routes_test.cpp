@@ -338,13 +338,16 @@ TEST_F(HttpRoutesTest, QueryTokenRedirectsToTheCleanUrlWithACookie) {
   ctx_.access.token = std::string(kToken);
   const auto res = get("GET /?stats&token=" + std::string(kToken) + "&x=1 HTTP/1.1\r\nHost: localhost\r\n\r\n");
   EXPECT_EQ(res.result(), http::status::see_other);
-  EXPECT_EQ(header(res, http::field::location), "/?stats&x=1");
+  EXPECT_EQ(header(res, http::field::location), "./?stats&x=1");
   EXPECT_EQ(header(res, http::field::set_cookie),
-            "voxl_token=" + std::string(kToken) + "; HttpOnly; SameSite=Strict; Path=/");
+            "voxl_token=" + std::string(kToken) + "; HttpOnly; SameSite=Strict");
   EXPECT_EQ(header(res, http::field::cache_control), "no-store");
 
   const auto plain = get("GET /app.js?token=" + std::string(kToken) + " HTTP/1.1\r\nHost: localhost\r\n\r\n");
-  EXPECT_EQ(header(plain, http::field::location), "/app.js");
+  EXPECT_EQ(header(plain, http::field::location), "./app.js");
+  // Relative, so a prefix a reverse proxy took off stays in the browser's address.
+  const auto deep = get("GET /files/download?path=a&token=" + std::string(kToken) + " HTTP/1.1\r\nHost: localhost\r\n\r\n");
+  EXPECT_EQ(header(deep, http::field::location), "./download?path=a");
 
   ctx_.tls = true;
   const auto secure = get("GET /?token=" + std::string(kToken) + " HTTP/1.1\r\nHost: localhost\r\n\r\n");
@@ -369,11 +372,50 @@ TEST_F(HttpRoutesTest, CookieAndBearerLetIn) {
   EXPECT_EQ(bare.response.result(), http::status::unauthorized);
 }
 
+TEST_F(HttpRoutesTest, ATrustedProxysSchemeAndHostDecideTheOriginCheck) {
+  // nginx terminating TLS for https://desk.example.com/desktops/7/ and
+  // passing the request on from 10.0.0.9 with Host rewritten.
+  const std::string upgrade = std::string("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:6901\r\n") + kUpgradeHeaders +
+                              "Origin: https://desk.example.com\r\nX-Forwarded-Proto: https\r\n"
+                              "X-Forwarded-Host: desk.example.com\r\nX-Forwarded-For: 203.0.113.9\r\n\r\n";
+  ctx_.access.allowed_hosts = {"desk.example.com"};
+  const Routed untrusted = route(upgrade);
+  EXPECT_FALSE(untrusted.upgrade);
+  EXPECT_EQ(untrusted.response.result(), http::status::forbidden);
+
+  ctx_.trusted_proxies = *parse_address_ranges("10.0.0.0/24");
+  EXPECT_TRUE(route(upgrade).upgrade);
+
+  // The cookie of a token handed over through the proxy is a Secure one.
+  ctx_.access.token = std::string(kToken);
+  const auto res = get("GET /?token=" + std::string(kToken) +
+                       " HTTP/1.1\r\nHost: 127.0.0.1:6901\r\nX-Forwarded-Proto: https\r\n\r\n");
+  EXPECT_EQ(res.result(), http::status::see_other);
+  EXPECT_NE(header(res, http::field::set_cookie).find("; Secure"), std::string::npos);
+}
+
+TEST_F(HttpRoutesTest, WrongCredentialsThroughATrustedProxyCountAgainstTheClientNotTheProxy) {
+  ctx_.access.token = std::string(kToken);
+  ctx_.trusted_proxies = *parse_address_ranges("10.0.0.9");
+  const auto wrong_from = [this](const std::string& client) {
+    return get("GET /stats HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer wrong-token-0123456789\r\n"
+               "X-Forwarded-For: " + client + "\r\n\r\n");
+  };
+  for (int i = 0; i < 40 && wrong_from("203.0.113.9").result() != http::status::too_many_requests; ++i) {
+  }
+  EXPECT_EQ(wrong_from("203.0.113.9").result(), http::status::too_many_requests);
+  // Another client behind the same proxy is not locked out.
+  EXPECT_EQ(get("GET /stats HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + std::string(kToken) +
+                "\r\nX-Forwarded-For: 198.51.100.4\r\n\r\n")
+                .result(),
+            http::status::ok);
+}
+
 TEST_F(HttpRoutesTest, StaleCookieIsCleared) {
   ctx_.access.token = std::string(kToken);
   const auto res = get("GET / HTTP/1.1\r\nHost: localhost\r\nCookie: voxl_token=old\r\n\r\n");
   EXPECT_EQ(res.result(), http::status::unauthorized);
-  EXPECT_EQ(header(res, http::field::set_cookie), "voxl_token=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0");
+  EXPECT_EQ(header(res, http::field::set_cookie), "voxl_token=; HttpOnly; SameSite=Strict; Max-Age=0");
 }
 
 TEST_F(HttpRoutesTest, RepeatedWrongCredentialsCloseTheConnectionThenBackOff) {

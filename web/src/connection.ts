@@ -14,9 +14,15 @@ export interface ConnectionEvents {
   closed(reason: string, retryAt: number): void;
 }
 
-export function streamUrl(loc: Location = window.location): string {
-  const scheme = loc.protocol === "https:" ? "wss:" : "ws:";
-  return `${scheme}//${loc.host}/ws`;
+// The stream's address beside the page: under a reverse proxy at
+// https://host/desktops/7/ it is wss://host/desktops/7/ws. The query and
+// fragment of the page are not carried over.
+export function streamUrl(loc: Pick<Location, "href"> = window.location): string {
+  const url = new URL("ws", loc.href);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  url.search = "";
+  url.hash = "";
+  return url.href;
 }
 
 export class Connection {

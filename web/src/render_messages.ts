@@ -1,5 +1,5 @@
 // The messages between the page and its render worker (render_worker.ts,
-// bundled on its own and served as /render-worker.js). The page keeps the
+// bundled on its own and served as render-worker.js beside the page). The page keeps the
 // WebSocket and the figures; the worker decodes and draws.
 //
 // Pure types and constants; any thread.
@@ -8,7 +8,9 @@ import type { MarkerReport } from "./frame_marker";
 import type { VideoConfig } from "./protocol";
 import type { DecodedInfo, DrawnInfo } from "./video_renderer";
 
-export const RENDER_WORKER_URL = "/render-worker.js";
+// Relative to the page, so the client works under any path prefix (a
+// reverse proxy at https://host/desktops/7/).
+export const RENDER_WORKER_URL = "render-worker.js";
 
 export type ToWorker =
   // Answered by "caps": whether the worker can decode and draw at all.

@@ -12,7 +12,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <set>
+#include <string_view>
 #include <stdexcept>
 #include <type_traits>
 
@@ -75,10 +77,17 @@ ChildProcess::ChildProcess(const ChildOptions& o) {
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
+  // What the service manager set speaks to voxl alone: an Xvfb built with
+  // systemd support would otherwise say READY=1 for voxl.
+  static constexpr std::string_view kServiceManagerOnly[] = {"NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID",
+                                                             "LISTEN_FDNAMES", "WATCHDOG_USEC", "WATCHDOG_PID"};
   std::vector<std::string> env_strings;
   for (char** e = environ; *e; ++e) {
     const std::string entry(*e);
     const std::string name = entry.substr(0, entry.find('='));
+    if (std::find(std::begin(kServiceManagerOnly), std::end(kServiceManagerOnly), name) !=
+        std::end(kServiceManagerOnly))
+      continue;
     bool replaced = false;
     for (const auto& add : o.env) replaced |= add.substr(0, add.find('=')) == name;
     if (!replaced) env_strings.push_back(entry);

@@ -2,7 +2,7 @@
 // worklet stays thin and the policy is readable in one place.
 
 export const JITTER_PROCESSOR = "voxl-jitter";
-export const WORKLET_URL = "/audio-worklet.js";
+export const WORKLET_URL = "audio-worklet.js"; // beside the page, whatever its path prefix
 export const MIN_TARGET_MS = 20;
 export const MAX_TARGET_MS = 60;
 const MARGIN_MS = 5;

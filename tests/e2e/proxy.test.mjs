@@ -1,0 +1,188 @@
+// voxl behind Debian's nginx as a TLS reverse proxy at a sub-path
+// (https://127.0.0.1:<port>/desktops/7/), set up as the README's snippet
+// says: the page signs in with ?token=, streams over wss through the proxy,
+// takes input, and /screenshot answers under the prefix. voxl trusts the
+// proxy's X-Forwarded-* headers (VOXL_TRUSTED_PROXIES); without that trust
+// the browser's https Origin does not match and the stream is refused.
+import assert from "node:assert/strict";
+import { execFile, spawn } from "node:child_process";
+import fs from "node:fs";
+import https from "node:https";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { promisify } from "node:util";
+
+import * as e2e from "./support.mjs";
+import { startProbe } from "./input_probe.mjs";
+
+const NGINX = ["/usr/sbin/nginx", "/usr/bin/nginx"].find((p) => fs.existsSync(p));
+const TOKEN = "proxy-test-token-0123456789";
+const PREFIX = "/desktops/7/";
+const opts = { timeout: e2e.TEST_TIMEOUT_MS };
+const scope = new e2e.Scope();
+let voxl;
+let proxy; // { port, base }
+
+// nginx in the foreground with everything it writes under `dir`.
+async function startNginx(local, dir, upstreamPort) {
+  const key = path.join(dir, "key.pem");
+  const cert = path.join(dir, "cert.pem");
+  await promisify(execFile)(
+    "openssl",
+    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1", "-keyout", key, "-out", cert],
+    { timeout: 60_000 },
+  );
+  const port = await e2e.freePort();
+  const conf = `
+${process.getuid() === 0 ? "user root;" : ""}
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 256; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  map $http_upgrade $connection_upgrade { default upgrade; "" close; }
+  server {
+    listen 127.0.0.1:${port} ssl;
+    ssl_certificate ${cert};
+    ssl_certificate_key ${key};
+    location = /desktops/7 { return 301 /desktops/7/; }
+    location /desktops/7/ {
+      proxy_pass http://127.0.0.1:${upstreamPort}/;
+      proxy_http_version 1.1;
+      proxy_set_header Upgrade $http_upgrade;
+      proxy_set_header Connection $connection_upgrade;
+      proxy_set_header Host $http_host;
+      proxy_set_header X-Forwarded-Proto $scheme;
+      proxy_set_header X-Forwarded-Host $http_host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_buffering off;
+      proxy_request_buffering off;
+      proxy_read_timeout 1h;
+      proxy_send_timeout 1h;
+      client_max_body_size 0;
+    }
+  }
+}
+`;
+  fs.writeFileSync(path.join(dir, "nginx.conf"), conf);
+  const child = spawn(NGINX, ["-e", path.join(dir, "error.log"), "-p", dir, "-c", path.join(dir, "nginx.conf"), "-g", "daemon off;"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let log = "";
+  child.stdout.on("data", (d) => (log += d));
+  child.stderr.on("data", (d) => (log += d));
+  local.defer(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGQUIT");
+      await e2e.waitChildExit(child, 10_000, "nginx to stop").catch(() => child.kill("SIGKILL"));
+    }
+  });
+  // Ready once the proxy answers (a refused connection means not yet).
+  const deadline = Date.now() + e2e.START_TIMEOUT_MS;
+  for (;;) {
+    try {
+      const r = await get(`https://127.0.0.1:${port}/desktops/7`);
+      if (r.status === 301) break;
+    } catch (e) {
+      if (child.exitCode !== null) throw new Error(`nginx exited: ${log}\n${fs.readFileSync(path.join(dir, "error.log"), "utf8")}`);
+      if (Date.now() > deadline) throw new Error(`nginx did not answer: ${e.message}\n${log}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  return { port, base: `https://127.0.0.1:${port}${PREFIX}` };
+}
+
+// One HTTPS GET past the self-made certificate: { status, headers, body (Buffer) }.
+function get(url, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const req = https.get(url, { rejectUnauthorized: false, headers, timeout: 30_000 }, (res) => {
+      const chunks = [];
+      res.on("data", (c) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    });
+    req.on("timeout", () => req.destroy(new Error(`GET ${url} timed out`)));
+    req.on("error", reject);
+  });
+}
+
+before(async () => {
+  if (!NGINX) throw new Error("nginx is not installed (scripts/setup installs it)");
+  voxl = await e2e.startVoxl(scope, { env: { VOXL_AUTH_TOKEN: TOKEN, VOXL_TRUSTED_PROXIES: "127.0.0.1,::1" } });
+  await e2e.setRootColor(voxl.display, "ff00ff");
+  proxy = await startNginx(scope, await e2e.tempDir(scope, "nginx"), voxl.port);
+}, opts);
+after(() => scope.close());
+
+test("the page signs in, streams and takes input through the proxy at a sub-path", opts, async () => {
+  const local = new e2e.Scope();
+  try {
+    const { page, messages } = await e2e.launchBrowser(local, { ignoreHTTPSErrors: true });
+    const res = await page.goto(`${proxy.base}?token=${TOKEN}`);
+    assert.equal(res.status(), 200, messages.join("\n"));
+    // The 303 stayed under the prefix and took the token out of the address.
+    assert.equal(page.url(), proxy.base);
+    const cookies = await page.context().cookies();
+    const cookie = cookies.find((c) => c.name === "voxl_token");
+    assert.ok(cookie, "the token cookie was set");
+    assert.equal(cookie.path, "/desktops/7");
+    assert.equal(cookie.secure, true, "the proxy said https: the cookie is a Secure one");
+    await e2e.waitStreaming(page);
+    await e2e.waitForColors(page, [{ x: 320, y: 240, rgb: "ff00ff" }]);
+    const socket = await page.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name));
+    assert.ok(socket.some((u) => u.startsWith(`${proxy.base}app.js`)), socket.join("\n"));
+
+    const probe = await startProbe(local, voxl.display);
+    await e2e.waitInPage(page, () => window.voxl?.interaction()?.input === true, null, { what: "input enabled" });
+    const rect = await page.evaluate(() => {
+      const r = document.getElementById("screen").getBoundingClientRect();
+      return { left: r.left, top: r.top, width: r.width, height: r.height };
+    });
+    await page.mouse.click(rect.left + (301.5 * rect.width) / e2e.DESKTOP.width, rect.top + (201.5 * rect.height) / e2e.DESKTOP.height);
+    await probe.waitFor(() => probe.buttons().length >= 1, 30_000, "the click");
+    assert.deepEqual(probe.buttons(), ["button down 1 301 201"]);
+  } finally {
+    await local.close();
+  }
+});
+
+test("/screenshot and the probes answer under the prefix", opts, async () => {
+  await e2e.setRootColor(voxl.display, "00ff00");
+  const shot = await get(`${proxy.base}screenshot`, { Authorization: `Bearer ${TOKEN}` });
+  assert.equal(shot.status, 200, shot.body.toString());
+  assert.equal(shot.headers["content-type"], "image/png");
+  const png = e2e.decodePng(shot.body);
+  assert.equal(png.width, e2e.DESKTOP.width);
+  assert.equal(png.height, e2e.DESKTOP.height);
+  assert.deepEqual(png.rgb(320, 240), [0, 255, 0]);
+  assert.equal((await get(`${proxy.base}screenshot`)).status, 401);
+  const health = await get(`${proxy.base}healthz`);
+  assert.equal(health.status, 200);
+  assert.equal(health.body.toString(), "ok\n");
+});
+
+test("a WebSocket with the proxy's https Origin is refused unless voxl trusts the proxy", opts, async () => {
+  const local = new e2e.Scope();
+  try {
+    const untrusting = await e2e.startVoxl(local, { env: { VOXL_AUTH_TOKEN: TOKEN } });
+    const upgrade = (port, extra = {}) =>
+      e2e.wsUpgrade({
+        port,
+        origin: `https://127.0.0.1:${proxy.port}`,
+        host: `127.0.0.1:${proxy.port}`,
+        extra: { Authorization: `Bearer ${TOKEN}`, ...extra },
+      });
+    const forwarded = { "X-Forwarded-Proto": "https" };
+    assert.equal((await upgrade(untrusting.port, forwarded)).status, 403);
+    assert.equal((await upgrade(voxl.port)).status, 403, "without X-Forwarded-Proto the Origin is not this server's");
+    assert.equal((await upgrade(voxl.port, forwarded)).status, 101);
+  } finally {
+    await local.close();
+  }
+});
