@@ -13,28 +13,11 @@
 #include "fuzz_check.h"
 #include "net/forwarded.h"
 
-namespace {
-
-std::vector<std::string_view> split_nul(std::string_view in, size_t parts) {
-  std::vector<std::string_view> out;
-  while (out.size() + 1 < parts) {
-    const size_t nul = in.find('\0');
-    if (nul == std::string_view::npos) break;
-    out.push_back(in.substr(0, nul));
-    in.remove_prefix(nul + 1);
-  }
-  out.push_back(in);
-  while (out.size() < parts) out.emplace_back();
-  return out;
-}
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace voxl::net;
   if (size == 0) return 0;
   const uint8_t flags = data[0];
-  const auto f = split_nul(std::string_view(reinterpret_cast<const char*>(data + 1), size - 1), 5);
+  const auto f = voxl::fuzz::split_nul(std::string_view(reinterpret_cast<const char*>(data + 1), size - 1), 5);
 
   const auto ranges = parse_address_ranges(f[0]);
   if (ranges) {

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -38,6 +40,21 @@ inline bool valid_utf8(const std::string& s) {
   } catch (const nlohmann::json::exception&) {
     return false;
   }
+}
+
+// `in` cut at NUL bytes into exactly `parts` fields: the last takes the
+// rest, missing ones are empty. Views into `in`.
+inline std::vector<std::string_view> split_nul(std::string_view in, size_t parts) {
+  std::vector<std::string_view> out;
+  while (out.size() + 1 < parts) {
+    const size_t nul = in.find('\0');
+    if (nul == std::string_view::npos) break;
+    out.push_back(in.substr(0, nul));
+    in.remove_prefix(nul + 1);
+  }
+  out.push_back(in);
+  while (out.size() < parts) out.emplace_back();
+  return out;
 }
 
 }  // namespace voxl::fuzz

@@ -31,6 +31,13 @@ struct WindowRounding {
   friend bool operator==(const WindowRounding&, const WindowRounding&) = default;
 };
 
+// An IP address and a TCP port to listen on (port 0: any free one).
+struct ListenPoint {
+  std::string addr;
+  int port = 0;
+  friend bool operator==(const ListenPoint&, const ListenPoint&) = default;
+};
+
 // $HOME, or "" (file transfer off) when it is unset or not absolute.
 std::string default_files_root();
 
@@ -55,6 +62,9 @@ struct Config {
   std::vector<std::string> allowed_hosts;
   // Reverse proxies whose X-Forwarded-Proto, -Host and -For are believed.
   std::vector<net::AddressRange> trusted_proxies;
+  // --metrics-addr: a second listener for /metrics (and the probes) that
+  // needs no credential; none when unset.
+  std::optional<ListenPoint> metrics_addr;
   // A fixed access token (--auth-token, --auth-token-file or
   // $VOXL_AUTH_TOKEN); empty: a random one when listening beyond loopback
   // without Basic auth.

@@ -59,6 +59,7 @@ int run_daemon(const Config& config, const Logger& log) {
   WindowRoundingWiring rounding(config, io, *desktop, log);
   FilesWiring files(config, io, log);
   auto server = start_server(config, io, video, audio, input, agents, files, resize.controller(), log);
+  auto metrics_server = start_metrics_server(config, io, video, agents, *server, log);
   asio::signal_set signals(io, SIGINT, SIGTERM);
 #ifdef SIGHUP
   // A terminal or ssh session that ends: stop as cleanly (the desktop's
@@ -98,6 +99,7 @@ int run_daemon(const Config& config, const Logger& log) {
   video.stop();
   audio.stop_capture();
   resize.stop();
+  if (metrics_server) metrics_server->stop();
   server->stop();
   signals.cancel();
   drain(io);

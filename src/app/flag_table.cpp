@@ -123,6 +123,11 @@ void declare_network(FlagSet& f, Config& c) {
           "headers say what the browser used and who it is; from any other peer they are ignored",
           "none", "comma-separated IP addresses or ADDR/BITS ranges such as 127.0.0.1,10.0.0.0/8",
           storing(c.trusted_proxies, net::parse_address_ranges));
+  f.value("--metrics-addr", "ADDR:PORT",
+          "also serve /metrics, /healthz and /readyz here, without credentials (for Prometheus on a private "
+          "address; 0 as the port picks a free one, logged at start)",
+          "none: /metrics on the main port, behind its credentials", "ADDR:PORT with an IP address, [v6]:PORT for IPv6",
+          storing(c.metrics_addr, parse_listen_point));
   f.integer("--max-connections", "N", "open HTTP and WebSocket connections at most; more are closed at once", 1,
             kMaxConnections, c.max_connections);
   f.integer("--max-connections-per-address", "N", "open connections at most from one remote address", 1,

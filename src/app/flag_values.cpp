@@ -217,6 +217,20 @@ std::optional<std::string> parse_listen_address(std::string_view text) {
   return std::nullopt;
 }
 
+std::optional<ListenPoint> parse_listen_point(std::string_view text) {
+  const size_t colon = text.rfind(':');
+  if (colon == std::string_view::npos || colon == 0) return std::nullopt;
+  std::string_view host = text.substr(0, colon);
+  const bool bracketed = host.size() > 2 && host.front() == '[' && host.back() == ']';
+  if (bracketed) host = host.substr(1, host.size() - 2);
+  // An IPv6 address needs its brackets, or its last group would read as the port.
+  if (!bracketed && host.find(':') != std::string_view::npos) return std::nullopt;
+  const std::string address(host);
+  const auto port = parse_int(std::string(text.substr(colon + 1)), 0, 65535);
+  if (!is_ip_address(address) || !port) return std::nullopt;
+  return ListenPoint{address, static_cast<int>(*port)};
+}
+
 bool is_contained_relative_path(std::string_view text) {
   if (text.empty() || text.starts_with('/')) return false;
   for (std::string_view part : split(text, '/')) {

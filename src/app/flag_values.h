@@ -63,6 +63,10 @@ std::optional<std::vector<WindowRounding>> parse_window_rounding(std::string_vie
 // An IPv4 or IPv6 address (brackets allowed and dropped) or a host name.
 std::optional<std::string> parse_listen_address(std::string_view text);
 
+// "ADDR:PORT" with an IPv4 address or a bracketed IPv6 one ("[::1]:9101"),
+// port 0-65535.
+std::optional<ListenPoint> parse_listen_point(std::string_view text);
+
 // A relative path with no "." or ".." parts, so it cannot leave the root.
 bool is_contained_relative_path(std::string_view text);
 

@@ -31,6 +31,15 @@ net::ServerOptions server_options(const Config& c) {
   return o;
 }
 
+// What /metrics says of the application: the build, the encoders, the
+// agents' recordings and waits.
+void write_app_metrics(MetricsText& m, const VideoWiring& video, const AgentWiring& agents) {
+  m.family("voxl_build_info", MetricsText::Type::kGauge, "Always 1; the version in a label");
+  m.sample("voxl_build_info", {{"version", kVersion}}, 1);
+  video.write_metrics(m);
+  agents.write_metrics(m);
+}
+
 }  // namespace
 
 std::unique_ptr<net::Server> start_server(const Config& config, boost::asio::io_context& io, VideoWiring& video,
@@ -49,21 +58,32 @@ std::unique_ptr<net::Server> start_server(const Config& config, boost::asio::io_
   options.interaction = input.interaction();
   options.resize = resize;
   options.stats_json = [&video] { return video.stats_json(); };
-  const double started = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-  options.metrics = [&video, &agents, started](MetricsText& m) {
-    m.family("voxl_build_info", MetricsText::Type::kGauge, "Always 1; the version in a label");
-    m.sample("voxl_build_info", {{"version", kVersion}}, 1);
-    m.family("voxl_start_time_seconds", MetricsText::Type::kGauge, "When this voxl started, in Unix seconds");
-    m.sample("voxl_start_time_seconds", started);
-    video.write_metrics(m);
-    agents.write_metrics(m);
-  };
+  options.metrics = [&video, &agents](MetricsText& m) { write_app_metrics(m, video, agents); };
   options.not_ready = [&video] { return video.not_ready(); };
   options.endpoints = agents.endpoints();
   options.endpoints.merge(files.endpoints());
   options.files = files.offered();
   options.pace_transfers = config.pace_transfers;
   return std::make_unique<net::Server>(io, options, video.hub(), log);
+}
+
+std::unique_ptr<net::Server> start_metrics_server(const Config& config, boost::asio::io_context& io,
+                                                  VideoWiring& video, AgentWiring& agents, const net::Server& main,
+                                                  const Logger& log) {
+  if (!config.metrics_addr) return nullptr;
+  net::ServerOptions o;
+  o.addr = config.metrics_addr->addr;
+  o.port = uint16_t(config.metrics_addr->port);
+  o.metrics_only = true;
+  o.connections = {size_t(config.max_connections), size_t(config.max_connections_per_address)};
+  o.metrics = [&video, &agents, &main](MetricsText& m) {
+    write_app_metrics(m, video, agents);
+    main.write_metrics(m);
+  };
+  o.not_ready = [&video] { return video.not_ready(); };
+  auto server = std::make_unique<net::Server>(io, o, video.hub(), log);
+  log->info("metrics: {}metrics without credentials (--metrics-addr)", server->url());
+  return server;
 }
 
 }  // namespace voxl::app

@@ -30,4 +30,12 @@ std::unique_ptr<net::Server> start_server(const Config& config, boost::asio::io_
                                           AudioWiring& audio, InputWiring& input, AgentWiring& agents,
                                           FilesWiring& files, stream::ResizeController* resize, const Logger& log);
 
+// --metrics-addr: a second listener serving /metrics (the application's
+// figures and `main`'s) and the probes without credentials; null when the
+// flag is unset. Throws std::runtime_error when it cannot listen. Stopped
+// and destroyed with the main server.
+std::unique_ptr<net::Server> start_metrics_server(const Config& config, boost::asio::io_context& io,
+                                                  VideoWiring& video, AgentWiring& agents, const net::Server& main,
+                                                  const Logger& log);
+
 }  // namespace voxl::app

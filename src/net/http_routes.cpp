@@ -99,19 +99,13 @@ Response asset_response(const Request& req, const Asset& a, const AccessSettings
   return res;
 }
 
-// /metrics: the application's figures, the viewers' and the server's own.
+// /metrics: the application's figures and the server's own. A
+// metrics-only listener's application figures include the main server's
+// (see --metrics-addr); its own would say nothing of the desktop.
 std::string metrics_text(SessionContext& ctx) {
   MetricsText m;
   if (ctx.metrics) ctx.metrics(m);
-  ctx.viewer_metrics.write(m);
-  using T = MetricsText::Type;
-  m.family("voxl_connections_open", T::kGauge, "HTTP and WebSocket connections open now");
-  m.sample("voxl_connections_open", ctx.sessions ? double(ctx.sessions->size()) : 0.0);
-  m.family("voxl_connections_refused_total", T::kCounter,
-           "Connections closed at once for a limit (--max-connections, --max-connections-per-address)");
-  m.sample("voxl_connections_refused_total", double(ctx.connections_refused));
-  m.family("voxl_auth_failures_total", T::kCounter, "Requests refused for a wrong password, token or cookie");
-  m.sample("voxl_auth_failures_total", double(ctx.auth_failures));
+  if (!ctx.metrics_only) write_server_metrics(ctx, m);
   std::string text = m.text();
   text.pop_back();  // text_response ends the body with its own newline
   return text;
@@ -259,6 +253,20 @@ Response json_reply(const Request& req, const EndpointReply& e) {
 
 }  // namespace
 
+void write_server_metrics(const SessionContext& ctx, MetricsText& m) {
+  using T = MetricsText::Type;
+  m.family("voxl_start_time_seconds", T::kGauge, "When voxl started serving, in Unix seconds");
+  m.sample("voxl_start_time_seconds", ctx.started_unix);
+  ctx.viewer_metrics.write(m);
+  m.family("voxl_connections_open", T::kGauge, "HTTP and WebSocket connections open now");
+  m.sample("voxl_connections_open", ctx.sessions ? double(ctx.sessions->size()) : 0.0);
+  m.family("voxl_connections_refused_total", T::kCounter,
+           "Connections closed at once for a limit (--max-connections, --max-connections-per-address)");
+  m.sample("voxl_connections_refused_total", double(ctx.connections_refused));
+  m.family("voxl_auth_failures_total", T::kCounter, "Requests refused for a wrong password, token or cookie");
+  m.sample("voxl_auth_failures_total", double(ctx.auth_failures));
+}
+
 Response bad_request_response(const std::string& why) {
   Request dummy{http::verb::get, "/", 11};
   auto res = text_response(dummy, http::status::bad_request, "bad request: " + why);
@@ -284,6 +292,15 @@ Routed route_request(Request& req, SessionContext& ctx, const std::string& remot
   if (auto probe = probe_answer(req, ctx)) {
     Routed r;
     r.response = std::move(*probe);
+    return r;
+  }
+  if (ctx.metrics_only) {
+    Routed r;
+    const bool get = req.method() == http::verb::get || req.method() == http::verb::head;
+    r.response = get && path_of(req) == "/metrics"
+                     ? answer(req, ctx)
+                     : text_response(req, http::status::not_found,
+                                     "this address serves GET /metrics, /healthz and /readyz only");
     return r;
   }
   if (const auto wait = ctx.auth_throttle.blocked_for(seen.remote, ctx.now()); wait.count() > 0)

@@ -39,6 +39,10 @@ struct Routed {
 // other part of `req` is left as it was.
 Routed route_request(Request& req, SessionContext& ctx, const std::string& remote_address);
 
+// The server's own figures for /metrics (viewers, connections, wrong
+// credentials), from its context.
+void write_server_metrics(const SessionContext& ctx, MetricsText& out);
+
 // For requests that could not even be parsed: 400, connection closes.
 Response bad_request_response(const std::string& why);
 

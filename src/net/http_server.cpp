@@ -665,6 +665,9 @@ Server::Server(asio::io_context& io, ServerOptions o, stream::Hub& hub, Logger l
   impl_->ctx.trusted_proxies = o.trusted_proxies;
   impl_->ctx.metrics = o.metrics;
   impl_->ctx.not_ready = o.not_ready;
+  impl_->ctx.metrics_only = o.metrics_only;
+  impl_->ctx.started_unix =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   if (o.https) {
     impl_->tls.emplace(ssl::context::tls_server);
     load_tls(*impl_->tls, o.cert_file, o.key_file);
@@ -695,6 +698,8 @@ uint16_t Server::port() const {
   beast::error_code ec;
   return impl_->acceptor.local_endpoint(ec).port();
 }
+
+void Server::write_metrics(MetricsText& out) const { write_server_metrics(impl_->ctx, out); }
 
 std::string Server::url() const {
   return std::string(impl_->tls ? "https://" : "http://") + impl_->host_for_url + ":" + std::to_string(port()) + "/";

@@ -73,6 +73,7 @@ struct ServerOptions {
   std::vector<AddressRange> trusted_proxies;  // see SessionContext::trusted_proxies
   std::function<void(MetricsText&)> metrics;   // see SessionContext::metrics
   std::function<std::optional<std::string>()> not_ready;  // see SessionContext::not_ready
+  bool metrics_only = false;  // see SessionContext::metrics_only
 };
 
 // Whether the certificate chain and key load as the server would load them
@@ -90,6 +91,9 @@ class Server {
   Server& operator=(const Server&) = delete;
 
   uint16_t port() const;
+  // The server's own figures for /metrics: its viewers, connections and
+  // wrong credentials. Loop thread.
+  void write_metrics(MetricsText& out) const;
   std::string url() const;  // e.g. http://127.0.0.1:6901/
   // url() with "?token=..." when the access token is on: the address to
   // open. It carries the secret: log it, show it, never send it elsewhere.

@@ -59,13 +59,17 @@ struct SessionContext {
   SessionRegistry* sessions = nullptr;  // the server's live sessions; set by the server, outlives them
   // Peers whose X-Forwarded-Proto, -Host and -For are believed
   // (--trusted-proxies); empty: none.
-  std::vector<AddressRange> trusted_proxies;
+  std::vector<AddressRange> trusted_proxies{};
   // /metrics: the server's own figures are added to what this writes.
-  std::function<void(MetricsText&)> metrics;
+  std::function<void(MetricsText&)> metrics{};
   // /readyz: why the server cannot serve a picture now, or nullopt when it
   // can. Empty: always ready.
-  std::function<std::optional<std::string>()> not_ready;
+  std::function<std::optional<std::string>()> not_ready{};
   stream::ViewerMetrics viewer_metrics{};
+  // A listener for /metrics and the probes alone, without credentials
+  // (--metrics-addr): everything else is a 404, and no WebSocket.
+  bool metrics_only = false;
+  double started_unix = 0;  // when the server started, Unix seconds
   uint64_t auth_failures = 0;  // requests refused for a wrong credential
   uint64_t connections_refused = 0;  // closed at accept: over a connection limit
 };

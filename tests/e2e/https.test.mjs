@@ -1,10 +1,7 @@
 // voxl over TLS with a self-made certificate: the page loads over https and
 // streams over wss.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import path from "node:path";
 import { after, before, test } from "node:test";
-import { promisify } from "node:util";
 
 import * as e2e from "./support.mjs";
 
@@ -13,14 +10,7 @@ const scope = new e2e.Scope();
 let voxl;
 
 before(async () => {
-  const dir = await e2e.tempDir(scope, "tls");
-  const key = path.join(dir, "key.pem");
-  const cert = path.join(dir, "cert.pem");
-  await promisify(execFile)(
-    "openssl",
-    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost", "-keyout", key, "-out", cert],
-    { timeout: 60_000 },
-  );
+  const { key, cert } = await e2e.selfSignedCert(await e2e.tempDir(scope, "tls"));
   voxl = await e2e.startVoxl(scope, { args: ["--enable-https", "--https-cert", cert, "--https-key", key] });
   await e2e.setRootColor(voxl.display, "ff00ff");
 }, opts);

@@ -5,12 +5,11 @@
 // proxy's X-Forwarded-* headers (VOXL_TRUSTED_PROXIES); without that trust
 // the browser's https Origin does not match and the stream is refused.
 import assert from "node:assert/strict";
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import https from "node:https";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { promisify } from "node:util";
 
 import * as e2e from "./support.mjs";
 import { startProbe } from "./input_probe.mjs";
@@ -25,13 +24,7 @@ let proxy; // { port, base }
 
 // nginx in the foreground with everything it writes under `dir`.
 async function startNginx(local, dir, upstreamPort) {
-  const key = path.join(dir, "key.pem");
-  const cert = path.join(dir, "cert.pem");
-  await promisify(execFile)(
-    "openssl",
-    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1", "-keyout", key, "-out", cert],
-    { timeout: 60_000 },
-  );
+  const { key, cert } = await e2e.selfSignedCert(dir, "127.0.0.1");
   const port = await e2e.freePort();
   const conf = `
 ${process.getuid() === 0 ? "user root;" : ""}

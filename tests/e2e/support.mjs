@@ -146,6 +146,18 @@ export async function tempDir(scope, prefix) {
   return dir;
 }
 
+// A self-signed certificate for `cn`, valid a day: { key, cert } paths in `dir`.
+export async function selfSignedCert(dir, cn = "localhost") {
+  const key = path.join(dir, "key.pem");
+  const cert = path.join(dir, "cert.pem");
+  await promisify(execFile)(
+    "openssl",
+    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", `/CN=${cn}`, "-keyout", key, "-out", cert],
+    { timeout: 60_000 },
+  );
+  return { key, cert };
+}
+
 // A port that was free a moment ago (bind to 0, read it, let go).
 export async function freePort() {
   const srv = net.createServer();

@@ -144,5 +144,32 @@ TEST_F(MetricsTest, MetricsParseAndCountAViewersFramesAndAWrongCredential) {
   EXPECT_EQ(viewers, 1);
 }
 
+TEST_F(MetricsTest, AMetricsAddressServesThemWithoutCredentialsAndNothingElse) {
+  start_display(kBackground);
+  start_voxl({"--metrics-addr=127.0.0.1:0"}, {std::string("VOXL_AUTH_TOKEN=") + kToken});
+  ASSERT_TRUE(voxl_->wait_for_log("without credentials (--metrics-addr)", std::chrono::seconds(30))) << voxl_->log();
+  const std::string log = voxl_->log();
+  const std::string marker = "metrics: http://127.0.0.1:";
+  const size_t at = log.find(marker);
+  ASSERT_NE(at, std::string::npos) << log;
+  const uint16_t port = uint16_t(std::stoi(log.substr(at + marker.size())));
+  ASSERT_NE(port, voxl_->port());
+
+  EXPECT_EQ(get("/metrics").status, 401) << "the main port keeps its credentials";
+  EXPECT_EQ(get("/stats", {{"Authorization", "Bearer wrong-token-0123456789"}}).status, 401);
+  const HttpAnswer m = http_request(port, {"GET", "/metrics", {}});
+  ASSERT_EQ(m.status, 200) << m.body;
+  const ParsedMetrics p = parse_metrics(m.body);
+  ASSERT_TRUE(p.error.empty()) << p.error;
+  // The main server's figures, not the metrics listener's own.
+  EXPECT_GE(p.at("voxl_auth_failures_total{}"), 1);
+  EXPECT_EQ(p.at("voxl_viewers{role=full}"), 0);
+  EXPECT_GT(p.at("voxl_start_time_seconds{}"), 1.7e9);
+  EXPECT_EQ(http_request(port, {"GET", "/readyz", {}}).status, 200);
+  for (const char* other : {"/", "/stats", "/screenshot", "/ws", "/app.js"})
+    EXPECT_EQ(http_request(port, {"GET", other, {}}).status, 404) << other;
+  EXPECT_EQ(http_request(port, {"POST", "/metrics", {}}, "{}").status, 404);
+}
+
 }  // namespace
 }  // namespace voxl::testing

@@ -599,6 +599,15 @@ TEST(ConfigCommandLine, SelkiesSettingsVoxlHasNoUseForAreReported) {
   EXPECT_EQ(ignored, (std::vector<std::string>{"SELKIES_ENCODER"}));
 }
 
+TEST(ConfigCommandLine, MetricsAddressIsAnIpAndAPort) {
+  EXPECT_FALSE(accepted({}).metrics_addr.has_value());
+  EXPECT_EQ(accepted({"--metrics-addr=127.0.0.1:9101"}).metrics_addr, (ListenPoint{"127.0.0.1", 9101}));
+  EXPECT_EQ(accepted({"--metrics-addr=[::1]:0"}).metrics_addr, (ListenPoint{"::1", 0}));
+  for (const char* bad : {"9101", ":9101", "127.0.0.1", "127.0.0.1:", "127.0.0.1:65536", "::1:9101",
+                          "metrics.example:9101", "127.0.0.1:91x", "[127.0.0.1]:9101x"})
+    expect_refusal({std::string("--metrics-addr=") + bad}, "--metrics-addr");
+}
+
 TEST(ConfigCommandLine, CheckConfigIsAFlag) {
   EXPECT_FALSE(accepted({}).check_config);
   EXPECT_TRUE(accepted({"--check-config"}).check_config);
