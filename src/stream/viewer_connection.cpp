@@ -483,6 +483,7 @@ void ViewerConnection::on_written() {
       break;
     case InFlight::kVideo:
       send_ms_ = std::chrono::duration<double, std::milli>(now() - write_start_).count();
+      if (services_.metrics) services_.metrics->observe_send(send_ms_ / 1000);
       sending_.reset();
       break;
     case InFlight::kAudio:

@@ -5,6 +5,14 @@
 
 namespace voxl::stream {
 
+// Seconds, 0.25 ms to about 4 s doubling: a LAN write to one behind a
+// congested link.
+ViewerMetrics::ViewerMetrics() : send_([] {
+  std::vector<double> b;
+  for (double s = 0.00025; s < 5; s *= 2) b.push_back(s);
+  return b;
+}()) {}
+
 void ViewerMetrics::add(uint64_t viewer, Source source) {
   if (live_.insert_or_assign(viewer, std::move(source)).second) ++connected_;
 }
@@ -46,6 +54,9 @@ void ViewerMetrics::write(MetricsText& out) const {
   out.sample("voxl_video_bytes_sent_total", double(total.bytes_sent));
   out.family("voxl_video_key_frames_sent_total", T::kCounter, "Key frames sent to viewers, all viewers");
   out.sample("voxl_video_key_frames_sent_total", double(total.key_frames_sent));
+  out.family("voxl_send_seconds", T::kHistogram,
+             "Time from handing a video frame to a viewer's socket to the write completing (the send stage)");
+  out.histogram("voxl_send_seconds", {}, send_);
   out.family("voxl_video_frames_dropped_total", T::kCounter,
              "Video frames dropped unsent because a viewer fell behind (it then waits for a key frame)");
   out.sample("voxl_video_frames_dropped_total", double(total.frames_dropped));

@@ -30,12 +30,16 @@ struct ViewerFigures {
 
 class ViewerMetrics {
  public:
+  ViewerMetrics();
   using Source = std::function<ViewerFigures()>;
 
   void add(uint64_t viewer, Source source);
   // Takes the viewer's last figures into the totals; an unknown id is ignored.
   void remove(uint64_t viewer);
   size_t viewers() const { return live_.size(); }
+  // A video frame took `seconds` from being handed to the socket to its
+  // write completing (the send stage, any viewer).
+  void observe_send(double seconds) { send_.observe(seconds); }
 
   void write(MetricsText& out) const;
 
@@ -43,6 +47,7 @@ class ViewerMetrics {
   std::map<uint64_t, Source> live_;  // bounded by the server's connection limit
   ViewerFigures gone_;               // the counters of viewers that left, summed
   uint64_t connected_ = 0;
+  Histogram send_;
 };
 
 }  // namespace voxl::stream

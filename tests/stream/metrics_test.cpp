@@ -126,6 +126,8 @@ TEST_F(MetricsTest, MetricsParseAndCountAViewersFramesAndAWrongCredential) {
   EXPECT_GE(p.at("voxl_stage_seconds_count{stage=encode}"), 1);
   EXPECT_EQ(p.at("voxl_stage_seconds_count{stage=encode}"), p.at("voxl_stage_seconds_bucket{le=+Inf,stage=encode}"));
   EXPECT_GT(p.at("voxl_stage_seconds_sum{stage=encode}"), 0);
+  EXPECT_EQ(p.families["voxl_send_seconds"], "histogram");
+  EXPECT_GE(p.at("voxl_send_seconds_count{}"), 1);
   EXPECT_GE(p.at("voxl_auth_failures_total{}"), 1);
   EXPECT_GE(p.at("voxl_connections_open{}"), 2);  // the viewer and the request asking
   EXPECT_EQ(p.at("voxl_build_info{version=0.1.0}"), 1);
