@@ -20,8 +20,15 @@ if(VOXL_HELP2MAN)
     DEPENDS voxl
     COMMENT "Writing the man page from voxl --help"
     VERBATIM)
-  add_custom_target(voxl-man ALL DEPENDS ${voxl_man})
-  install(FILES ${voxl_man} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+  # Installed compressed, as Debian's policy asks (-n: no name or time
+  # inside, so the same page gives the same bytes).
+  add_custom_command(
+    OUTPUT ${voxl_man}.gz
+    COMMAND gzip -9 -n -f -k ${voxl_man}
+    DEPENDS ${voxl_man}
+    VERBATIM)
+  add_custom_target(voxl-man ALL DEPENDS ${voxl_man}.gz)
+  install(FILES ${voxl_man}.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 else()
   message(STATUS "help2man not found: no man page (scripts/setup installs it)")
 endif()

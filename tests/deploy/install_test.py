@@ -7,6 +7,7 @@ only.
 
     install_test.py BUILD_DIR
 """
+import gzip
 import os
 import pathlib
 import re
@@ -41,8 +42,8 @@ class Install(unittest.TestCase):
         self.assertRegex(out.stdout, r"^voxl \d+\.\d+\.\d+")
 
     def test_the_man_page_is_made_from_help_and_renders(self):
-        page = self.root / "usr/share/man/man1/voxl.1"
-        text = page.read_text()
+        page = self.root / "usr/share/man/man1/voxl.1.gz"
+        text = gzip.decompress(page.read_bytes()).decode()
         self.assertIn(".TH VOXL", text)
         help_text = subprocess.run([self.root / "usr/bin/voxl", "--help"], capture_output=True, text=True,
                                    timeout=60).stdout
