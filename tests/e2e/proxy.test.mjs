@@ -1,7 +1,9 @@
 // voxl behind Debian's nginx as a TLS reverse proxy at a sub-path
 // (https://127.0.0.1:<port>/desktops/7/), set up as the README's snippet
 // says: the page signs in with ?token=, streams over wss through the proxy,
-// takes input, and /screenshot answers under the prefix. voxl trusts the
+// takes input, and /screenshot answers under the prefix; reached without
+// its trailing slash (a proxy without the README's redirect) the page adds
+// the slash and streams. voxl trusts the
 // proxy's X-Forwarded-* headers (VOXL_TRUSTED_PROXIES); without that trust
 // the browser's https Origin does not match and the stream is refused.
 import assert from "node:assert/strict";
@@ -21,6 +23,22 @@ const opts = { timeout: e2e.TEST_TIMEOUT_MS };
 const scope = new e2e.Scope();
 let voxl;
 let proxy; // { port, base }
+
+// What each location does: the WebSocket upgrade, the forwarding headers,
+// no buffering, long timeouts (as the README's snippet).
+const PROXYING = `
+      proxy_http_version 1.1;
+      proxy_set_header Upgrade $http_upgrade;
+      proxy_set_header Connection $connection_upgrade;
+      proxy_set_header Host $http_host;
+      proxy_set_header X-Forwarded-Proto $scheme;
+      proxy_set_header X-Forwarded-Host $http_host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_buffering off;
+      proxy_request_buffering off;
+      proxy_read_timeout 1h;
+      proxy_send_timeout 1h;
+      client_max_body_size 0;`;
 
 // nginx in the foreground with everything it writes under `dir`.
 async function startNginx(local, dir, upstreamPort) {
@@ -47,18 +65,14 @@ http {
     location = /desktops/7 { return 301 /desktops/7/; }
     location /desktops/7/ {
       proxy_pass http://127.0.0.1:${upstreamPort}/;
-      proxy_http_version 1.1;
-      proxy_set_header Upgrade $http_upgrade;
-      proxy_set_header Connection $connection_upgrade;
-      proxy_set_header Host $http_host;
-      proxy_set_header X-Forwarded-Proto $scheme;
-      proxy_set_header X-Forwarded-Host $http_host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_buffering off;
-      proxy_request_buffering off;
-      proxy_read_timeout 1h;
-      proxy_send_timeout 1h;
-      client_max_body_size 0;
+${PROXYING}
+    }
+    # A proxy set up without the redirect to the slash: /desktops/8 itself
+    # reaches the page, which must add the slash before it loads anything.
+    location /desktops/8 {
+      rewrite ^/desktops/8/?(.*)$ /$1 break;
+      proxy_pass http://127.0.0.1:${upstreamPort};
+${PROXYING}
     }
   }
 }
@@ -140,6 +154,21 @@ test("the page signs in, streams and takes input through the proxy at a sub-path
     await page.mouse.click(rect.left + (301.5 * rect.width) / e2e.DESKTOP.width, rect.top + (201.5 * rect.height) / e2e.DESKTOP.height);
     await probe.waitFor(() => probe.buttons().length >= 1, 30_000, "the click");
     assert.deepEqual(probe.buttons(), ["button down 1 301 201"]);
+  } finally {
+    await local.close();
+  }
+});
+
+test("the page reached without its trailing slash adds it and streams", opts, async () => {
+  const local = new e2e.Scope();
+  try {
+    const { page, messages } = await e2e.launchBrowser(local, { ignoreHTTPSErrors: true });
+    const base = `https://127.0.0.1:${proxy.port}/desktops/8`;
+    // Signed in at the folder, as a link with the token would be.
+    assert.equal((await page.goto(`${base}/?token=${TOKEN}`)).status(), 200, messages.join("\n"));
+    await page.goto(`${base}?stats`);
+    await e2e.waitStreaming(page);
+    assert.equal(page.url(), `${base}/?stats`);
   } finally {
     await local.close();
   }
