@@ -111,13 +111,11 @@ std::optional<std::string> check_combinations(const CLI::App& cli, const Config&
   return check_basic_auth(c);
 }
 
-// A secret from its flag, else its -file flag, else the environment: the
-// first two may not be given together, and a flag wins over the
-// environment.
+// A secret from its flag or its -file flag, which may not be given
+// together. Its VOXL_ variable arrives as the flag (flag_environment.h).
 struct SecretSource {
   std::string flag;
   std::string file_flag;
-  const char* env;
   std::string& value;
   const std::string& file;
 };
@@ -134,26 +132,22 @@ std::optional<std::string> resolve_secret(const CLI::App& cli, const SecretSourc
       notices.push_back({Notice::Kind::kLooseSecretFile, s.file_flag,
                          s.file_flag + ": '" + s.file + "' may be read by other users; chmod 600 it"});
     s.value = std::move(*f.value);
-  } else if (!given) {
-    if (const char* e = std::getenv(s.env); e != nullptr && *e != '\0') s.value = e;
   }
   return std::nullopt;
 }
 
 std::optional<std::string> resolve_secrets(const CLI::App& cli, Config& c, std::vector<Notice>& notices) {
   const SecretSource sources[] = {
-      {"--basic-auth-password", "--basic-auth-password-file", "VOXL_BASIC_AUTH_PASSWORD", c.basic_auth_password,
-       c.basic_auth_password_file},
-      {"--basic-auth-viewonly-password", "--basic-auth-viewonly-password-file", "VOXL_BASIC_AUTH_VIEWONLY_PASSWORD",
-       c.basic_auth_viewonly_password, c.basic_auth_viewonly_password_file},
-      {"--auth-token", "--auth-token-file", "VOXL_AUTH_TOKEN", c.auth_token, c.auth_token_file},
+      {"--basic-auth-password", "--basic-auth-password-file", c.basic_auth_password, c.basic_auth_password_file},
+      {"--basic-auth-viewonly-password", "--basic-auth-viewonly-password-file", c.basic_auth_viewonly_password,
+       c.basic_auth_viewonly_password_file},
+      {"--auth-token", "--auth-token-file", c.auth_token, c.auth_token_file},
   };
   for (const SecretSource& s : sources)
     if (auto error = resolve_secret(cli, s, notices)) return error;
   if (!c.auth_token.empty() && !net::is_valid_token(c.auth_token)) {
-    const std::string from = cli.count("--auth-token")        ? "--auth-token"
-                             : cli.count("--auth-token-file") ? "--auth-token-file"
-                                                              : "$VOXL_AUTH_TOKEN";
+    // A value from $VOXL_AUTH_TOKEN is named as such by from_environment().
+    const std::string from = cli.count("--auth-token-file") ? "--auth-token-file" : "--auth-token";
     return from + ": an access token is 16 to 256 characters from A-Z a-z 0-9 - . _ ~";
   }
   return std::nullopt;

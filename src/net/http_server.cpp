@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <exception>
-#include <fstream>
 #include <limits>
 #include <optional>
 
@@ -23,6 +22,7 @@
 #include "net/http_routes.h"
 #include "net/server.h"
 #include "net/streamed_body.h"
+#include "net/tls_files.h"
 #include "net/websocket_session.h"
 
 namespace voxl::net {
@@ -611,40 +611,6 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   RateLimit fault_log{std::chrono::seconds(5)};
   std::string host_for_url;
 };
-
-namespace {
-
-std::string read_file(const std::string& path, const char* what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(std::string("cannot read the ") + what + " " + path);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// Loads the certificate chain and its key; OpenSSL checks that they belong
-// together. Throws std::runtime_error naming the flag at fault.
-void load_tls(ssl::context& tls, const std::string& cert_file, const std::string& key_file) {
-  beast::error_code ec;
-  tls.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
-                  ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | ssl::context::single_dh_use);
-  const std::string cert = read_file(cert_file, "certificate");
-  const std::string key = read_file(key_file, "private key");
-  tls.use_certificate_chain(asio::buffer(cert), ec);
-  if (ec) throw std::runtime_error("--https-cert " + cert_file + ": " + ec.message());
-  tls.use_private_key(asio::buffer(key), ssl::context::pem, ec);
-  if (ec) throw std::runtime_error("--https-key " + key_file + ": " + ec.message());
-}
-
-}  // namespace
-
-std::optional<std::string> check_tls_files(const std::string& cert_file, const std::string& key_file) {
-  try {
-    ssl::context tls(ssl::context::tls_server);
-    load_tls(tls, cert_file, key_file);
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return std::nullopt;
-}
 
 Server::Server(asio::io_context& io, ServerOptions o, stream::Hub& hub, Logger log) {
   beast::error_code ec;

@@ -29,9 +29,12 @@ void EncodeMetrics::add(const encode::EncodedFrame& f, std::chrono::steady_clock
   ++r.pictures;
   if (r.part_key) ++r.key_pictures;
   r.part_key = false;
+  encode_.observe(f.times.encode_us / 1e6);
+  // Every rung's picture of one capture carries that capture's times: count
+  // them once, with rung 0 (always coded while anything is).
+  if (f.rung != 0) return;
   capture_.observe(f.times.capture_us / 1e6);
   convert_.observe(f.times.convert_us / 1e6);
-  encode_.observe(f.times.encode_us / 1e6);
   pipeline_.observe(std::max(0.0, std::chrono::duration<double>(published - f.captured_at).count()));
 }
 
@@ -57,8 +60,8 @@ void EncodeMetrics::write(MetricsText& out) const {
     }
   }
   out.family("voxl_stage_seconds", T::kHistogram,
-             "Time per picture in each stage: capture, convert (to YUV), encode (x264), and pipeline (capture to "
-             "publication, all rungs)");
+             "Time per picture in each stage: capture, convert (to YUV) and pipeline (capture to publication) once "
+             "per capture, encode (x264) once per picture of every rung");
   out.histogram("voxl_stage_seconds", {{"stage", "capture"}}, capture_);
   out.histogram("voxl_stage_seconds", {{"stage", "convert"}}, convert_);
   out.histogram("voxl_stage_seconds", {{"stage", "encode"}}, encode_);

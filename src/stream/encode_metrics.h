@@ -1,7 +1,7 @@
 // Counters and stage time histograms of the encoded streams since start,
 // for /metrics: pictures, bytes and key frames per rung, and how long each
-// picture spent capturing, converting, encoding, and from capture to its
-// publication on the loop. A striped picture counts once, with its bands'
+// capture took to grab, convert and publish on the loop (once per capture)
+// and each rung's picture to encode. A striped picture counts once, with its bands'
 // bytes summed. Fed with every published frame; loop thread only.
 #pragma once
 
