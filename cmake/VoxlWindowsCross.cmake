@@ -4,7 +4,7 @@
 # folder of their own so that nothing else of /usr/include (glibc) leaks in.
 # Header-only libraries (Boost.Asio/Beast, nlohmann-json, CLI11, spdlog and
 # fmt in header-only mode) link too; targets needing the others are compiled
-# and archived but not linked (see the README's Windows section).
+# and archived but not linked (see docs/windows.md).
 
 set(VOXL_HOST_HEADERS "${CMAKE_BINARY_DIR}/host-headers")
 file(MAKE_DIRECTORY "${VOXL_HOST_HEADERS}")

@@ -1,5 +1,6 @@
-// The desktop a cell is measured on: a private Xvfb (with -shmem, as voxl's
-// README recommends) and one workload drawing the frame marker on it.
+// The desktop a cell is measured on: a private Xvfb (with -shmem, whose
+// framebuffer voxl reads in place: Pixel sources in docs/architecture.md)
+// and one workload drawing the frame marker on it.
 
 import fs from "node:fs";
 import http from "node:http";

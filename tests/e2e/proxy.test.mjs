@@ -1,8 +1,9 @@
 // voxl behind Debian's nginx as a TLS reverse proxy at a sub-path
-// (https://127.0.0.1:<port>/desktops/7/), set up as the README's snippet
+// (https://127.0.0.1:<port>/desktops/7/), set up as the snippet in
+// docs/deployment.md's Reverse proxies section
 // says: the page signs in with ?token=, streams over wss through the proxy,
 // takes input, and /screenshot answers under the prefix; reached without
-// its trailing slash (a proxy without the README's redirect) the page adds
+// its trailing slash (a proxy without the snippet's redirect) the page adds
 // the slash and streams. voxl trusts the
 // proxy's X-Forwarded-* headers (VOXL_TRUSTED_PROXIES); without that trust
 // the browser's https Origin does not match and the stream is refused.
@@ -25,7 +26,7 @@ let voxl;
 let proxy; // { port, base }
 
 // What each location does: the WebSocket upgrade, the forwarding headers,
-// no buffering, long timeouts (as the README's snippet).
+// no buffering, long timeouts (as docs/deployment.md's snippet).
 const PROXYING = `
       proxy_http_version 1.1;
       proxy_set_header Upgrade $http_upgrade;

@@ -34,8 +34,8 @@ namespace voxl::platform::pulse {
 
 inline constexpr const char* kMicrophoneSourceName = "voxl_microphone";
 
-// The pactl line that loads the pipe source for `fifo` (for the README and
-// the log).
+// The pactl line that loads the pipe source for `fifo` (for docs/audio.md
+// and the log).
 std::string pipe_source_command(const std::string& fifo);
 
 class PipeSourceModule {

@@ -10,8 +10,8 @@
 // client once more). Bands that overlap or touch merge into one request, and
 // narrow rectangles lose the rows a band already brings. At half the width
 // both cost the same bytes copied (band: 2 x w x h by the server; staged:
-// w x h by the server plus w x h by us); the README's capture section has
-// the measured costs of each path.
+// w x h by the server plus w x h by us); docs/benchmarks.md (Capture and
+// the browser) has the measured costs of each path.
 //
 // Pure; any thread.
 #pragma once
