@@ -8,8 +8,10 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 for tool in cmake ninja Xvfb pulseaudio pactl; do
-  command -v "$tool" >/dev/null || { echo "audio bench: $tool not found; run scripts/setup" >&2; exit 2; }
+  command -v "$tool" >/dev/null || { echo "audio bench: $tool not found; run scripts/setup test" >&2; exit 2; }
 done
-cmake --preset release >&2
+# voxl-audio-bench lives with the stream tests: on, in case scripts/run
+# configured the release tree without them.
+cmake --preset release -DVOXL_BUILD_TESTS=ON >&2
 cmake --build --preset release --target voxl voxl-audio-bench >&2
 exec "$root/build/release/voxl-audio-bench" "$@"
