@@ -71,8 +71,10 @@ struct Config {
   std::string auth_token;
   std::string auth_token_file;  // as given; its contents are in auth_token
   bool insecure_no_auth = false;  // no generated token beyond loopback
-  int max_connections = 256;             // open HTTP and WebSocket connections at once
-  int max_connections_per_address = 32;  // of those, from one remote address
+  int max_connections = 256;  // open HTTP and WebSocket connections at once
+  // Of those, from one remote address: half, since an agent runs many
+  // requests at once and a NAT puts many users behind one address.
+  int max_connections_per_address = 128;
 
   // Video
   int framerate = 60;      // highest frames per second

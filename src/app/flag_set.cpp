@@ -72,11 +72,19 @@ std::vector<std::string> FlagSet::names() const {
   return out;
 }
 
+void FlagSet::apply_last(const std::string& name) {
+  for (Declared& flag : declared_)
+    if (flag.name == name) flag.last = true;
+}
+
 std::optional<std::string> FlagSet::apply() const {
-  for (const Declared& flag : declared_) {
-    const auto text = last_value(cli_, flag.name);
-    if (!text || flag.apply(*text)) continue;
-    return flag.name + ": '" + *text + "' is not accepted; expected " + flag.accepts;
+  for (const bool last : {false, true}) {
+    for (const Declared& flag : declared_) {
+      if (flag.last != last) continue;
+      const auto text = last_value(cli_, flag.name);
+      if (!text || flag.apply(*text)) continue;
+      return flag.name + ": '" + *text + "' is not accepted; expected " + flag.accepts;
+    }
   }
   return std::nullopt;
 }

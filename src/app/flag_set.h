@@ -42,9 +42,15 @@ class FlagSet {
   void text(const std::string& name, const std::string& value_name, const std::string& help,
             std::string& field);
 
-  // Converts the flags that were given, in declaration order; when a flag is
-  // repeated its last value counts. Returns the first refusal.
+  // Converts the flags that were given, in declaration order, then those
+  // marked apply_last(); when a flag is repeated its last value counts.
+  // Returns the first refusal.
   std::optional<std::string> apply() const;
+
+  // Converts the declared flag `name` after every other flag, so that its
+  // value wins over what another flag set on the way (a floor over the
+  // floor of a range), wherever --help lists the two.
+  void apply_last(const std::string& name);
 
   // Every declared flag's name ("--dash-spelling"), in declaration order.
   std::vector<std::string> names() const;
@@ -54,6 +60,7 @@ class FlagSet {
     std::string name;
     std::string accepts;
     Apply apply;
+    bool last = false;
   };
 
   CLI::App& cli_;

@@ -82,14 +82,139 @@ const char* clipboard_name(ClipboardMode m) {
   return "true";
 }
 
-void declare_network(FlagSet& f, Config& c) {
-  f.group("Network");
+// The --help groups, in the order they are declared here (after General,
+// which holds --help and --version).
+
+void declare_general(FlagSet& f, Config& c) {
+  f.group("General");
+  f.boolean("--check-config",
+            "check the flags, the environment and the files they name (TLS certificate and key, secrets, the files "
+            "root), say what voxl would run with, and exit: 0 when valid, 2 when not",
+            c.check_config);
+}
+
+void declare_display(FlagSet& f, Config& c) {
+  f.group("Display and capture");
+  f.text("--display", "NAME", "display to capture: an X display (default $DISPLAY), on Windows an index (0 primary)",
+         c.display);
+  f.optional_value("--xvfb", "WxH",
+                   "run a private Xvfb of this size (also done when DISPLAY is unset)",
+                   "1920x1080", "a size such as 1920x1080", [&c](const std::string& text) {
+                     c.xvfb = parse_size(text.empty() ? "1920x1080" : text);
+                     return c.xvfb.has_value();
+                   });
+  f.text("--exec", "CMD", "shell command to run inside the private Xvfb", c.exec);
+  f.value("--capture-region", "X,Y,W,H", "capture only this rectangle", "", "x,y,w,h with w and h > 0",
+          storing(c.capture_region, parse_rect));
+  f.value("--capture-window", "ID", "capture one window by id", "", "a window id, decimal or 0x hex",
+          [&c](const std::string& text) { return apply_window_id(text, c.capture_window); });
+  f.boolean("--enable-resize", "the desktop follows the viewer's window size", c.resize);
+  f.value("--resize-scale", "X", "most desktop pixels per CSS pixel when resizing, 0.25-4", platform::kDefaultResizeScaleText,
+          "a number from 0.25 to 4",
+          storing(c.resize_scale, [](const std::string& t) { return parse_decimal(t, 0.25, 4.0); }));
+  f.integer("--round-corners", "PX", "corner radius of top-level windows, 0 for square", 0,
+            kMaxCornerRadius, c.round_corners);
+  f.value("--round-windows", "LIST", "title:radius,... rounds the windows with that title", "none",
+          "none or title:radius,... with radius from 0 to 256",
+          storing(c.round_windows, parse_window_rounding));
+}
+
+void declare_input(FlagSet& f, Config& c) {
+  f.group("Input and clipboard");
+  f.optional_value("--enable-clipboard", "MODE",
+                   "true (both ways), in (to the desktop), out (to the viewer) or false",
+                   clipboard_name(c.clipboard), "true, in, out or false (also 1/0, yes/no, on/off)",
+                   storing(c.clipboard, parse_clipboard));
+  f.integer("--scroll-px-per-notch", "PX", "desktop pixels one wheel notch scrolls", 1, 10000,
+            c.scroll_px_per_notch);
+  f.integer("--control-timeout", "S",
+            "seconds the viewer with control may idle while another asks for it before control passes on; "
+            "0: never",
+            0, 86400, c.control_timeout);
+}
+
+// What a CRF and a bitrate accept, for the voxl names and selkies' alike.
+std::string crf_accepts() {
+  return "a whole number from 0 to " + std::to_string(kMaxCrf) + " (or selkies' MIN-MAX, N,MIN-MAX)";
+}
+std::string kbps_accepts() {
+  return "kbit/s as N, MIN-MAX or N,MIN-MAX with whole numbers from " + std::to_string(kMinKbps) + " to " +
+         std::to_string(kMaxKbps) + " and MIN <= N <= MAX";
+}
+
+void declare_video(FlagSet& f, Config& c) {
+  f.group("Video and encoding");
+  const std::string fps_range = std::to_string(kMinFramerate) + " to " + std::to_string(kMaxFramerate);
+  f.value("--framerate", "FPS",
+          "highest frames/s, " + std::to_string(kMinFramerate) + "-" + std::to_string(kMaxFramerate) +
+              "; MIN-MAX lets it drop to MIN",
+          std::to_string(c.framerate) + ", dropping to " + std::to_string(c.framerate_min) +
+              " when the link cannot carry the motion sharp",
+          "N, MIN-MAX or N,MIN-MAX with whole numbers from " + fps_range + " and MIN <= N <= MAX",
+          [&c](const std::string& text) { return apply_framerate(text, c); });
+  const std::string presets = "ultrafast superfast veryfast faster fast medium slow slower veryslow placebo";
+  f.value("--preset", "NAME", "x264 preset: " + presets, c.preset, "one of " + presets,
+          storing_if(c.preset, is_x264_preset));
+  f.value("--encoder-threads", "N", "x264 sliced threads, 1-64; 0 picks by picture size and frame rate",
+          "0: one per 1920x1080 at 30 fps, at most min(4, CPUs)", "a whole number from 0 to 64",
+          storing(c.encoder_threads, [](const std::string& t) { return parse_int(t, 0, 64); }));
+  f.value("--crf", "N", "base quality, 0 best to 51 worst", std::to_string(c.crf), crf_accepts(),
+          [&c](const std::string& text) { return apply_crf(text, c); });
+  f.value("--max-kbps", "KBPS", "bitrate ceiling in kbit/s; MIN-MAX also sets --min-kbps",
+          std::to_string(c.max_kbps), kbps_accepts(), [&c](const std::string& text) { return apply_bitrate(text, c); });
+  // Converted after every other flag: given together, --min-kbps wins over
+  // the floor of a MIN-MAX in --max-kbps or --video-bitrate.
+  f.integer("--min-kbps", "KBPS", "bitrate floor in kbit/s, at most --max-kbps", kMinKbps,
+            kMaxKbps, c.min_kbps);
+  f.apply_last("--min-kbps");
+  f.integer("--paintover-crf", "N", "quality that sharpens a screen gone still", 0, kMaxCrf,
+            c.paintover_crf);
+  f.integer("--paintover-burst", "N", "frames sent at --paintover-crf", 1, 30, c.paintover_burst);
+  f.integer("--paintover-delay-ms", "MS", "stillness before sharpening", 0, 10000, c.paintover_delay_ms);
+  f.boolean("--paintover-444", "paint a still screen over in 4:4:4 where every viewer decodes it",
+            c.paintover_444);
+  f.boolean("--adaptive-threads", "one encoder thread; more only under sustained heavy motion",
+            c.adaptive_threads);
+  f.integer("--stripes", "N", "code the picture as N horizontal bands, each its own stream on its own thread (no recordings above 1)", 1, 16,
+            c.stripes);
+  f.integer("--max-encodes", "N",
+            "encode up to N streams of the desktop at once, one per group of viewers with similar links, so a slow "
+            "viewer does not lower a fast one's picture (1: one encode for everyone)",
+            1, 4, c.max_encodes);
+  f.integer("--convert-threads", "N", "threads converting pixels for the encoder", 1, 64,
+            c.convert_threads);
+  f.integer("--coalesce-us", "US", "capture once screen changes have stopped this long (0: at once)", 0, 100000,
+            c.coalesce_us);
+}
+
+void declare_audio(FlagSet& f, Config& c) {
+  f.group("Audio");
+  f.boolean("--audio-enabled", "stream desktop audio", c.audio);
+  f.text("--audio-device-name", "NAME", "audio source to capture", c.audio_device);
+  f.integer("--audio-bitrate", "BPS", "Opus bitrate in bit/s", 6000, 510000, c.audio_bitrate);
+  f.boolean("--microphone-enabled", "play the viewer's microphone into the desktop", c.microphone);
+  f.value("--microphone-fifo", "FILE", "FIFO the microphone audio is written to", "$XDG_RUNTIME_DIR/voxl-mic.fifo",
+          "an absolute path",
+          storing_if(c.microphone_fifo, is_absolute_path));
+}
+
+void declare_server(FlagSet& f, Config& c) {
+  f.group("Server and TLS");
   f.value("--addr", "ADDR", "address to listen on", c.addr, "an IPv4 or IPv6 address or a host name",
           storing(c.addr, parse_listen_address));
   f.integer("--port", "PORT", "TCP port to listen on; 0 picks a free one (logged at start)", 0, 65535, c.port);
   f.boolean("--enable-https", "serve HTTPS (needs --https-cert, --https-key)", c.https);
   f.text("--https-cert", "FILE", "TLS certificate chain (PEM)", c.https_cert);
   f.text("--https-key", "FILE", "TLS private key (PEM)", c.https_key);
+  f.value("--trusted-proxies", "LIST",
+          "reverse proxies (addresses or ranges: 127.0.0.1,10.0.0.0/8,::1) whose X-Forwarded-Proto, -Host and -For "
+          "headers say what the browser used and who it is; from any other peer they are ignored",
+          "none", "comma-separated IP addresses or ADDR/BITS ranges such as 127.0.0.1,10.0.0.0/8",
+          storing(c.trusted_proxies, net::parse_address_ranges));
+}
+
+void declare_access(FlagSet& f, Config& c) {
+  f.group("Access and credentials");
   f.boolean("--enable-basic-auth", "ask for user and password (needs a password, below)", c.basic_auth);
   f.text("--basic-auth-user", "NAME", "user name for basic auth", c.basic_auth_user);
   f.text("--basic-auth-password", "TEXT",
@@ -118,120 +243,22 @@ void declare_network(FlagSet& f, Config& c) {
           "Host names answered besides IP addresses, localhost and this machine's names: name,... or * (any)",
           "", "comma-separated host names such as desk.example.com, or *",
           storing(c.allowed_hosts, parse_allowed_hosts));
-  f.value("--trusted-proxies", "LIST",
-          "reverse proxies (addresses or ranges: 127.0.0.1,10.0.0.0/8,::1) whose X-Forwarded-Proto, -Host and -For "
-          "headers say what the browser used and who it is; from any other peer they are ignored",
-          "none", "comma-separated IP addresses or ADDR/BITS ranges such as 127.0.0.1,10.0.0.0/8",
-          storing(c.trusted_proxies, net::parse_address_ranges));
-  f.value("--metrics-addr", "ADDR:PORT",
-          "also serve /metrics, /healthz and /readyz here, without credentials (for Prometheus on a private "
-          "address; 0 as the port picks a free one, logged at start)",
-          "none: /metrics on the main port, behind its credentials", "ADDR:PORT with an IP address, [v6]:PORT for IPv6",
-          storing(c.metrics_addr, parse_listen_point));
-  f.integer("--max-connections", "N", "open HTTP and WebSocket connections at most; more are closed at once", 1,
-            kMaxConnections, c.max_connections);
-  f.integer("--max-connections-per-address", "N", "open connections at most from one remote address", 1,
-            kMaxConnections, c.max_connections_per_address);
 }
 
-void declare_video(FlagSet& f, Config& c) {
-  f.group("Video");
-  const std::string fps_range = std::to_string(kMinFramerate) + " to " + std::to_string(kMaxFramerate);
-  f.value("--framerate", "FPS",
-          "highest frames/s, " + std::to_string(kMinFramerate) + "-" + std::to_string(kMaxFramerate) +
-              "; MIN-MAX lets it drop to MIN",
-          std::to_string(c.framerate) + ", dropping to " + std::to_string(c.framerate_min) +
-              " when the link cannot carry the motion sharp",
-          "N, MIN-MAX or N,MIN-MAX with whole numbers from " + fps_range + " and MIN <= N <= MAX",
-          [&c](const std::string& text) { return apply_framerate(text, c); });
-  const std::string presets = "ultrafast superfast veryfast faster fast medium slow slower veryslow placebo";
-  f.value("--preset", "NAME", "x264 preset: " + presets, c.preset, "one of " + presets,
-          storing_if(c.preset, is_x264_preset));
-  f.value("--encoder-threads", "N", "x264 sliced threads, 1-64; 0 picks by picture size and frame rate",
-          "0: one per 1920x1080 at 30 fps, at most min(4, CPUs)", "a whole number from 0 to 64",
-          storing(c.encoder_threads, [](const std::string& t) { return parse_int(t, 0, 64); }));
-  const std::string crf_accepts =
-      "a whole number from 0 to " + std::to_string(kMaxCrf) + " (or selkies' MIN-MAX, N,MIN-MAX)";
-  auto crf = [&c](const std::string& text) { return apply_crf(text, c); };
-  f.value("--crf", "N", "base quality, 0 best to 51 worst", std::to_string(c.crf), crf_accepts, crf);
-  f.value("--video-crf", "N", "same as --crf (selkies name)", "", crf_accepts, crf);
-  const std::string kbps_accepts = "kbit/s as N, MIN-MAX or N,MIN-MAX with whole numbers from " +
-                                   std::to_string(kMinKbps) + " to " + std::to_string(kMaxKbps) +
-                                   " and MIN <= N <= MAX";
-  auto kbps = [&c](const std::string& text) { return apply_bitrate(text, c); };
-  f.value("--max-kbps", "KBPS", "bitrate ceiling in kbit/s; MIN-MAX also sets --min-kbps",
-          std::to_string(c.max_kbps), kbps_accepts, kbps);
-  f.value("--video-bitrate", "KBPS", "same as --max-kbps (selkies name)", "", kbps_accepts, kbps);
-  // After the two above so that, given together, --min-kbps wins over a MIN-MAX floor.
-  f.integer("--min-kbps", "KBPS", "bitrate floor in kbit/s, at most --max-kbps", kMinKbps,
-            kMaxKbps, c.min_kbps);
-  f.integer("--paintover-crf", "N", "quality that sharpens a screen gone still", 0, kMaxCrf,
-            c.paintover_crf);
-  f.integer("--paintover-burst", "N", "frames sent at --paintover-crf", 1, 30, c.paintover_burst);
-  f.integer("--paintover-delay-ms", "MS", "stillness before sharpening", 0, 10000, c.paintover_delay_ms);
-  f.boolean("--paintover-444", "paint a still screen over in 4:4:4 where every viewer decodes it",
-            c.paintover_444);
-  f.boolean("--adaptive-threads", "one encoder thread; more only under sustained heavy motion",
-            c.adaptive_threads);
-  f.integer("--stripes", "N", "code the picture as N horizontal bands, each its own stream on its own thread (no recordings above 1)", 1, 16,
-            c.stripes);
-  f.integer("--max-encodes", "N",
-            "encode up to N streams of the desktop at once, one per group of viewers with similar links, so a slow "
-            "viewer does not lower a fast one's picture (1: one encode for everyone)",
-            1, 4, c.max_encodes);
-  f.integer("--convert-threads", "N", "threads converting pixels for the encoder", 1, 64,
-            c.convert_threads);
-  f.integer("--coalesce-us", "US", "capture once screen changes have stopped this long (0: at once)", 0, 100000,
-            c.coalesce_us);
-}
-
-void declare_input(FlagSet& f, Config& c) {
-  f.group("Input & clipboard");
-  f.optional_value("--enable-clipboard", "MODE",
-                   "true (both ways), in (to the desktop), out (to the viewer) or false",
-                   clipboard_name(c.clipboard), "true, in, out or false (also 1/0, yes/no, on/off)",
-                   storing(c.clipboard, parse_clipboard));
-  f.integer("--scroll-px-per-notch", "PX", "desktop pixels one wheel notch scrolls", 1, 10000,
-            c.scroll_px_per_notch);
-  f.integer("--control-timeout", "S",
-            "seconds the viewer with control may idle while another asks for it before control passes on; "
-            "0: never",
-            0, 86400, c.control_timeout);
-}
-
-void declare_audio(FlagSet& f, Config& c) {
-  f.group("Audio");
-  f.boolean("--audio-enabled", "stream desktop audio", c.audio);
-  f.text("--audio-device-name", "NAME", "audio source to capture", c.audio_device);
-  f.integer("--audio-bitrate", "BPS", "Opus bitrate in bit/s", 6000, 510000, c.audio_bitrate);
-  f.boolean("--microphone-enabled", "play the viewer's microphone into the desktop", c.microphone);
-  f.value("--microphone-fifo", "FILE", "FIFO the microphone audio is written to", "$XDG_RUNTIME_DIR/voxl-mic.fifo",
-          "an absolute path",
-          storing_if(c.microphone_fifo, is_absolute_path));
-  f.text("--microphone-device", "NAME",
-         "Windows: output device (name or prefix) to play the microphone into; default the first virtual cable",
-         c.microphone_device);
-}
-
-void declare_files(FlagSet& f, Config& c) {
-  f.group("Files");
-  f.value("--file-transfers", "MODE", "upload, download, both, or none", "upload,download",
-          "upload, download, both, none, or upload,download",
-          storing(c.file_transfers, parse_file_transfers));
-  f.value("--files-root", "DIR", "folder the Files panel can see", "$HOME", "an absolute path",
-          storing_if(c.files_root, is_absolute_path));
-  f.value("--upload-dir", "DIR", "folder under --files-root that uploads go into", c.upload_dir,
-          "a relative path without . or .. parts",
-          storing_if(c.upload_dir, is_contained_relative_path));
-  f.integer("--max-upload-mb", "MB", "largest accepted upload, 0 for no limit", 0, 1 << 20,
-            c.max_upload_mb);
-  f.boolean("--pace-transfers", "downloads to a viewer's address take only what the picture leaves of the link",
-            c.pace_transfers);
+void declare_limits(FlagSet& f, Config& c) {
+  f.group("Limits");
+  f.integer("--max-connections", "N",
+            "open HTTP and WebSocket connections at most; past it a new one is answered 503 with Retry-After and "
+            "closed",
+            1, kMaxConnections, c.max_connections);
+  f.integer("--max-connections-per-address", "N",
+            "open connections at most from one remote address (agents run many requests at once, and a NAT puts "
+            "many users behind one address)",
+            1, kMaxConnections, c.max_connections_per_address);
 }
 
 void declare_agents(FlagSet& f, Config& c) {
-  f.group("Agents");
-  f.text("--exec", "CMD", "shell command to run inside the private Xvfb", c.exec);
+  f.group("Agents and recordings");
   f.integer("--max-record-seconds", "S", "longest recording (/record)", 1, 86400, c.max_record_seconds);
   f.integer("--max-record-mb", "MB", "disk space all recordings may take together; one that reaches it ends", 1,
             kMaxRecordMb, c.max_record_mb);
@@ -246,59 +273,68 @@ void declare_agents(FlagSet& f, Config& c) {
   f.integer("--max-wait-seconds", "S", "longest /wait timeout and idle", 1, 86400, c.max_wait_seconds);
 }
 
-void declare_display(FlagSet& f, Config& c) {
-  f.group("Display");
-  f.text("--display", "NAME", "display to capture: an X display (default $DISPLAY), on Windows an index (0 primary)",
-         c.display);
-  f.optional_value("--xvfb", "WxH",
-                   "run a private Xvfb of this size (also done when DISPLAY is unset)",
-                   "1920x1080", "a size such as 1920x1080", [&c](const std::string& text) {
-                     c.xvfb = parse_size(text.empty() ? "1920x1080" : text);
-                     return c.xvfb.has_value();
-                   });
-  f.value("--capture-region", "X,Y,W,H", "capture only this rectangle", "", "x,y,w,h with w and h > 0",
-          storing(c.capture_region, parse_rect));
-  f.value("--capture-window", "ID", "capture one window by id", "", "a window id, decimal or 0x hex",
-          [&c](const std::string& text) { return apply_window_id(text, c.capture_window); });
-  f.boolean("--enable-resize", "the desktop follows the viewer's window size", c.resize);
-  f.value("--resize-scale", "X", "most desktop pixels per CSS pixel when resizing, 0.25-4", platform::kDefaultResizeScaleText,
-          "a number from 0.25 to 4",
-          storing(c.resize_scale, [](const std::string& t) { return parse_decimal(t, 0.25, 4.0); }));
-  f.integer("--round-corners", "PX", "corner radius of top-level windows, 0 for square", 0,
-            kMaxCornerRadius, c.round_corners);
-  f.value("--round-windows", "LIST", "title:radius,... rounds the windows with that title", "none",
-          "none or title:radius,... with radius from 0 to 256",
-          storing(c.round_windows, parse_window_rounding));
+void declare_files(FlagSet& f, Config& c) {
+  f.group("File transfer");
+  f.value("--file-transfers", "MODE", "upload, download, both, or none", "upload,download",
+          "upload, download, both, none, or upload,download",
+          storing(c.file_transfers, parse_file_transfers));
+  f.value("--files-root", "DIR", "folder the Files panel can see", "$HOME", "an absolute path",
+          storing_if(c.files_root, is_absolute_path));
+  f.value("--upload-dir", "DIR", "folder under --files-root that uploads go into", c.upload_dir,
+          "a relative path without . or .. parts",
+          storing_if(c.upload_dir, is_contained_relative_path));
+  f.integer("--max-upload-mb", "MB", "largest accepted upload, 0 for no limit", 0, 1 << 20,
+            c.max_upload_mb);
+  f.boolean("--pace-transfers", "downloads to a viewer's address take only what the picture leaves of the link",
+            c.pace_transfers);
 }
 
 void declare_logging(FlagSet& f, Config& c) {
-  f.group("Logging");
-  f.integer("--stats-seconds", "S", "seconds between capture statistics lines", 1, 3600, c.stats_seconds);
+  f.group("Logs and metrics");
   f.value("--log-level", "LEVEL", "trace, debug, info, warn or error", c.log_level,
           "trace, debug, info, warn or error",
           storing_if(c.log_level, is_log_level));
+  f.integer("--stats-seconds", "S", "seconds between capture statistics lines", 1, 3600, c.stats_seconds);
+  f.value("--metrics-addr", "ADDR:PORT",
+          "also serve /metrics, /healthz and /readyz here, without credentials (for Prometheus on a private "
+          "address; 0 as the port picks a free one, logged at start)",
+          "none: /metrics on the main port, behind its credentials", "ADDR:PORT with an IP address, [v6]:PORT for IPv6",
+          storing(c.metrics_addr, parse_listen_point));
 }
 
-void declare_checking(FlagSet& f, Config& c) {
-  f.group("General");
-  f.boolean("--check-config",
-            "check the flags, the environment and the files they name (TLS certificate and key, secrets, the files "
-            "root), say what voxl would run with, and exit: 0 when valid, 2 when not",
-            c.check_config);
+void declare_windows(FlagSet& f, Config& c) {
+  f.group("Windows only");
+  f.text("--microphone-device", "NAME",
+         "Windows: output device (name or prefix) to play the microphone into; default the first virtual cable",
+         c.microphone_device);
+}
+
+// selkies' names for voxl settings: one setting with two names, so given
+// together they must agree (config.cpp).
+void declare_aliases(FlagSet& f, Config& c) {
+  f.group("Compatibility aliases");
+  f.value("--video-crf", "N", "same as --crf (selkies name)", "", crf_accepts(),
+          [&c](const std::string& text) { return apply_crf(text, c); });
+  f.value("--video-bitrate", "KBPS", "same as --max-kbps (selkies name)", "", kbps_accepts(),
+          [&c](const std::string& text) { return apply_bitrate(text, c); });
 }
 
 }  // namespace
 
 void declare_flags(FlagSet& flags, Config& config) {
-  declare_network(flags, config);
-  declare_video(flags, config);
-  declare_input(flags, config);
-  declare_audio(flags, config);
-  declare_files(flags, config);
-  declare_agents(flags, config);
+  declare_general(flags, config);
   declare_display(flags, config);
+  declare_input(flags, config);
+  declare_video(flags, config);
+  declare_audio(flags, config);
+  declare_server(flags, config);
+  declare_access(flags, config);
+  declare_limits(flags, config);
+  declare_agents(flags, config);
+  declare_files(flags, config);
   declare_logging(flags, config);
-  declare_checking(flags, config);
+  declare_windows(flags, config);
+  declare_aliases(flags, config);
 }
 
 }  // namespace voxl::app

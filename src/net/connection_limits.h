@@ -16,7 +16,7 @@ namespace voxl::net {
 
 struct ConnectionCaps {
   size_t total = 256;        // --max-connections
-  size_t per_address = 32;   // --max-connections-per-address
+  size_t per_address = 128;  // --max-connections-per-address
 };
 
 class ConnectionToken {
