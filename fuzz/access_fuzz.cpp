@@ -3,7 +3,8 @@
 // query; the first byte picks the settings (loopback only, Basic auth, a
 // token, listed hosts and origins) and the WebSocket and TLS flags. Checks
 // that decisions are consistent (a 200 has a role, a refusal has none) and
-// that the small parsers never read outside their input.
+// that the small parsers never read outside their input, the cross-site rule
+// keeps its reason short, and /ws-check always answers JSON.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -11,8 +12,11 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "fuzz_check.h"
 #include "net/access_policy.h"
+#include "net/stream_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
@@ -41,6 +45,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   r.tls = flags & 128;
 
   const auto d = voxl::net::check_access(s, r);
+  // What /ws-check says of it: JSON that parses, whatever the headers held.
+  const voxl::net::StreamCheck c = voxl::net::stream_check(s, r, d);
+  if (c.status != d.status || !nlohmann::json::accept(c.json)) std::abort();
   if ((d.status == 200) != (d.role != voxl::net::Role::kNone)) std::abort();
   if (d.status == 200 && (s.basic_auth || !s.token.empty()) && d.credential == voxl::net::Credential::kNone)
     std::abort();
@@ -54,7 +61,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (q->size() > r.query.size()) std::abort();
   const std::string stripped = voxl::net::without_query_param(r.query, voxl::net::kTokenParam);
   if (stripped.size() > r.query.size() || voxl::net::query_param(stripped, voxl::net::kTokenParam)) std::abort();
-  (void)voxl::net::is_json_content_type(f[2]);
+  if (const auto why = voxl::net::cross_site_reason(s, r.origin, f[2], r.host, r.tls); why && why->size() > 512)
+    std::abort();
   (void)voxl::net::is_valid_token(f[3]);
   return 0;
 }

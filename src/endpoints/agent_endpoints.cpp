@@ -179,17 +179,13 @@ CancelFn record(const AgentServices& s, const EndpointRequest& req, ReplyFn repl
 // client leaves; refused for foreign origins all the same, above), but
 // starting and stopping recordings changes what the server holds for
 // everyone: its recording slots, its disk, and any client's recording,
-// whose id is a small counter. View-only is read-only.
+// whose id is a small counter. View-only is read-only. (A page of another
+// site cannot POST here: the server refuses that before any handler.)
 constexpr const char* kViewOnlyRecordControl = "view-only credentials cannot start or stop recordings";
-// For the same reason as /input: a page on another site may post here from
-// the user's browser without asking first.
-constexpr const char* kForeignRecordControl =
-    "starting or stopping recordings from a foreign origin refused; allow it with --allowed-origins";
 
 CancelFn record_start(const AgentServices& s, const EndpointRequest& req, ReplyFn reply) {
   if (!query_of(req, {}, reply)) return nullptr;
   if (req.view_only) return reply(net::json_error(403, "", kViewOnlyRecordControl)), nullptr;
-  if (req.foreign_origin) return reply(net::json_error(403, "", kForeignRecordControl)), nullptr;
   RecordRefusal why;
   const uint64_t id = s.recordings.start(why);
   if (id == 0) return reply(net::json_error(why.status, "", why.error)), nullptr;
@@ -203,7 +199,6 @@ CancelFn record_stop(const AgentServices& s, const EndpointRequest& req, ReplyFn
   auto q = query_of(req, {"id"}, reply);
   if (!q) return nullptr;
   if (req.view_only) return reply(net::json_error(403, "", kViewOnlyRecordControl)), nullptr;
-  if (req.foreign_origin) return reply(net::json_error(403, "", kForeignRecordControl)), nullptr;
   if (!q->has("id")) return reply(net::json_error(400, "id", "id is required: /record/stop?id=N")), nullptr;
   uint64_t id = 0;
   ParamError error;
@@ -237,12 +232,6 @@ CancelFn input_actions(const AgentServices& s, const EndpointRequest& req, Reply
   ParamError scale_error;
   if (!parse_scale(*q, scale, scale_error)) return reply(bad(scale_error)), nullptr;
   if (req.view_only) return reply(net::json_error(403, "", "view-only credentials cannot send input")), nullptr;
-  // A page on another site may post here from the user's browser without
-  // asking first (a "simple" request); only scripts and this server's own
-  // page (or --allowed-origins) drive the desktop.
-  if (req.foreign_origin)
-    return reply(net::json_error(403, "", "input from a foreign origin refused; allow it with --allowed-origins")),
-           nullptr;
   input::InputInjector* injector = s.interaction ? s.interaction->injector() : nullptr;
   if (!injector) return reply(net::json_error(503, "", "this desktop takes no input")), nullptr;
   // Coordinates are the picture's, like a viewer's clicks: checked against
@@ -285,10 +274,9 @@ net::EndpointTable agent_endpoints(AgentServices services) {
   t["/screenshot"] = {{"GET"}, bind(screenshot)};
   t["/wait"] = {{"GET"}, bind(wait)};
   t["/record"] = {{"GET"}, bind(record)};
-  // The POSTs act on the desktop: they take JSON only (see Endpoint::json_post).
-  t["/record/start"] = {{"POST"}, bind(record_start), true};
-  t["/record/stop"] = {{"POST"}, bind(record_stop), true};
-  t["/input"] = {{"POST"}, bind(input_actions), true};
+  t["/record/start"] = {{"POST"}, bind(record_start)};
+  t["/record/stop"] = {{"POST"}, bind(record_stop)};
+  t["/input"] = {{"POST"}, bind(input_actions)};
   return t;
 }
 

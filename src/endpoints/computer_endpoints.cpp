@@ -25,12 +25,6 @@ CancelFn computer(ComputerUse& c, const EndpointRequest& req, ReplyFn reply) {
   auto q = endpoint_query(req, {"scale", "max_width", "max_height", "screenshot", "cursor", "react", "settle", "settle_timeout"},
                          reply);
   if (!q) return nullptr;
-  // A page on another site may post here from the user's browser without
-  // asking first; only scripts and this server's own page (or
-  // --allowed-origins) drive the desktop.
-  if (req.foreign_origin)
-    return reply(net::json_error(403, "", "computer use from a foreign origin refused; allow it with --allowed-origins")),
-           nullptr;
   ComputerOptions options;
   options.settle_cap = std::min(options.settle_cap, c.services().max_wait);
   ParamError error;
@@ -75,8 +69,7 @@ net::EndpointTable computer_endpoints(ComputerUse& computer) {
   // A typed sentence or a long drag path is small; 64 KiB is plenty.
   t["/computer"] = {{"POST"}, [&computer](EndpointRequest& req, ReplyFn reply) {
                       return endpoints::computer(computer, req, std::move(reply));
-                    },
-                    true};
+                    }};
   t["/cursor"] = {{"GET"}, [&computer](EndpointRequest& req, ReplyFn reply) {
                     return endpoints::cursor(computer, req, std::move(reply));
                   }};

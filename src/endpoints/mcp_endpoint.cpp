@@ -199,10 +199,9 @@ std::function<void()> call_tool(Context& c, const json& params, bool view_only, 
 }
 
 CancelFn handle(Context& c, EndpointRequest& req, ReplyFn reply) {
-  // The transport's rule against DNS rebinding and foreign pages: a
-  // browser page of another site gets nothing here.
-  if (req.foreign_origin)
-    return reply(net::json_error(403, "", "MCP from a foreign origin refused; allow it with --allowed-origins")), nullptr;
+  // The transport's rule against DNS rebinding and foreign pages (a browser
+  // page of another site gets nothing here) is the server's: the Host
+  // allow-list and the cross-site rule for POSTs, before this handler.
   for (const auto& [name, value] : req.headers)
     if (name == "mcp-protocol-version" && !mcp::supported_version(value))
       return reply(net::json_error(400, "MCP-Protocol-Version",
@@ -262,7 +261,7 @@ net::EndpointTable mcp_endpoints(ComputerUse& computer, RecordService& recording
   net::EndpointTable t;
   // Only POST: the transport lets a server offer no stream (GET is then
   // 405, which the server's method check answers).
-  t["/mcp"] = {{"POST"}, [c](EndpointRequest& req, ReplyFn reply) { return handle(*c, req, std::move(reply)); }, true,
+  t["/mcp"] = {{"POST"}, [c](EndpointRequest& req, ReplyFn reply) { return handle(*c, req, std::move(reply)); },
                256 * 1024};
   return t;
 }

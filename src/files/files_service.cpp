@@ -675,7 +675,6 @@ net::EndpointTable FilesService::endpoints() {
   t["/files/list"] = {{"GET"}, bind(&State::list)};
   t["/files/download"] = {{"GET", "HEAD"}, bind(&State::download)};
   net::Endpoint up{{"POST", "PUT", "GET", "DELETE"}, bind(&State::upload)};
-  up.json_post = true;
   up.max_body = size_t(state_->options.chunk_bytes);
   t["/files/upload"] = std::move(up);
   return t;

@@ -169,9 +169,10 @@ TokenCheck check_token(const std::string& token, const RequestFacts& r) {
   return t;
 }
 
-AccessDecision refuse(int status, std::string reason) {
+AccessDecision refuse(int status, Refusal what, std::string reason) {
   AccessDecision d;
   d.status = status;
+  d.refused = what;
   d.reason = std::move(reason);
   return d;
 }
@@ -267,8 +268,22 @@ std::string without_query_param(std::string_view query, std::string_view name) {
   return out;
 }
 
-bool is_json_content_type(std::string_view header) {
-  return iequals(trim(header.substr(0, header.find(';'))), "application/json");
+std::optional<std::string> cross_site_reason(const AccessSettings& s, std::optional<std::string_view> origin,
+                                             std::optional<std::string_view> sec_fetch_site, std::string_view host,
+                                             bool tls) {
+  // The Origin decides when there is one: a listed origin's requests say
+  // "cross-site" too, and are meant to pass.
+  if (origin) {
+    if (origin_allowed(s, *origin, host, tls)) return std::nullopt;
+    return "a page of another site (Origin: " + std::string(origin->substr(0, std::min<size_t>(origin->size(), 200))) +
+           ") may not do this; allow that origin with --allowed-origins";
+  }
+  if (sec_fetch_site) {
+    const std::string site = lower(trim(*sec_fetch_site));
+    if (site == "cross-site" || site == "same-site")
+      return "a page of another site (Sec-Fetch-Site: " + site + ") may not do this";
+  }
+  return std::nullopt;
 }
 
 std::string with_access_token(const std::string& url, const std::string& token) {
@@ -283,10 +298,10 @@ bool is_valid_token(std::string_view token) {
 }
 
 AccessDecision check_access(const AccessSettings& s, const RequestFacts& r) {
-  if (r.host.empty()) return refuse(400, "missing Host header");
+  if (r.host.empty()) return refuse(400, Refusal::kMissingHost, "missing Host header");
   if (!host_allowed(s, r.host)) {
     const std::string named(r.host.substr(0, std::min<size_t>(r.host.size(), 200)));
-    return refuse(403, s.loopback_only
+    return refuse(403, Refusal::kHost, s.loopback_only
                            ? "this server only answers to localhost names (Host: " + named +
                                  "); add other names with --allowed-hosts"
                            : "this server does not answer to the name in Host: " + named +
@@ -310,7 +325,7 @@ AccessDecision check_access(const AccessSettings& s, const RequestFacts& r) {
       } else if (user_ok && !s.viewonly_password.empty() && same_secret(creds->second, s.viewonly_password)) {
         d.role = Role::kViewOnly;
       } else {
-        AccessDecision f = refuse(401, "wrong user name or password");
+        AccessDecision f = refuse(401, Refusal::kCredential, "wrong user name or password");
         f.failed_attempt = true;
         f.stale_cookie = t.stale_cookie;
         f.challenge = "Basic";
@@ -320,7 +335,7 @@ AccessDecision check_access(const AccessSettings& s, const RequestFacts& r) {
     } else {
       const bool sent_something = t.presented || !r.authorization.empty();
       AccessDecision f = refuse(
-          401, s.basic_auth ? (sent_something ? "wrong credentials" : "authentication required")
+          401, Refusal::kCredential, s.basic_auth ? (sent_something ? "wrong credentials" : "authentication required")
                             : (sent_something ? "wrong access token"
                                               : "this server needs its access token: open the address voxl "
                                                 "logged at start (it ends in ?token=...), or send "
@@ -332,7 +347,7 @@ AccessDecision check_access(const AccessSettings& s, const RequestFacts& r) {
     }
   }
   if (r.websocket && r.origin && !origin_allowed(s, *r.origin, r.host, r.tls)) {
-    AccessDecision f = refuse(403, "WebSocket from a foreign origin (" +
+    AccessDecision f = refuse(403, Refusal::kOrigin, "WebSocket from a foreign origin (" +
                                        std::string(r.origin->substr(0, std::min<size_t>(r.origin->size(), 200))) +
                                        ") refused; allow it with --allowed-origins");
     return f;

@@ -40,9 +40,13 @@ enum class Role { kNone, kFull, kViewOnly };
 // Where the credential that let a request in came from.
 enum class Credential { kNone, kBasic, kBearer, kCookie, kQuery };
 
+// What a refusal was about, so the page can say how to fix it.
+enum class Refusal { kNone, kMissingHost, kHost, kCredential, kOrigin };
+
 struct AccessDecision {
   int status = 200;  // 200 allowed, else the HTTP status to answer with
   std::string reason;  // for the response body and the log
+  Refusal refused = Refusal::kNone;
   Role role = Role::kNone;
   Credential credential = Credential::kNone;
   // A credential was presented and was wrong (counts towards back-off);
@@ -81,9 +85,17 @@ std::vector<std::string_view> cookie_values(std::string_view header, std::string
 std::optional<std::string_view> query_param(std::string_view query, std::string_view name);
 // The query without any `name=` parameters; the others keep their order.
 std::string without_query_param(std::string_view query, std::string_view name);
-// "application/json", any letter case, parameters such as "; charset=utf-8"
-// allowed.
-bool is_json_content_type(std::string_view header);
+// The one rule against cross-site requests (docs/security.md): a request
+// that a page of another site made the user's browser send. It carries an
+// Origin that is neither this server's page (scheme and `host`) nor listed
+// in --allowed-origins ("null" is foreign), or, without an Origin, a
+// Sec-Fetch-Site of "cross-site" or "same-site". A request with neither
+// header comes from no page (curl, an agent's HTTP library) and is not
+// cross-site. Returns why, for the answer and the log; nullopt when the
+// request may act.
+std::optional<std::string> cross_site_reason(const AccessSettings& s, std::optional<std::string_view> origin,
+                                             std::optional<std::string_view> sec_fetch_site, std::string_view host,
+                                             bool tls);
 // `url` with "?token=<token>" appended; `url` itself when token is empty.
 std::string with_access_token(const std::string& url, const std::string& token);
 // 16 to 256 characters from A-Z a-z 0-9 - . _ ~ (safe in a URL and a

@@ -32,7 +32,10 @@ struct EndpointRequest {
   std::vector<std::pair<std::string, std::string>> headers;
   std::string remote_address;   // the client's IP address as text; "" when unknown
   bool view_only = false;       // authenticated with the view-only password
-  bool foreign_origin = false;  // an Origin header from another site (a browser page elsewhere)
+  // Sent by a page of another site (net::cross_site_reason). The server
+  // refuses such requests itself for every method but GET, HEAD and
+  // OPTIONS; a GET handler that starts work on the user's behalf checks it.
+  bool foreign_origin = false;
 };
 
 // A body made piece by piece while the answer is written: a part of a file
@@ -82,9 +85,6 @@ struct Endpoint {
   // The request is the handler's to take from (the body of a large upload
   // is moved, not copied): the session does not read it after the call.
   std::function<CancelFn(EndpointRequest&, ReplyFn)> handle;
-  // POSTs must say "Content-Type: application/json" (else 415): an HTML
-  // form cannot, so a foreign page cannot post to it without CORS.
-  bool json_post = false;
   // The largest request body taken; a longer one is answered 413 and the
   // connection closes.
   size_t max_body = 64 * 1024;

@@ -11,6 +11,7 @@
 
 #include "net/embedded_assets.h"
 #include "net/forwarded.h"
+#include "net/stream_check.h"
 
 namespace voxl::net {
 
@@ -193,26 +194,31 @@ Routed too_many_attempts(const Request& req, AuthThrottle::Clock::duration wait)
   return r;
 }
 
-// A refusal by the access policy, with the bookkeeping for wrong
-// credentials: back-off, rate-limited log lines, closing the connection.
-Routed refused(const Request& req, SessionContext& ctx, const AccessDecision& d, const RequestOrigin& seen) {
-  const std::string& remote = seen.remote;
-  Routed r;
+// The bookkeeping of a refusal by the access policy: wrong credentials count
+// towards back-off and get a rate-limited log line. True when the
+// connection should close after the answer.
+bool count_refusal(const Request& req, SessionContext& ctx, const AccessDecision& d, const std::string& remote) {
   const std::string what = std::string(req.method_string()) + " " + std::string(path_of(req));
-  if (d.failed_attempt) {
-    ++ctx.auth_failures;
-    const auto f = ctx.auth_throttle.record_failure(remote, ctx.now());
-    if (f.log)
-      ctx.log->warn("refused {} from {}: {} ({} failed attempt{} from there since the last such line{})", what,
-                    remote.empty() ? "an unknown address" : remote, d.reason, f.unlogged, f.unlogged == 1 ? "" : "s",
-                    f.blocked.count() > 0
-                        ? ", blocked for " +
-                              std::to_string(std::chrono::ceil<std::chrono::seconds>(f.blocked).count()) + " s"
-                        : "");
-    r.close = f.close_connection || f.blocked.count() > 0;
-  } else {
+  if (!d.failed_attempt) {
     ctx.log->info("refused {}: {}", what, d.reason);
+    return false;
   }
+  ++ctx.auth_failures;
+  const auto f = ctx.auth_throttle.record_failure(remote, ctx.now());
+  if (f.log)
+    ctx.log->warn("refused {} from {}: {} ({} failed attempt{} from there since the last such line{})", what,
+                  remote.empty() ? "an unknown address" : remote, d.reason, f.unlogged, f.unlogged == 1 ? "" : "s",
+                  f.blocked.count() > 0
+                      ? ", blocked for " +
+                            std::to_string(std::chrono::ceil<std::chrono::seconds>(f.blocked).count()) + " s"
+                      : "");
+  return f.close_connection || f.blocked.count() > 0;
+}
+
+// A refusal by the access policy, with its bookkeeping (count_refusal).
+Routed refused(const Request& req, SessionContext& ctx, const AccessDecision& d, const RequestOrigin& seen) {
+  Routed r;
+  r.close = count_refusal(req, ctx, d, seen.remote);
   r.response = text_response(req, http::int_to_status(unsigned(d.status)), d.reason);
   if (d.status == 401) {
     r.response.set(http::field::www_authenticate, d.challenge == "Basic"
@@ -251,6 +257,29 @@ Response json_reply(const Request& req, const EndpointReply& e) {
   return res;
 }
 
+// POST /ws-check (stream_check.h): the decision a WebSocket upgrade with
+// these headers gets, as JSON. It is refused with the upgrade's status but
+// without WWW-Authenticate, so the browser asks for no password: the page
+// shows the reason instead. Wrong credentials count as for any request.
+Routed stream_check_reply(const Request& req, SessionContext& ctx, const RequestFacts& facts,
+                          const RequestOrigin& seen) {
+  Routed r;
+  if (req.method() != http::verb::post) {
+    r.response = text_response(req, http::status::method_not_allowed, "/ws-check takes POST");
+    r.response.set(http::field::allow, "POST");
+    return r;
+  }
+  const AccessDecision d = check_access(ctx.access, facts);
+  const StreamCheck c = stream_check(ctx.access, facts, d);
+  if (d.status != 200) r.close = count_refusal(req, ctx, d, seen.remote);
+  EndpointReply e;
+  e.status = c.status;
+  e.body = c.json;
+  r.response = json_reply(req, e);
+  if (d.stale_cookie) r.response.set(http::field::set_cookie, token_cookie("", seen.tls, true));
+  return r;
+}
+
 }  // namespace
 
 void write_server_metrics(const SessionContext& ctx, MetricsText& m) {
@@ -261,7 +290,7 @@ void write_server_metrics(const SessionContext& ctx, MetricsText& m) {
   m.family("voxl_connections_open", T::kGauge, "HTTP and WebSocket connections open now");
   m.sample("voxl_connections_open", ctx.sessions ? double(ctx.sessions->size()) : 0.0);
   m.family("voxl_connections_refused_total", T::kCounter,
-           "Connections closed at once for a limit (--max-connections, --max-connections-per-address)");
+           "Connections refused for a limit (--max-connections, --max-connections-per-address): answered 503, or closed at once while too many such answers are in flight");
   m.sample("voxl_connections_refused_total", double(ctx.connections_refused));
   m.family("voxl_auth_failures_total", T::kCounter, "Requests refused for a wrong password, token or cookie");
   m.sample("voxl_auth_failures_total", double(ctx.auth_failures));
@@ -303,8 +332,19 @@ Routed route_request(Request& req, SessionContext& ctx, const std::string& remot
                                      "this address serves GET /metrics, /healthz and /readyz only");
     return r;
   }
-  if (const auto wait = ctx.auth_throttle.blocked_for(seen.remote, ctx.now()); wait.count() > 0)
-    return too_many_attempts(req, wait);
+  const bool checking = path_of(req) == "/ws-check";
+  if (const auto wait = ctx.auth_throttle.blocked_for(seen.remote, ctx.now()); wait.count() > 0) {
+    if (!checking) return too_many_attempts(req, wait);
+    Routed r;
+    EndpointReply e;
+    const StreamCheck c = stream_check_throttled(std::chrono::ceil<std::chrono::seconds>(wait));
+    e.status = c.status;
+    e.body = c.json;
+    r.response = json_reply(req, e);
+    r.response.set(http::field::retry_after, std::to_string(std::chrono::ceil<std::chrono::seconds>(wait).count()));
+    r.close = true;
+    return r;
+  }
   const bool upgrade = beast::websocket::is_upgrade(req) && path_of(req) == "/ws";
   RequestFacts facts;
   facts.host = seen.host;
@@ -312,8 +352,9 @@ Routed route_request(Request& req, SessionContext& ctx, const std::string& remot
   facts.authorization = header(http::field::authorization).value_or("");
   facts.cookie = header(http::field::cookie).value_or("");
   facts.query = query_of(req);
-  facts.websocket = upgrade;
+  facts.websocket = upgrade || checking;
   facts.tls = seen.tls;
+  if (checking) return stream_check_reply(req, ctx, facts, seen);
   const AccessDecision d = check_access(ctx.access, facts);
   if (d.status != 200) return refused(req, ctx, d, seen);
   if (d.credential != Credential::kNone && ctx.auth_throttle.size() > 0) ctx.auth_throttle.record_success(seen.remote);
@@ -337,11 +378,15 @@ Routed route_request(Request& req, SessionContext& ctx, const std::string& remot
       r.response.set(http::field::allow, allow);
       return r;
     }
-    if (e.json_post && req.method() == http::verb::post &&
-        !is_json_content_type(header(http::field::content_type).value_or(""))) {
-      r.response = json_reply(req, json_error(415, "Content-Type",
-                                              "POST " + std::string(path) +
-                                                  " takes a JSON body: send the header Content-Type: application/json"));
+    // The one rule against cross-site requests (docs/security.md): what a
+    // page of another site makes the browser send may look, never act.
+    const auto cross = cross_site_reason(ctx.access, header(http::field::origin), named("Sec-Fetch-Site"), seen.host,
+                                         seen.tls);
+    const bool safe = req.method() == http::verb::get || req.method() == http::verb::head ||
+                      req.method() == http::verb::options;
+    if (cross && !safe) {
+      ctx.log->info("refused {} {}: {}", method, path, *cross);
+      r.response = json_reply(req, json_error(403, "Origin", method + " " + std::string(path) + " refused: " + *cross));
       return r;
     }
     r.endpoint = &e;
@@ -359,8 +404,7 @@ Routed route_request(Request& req, SessionContext& ctx, const std::string& remot
     }
     r.call.remote_address = seen.remote;
     r.call.view_only = d.role == Role::kViewOnly;
-    const auto origin = header(http::field::origin);
-    r.call.foreign_origin = origin && !origin_allowed(ctx.access, *origin, seen.host, seen.tls);
+    r.call.foreign_origin = cross.has_value();
     return r;
   }
   r.response = answer(req, ctx);

@@ -2,8 +2,10 @@
 // brute-force back-off and the access policy first (a good ?token= on a GET
 // answers 303 to the same URL without it and sets the voxl_token cookie),
 // then the route ("/" and "/app.js" from the embedded
-// client, "/stats", "/ws" upgrades, then the registered endpoints). Kept apart from the sessions so it can
-// be tested on Beast's test stream. Internal to src/net; loop thread.
+// client, "/stats", "/ws" upgrades, "/ws-check" (stream_check.h), then the
+// registered endpoints, where a request of another site's page may only
+// read: cross_site_reason). Kept apart from the sessions so it can be
+// tested on Beast's test stream. Internal to src/net; loop thread.
 #pragma once
 
 #include <boost/beast/http/message.hpp>

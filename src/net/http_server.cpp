@@ -13,10 +13,12 @@
 #include <limits>
 #include <optional>
 
+#include <nlohmann/json.hpp>
 #include <spdlog/fmt/fmt.h>
 
 #include "platform/fd_limits.h"
 #include "platform/socket_pacing.h"
+#include "base/json_text.h"
 #include "base/rate_limit.h"
 #include "net/connection_limits.h"
 #include "net/http_routes.h"
@@ -48,6 +50,15 @@ constexpr size_t kBodyLimit = 64 * 1024;  // paths that are not endpoints (endpo
 // keeping at most kHeaderLimit bytes of what a client sends ahead.
 constexpr size_t kWatchChunk = 4096;
 constexpr size_t kBodyReadChunk = 64 * 1024;  // Beast reads at most this much at a time
+// A connection over --max-connections or --max-connections-per-address is
+// answered 503 by a session of its own (so a client can tell a cap from a
+// crash), at most this many at once in all and from one address; past that
+// it is closed without a word. Such a session reads one request and has
+// this long for it.
+constexpr ConnectionCaps kRefusalCaps{64, 4};
+constexpr auto kRefusalReadTimeout = std::chrono::seconds(5);
+// What a refused client is told to wait before trying again.
+constexpr auto kRefusalRetryAfter = std::chrono::seconds(5);
 // Out of descriptors (or memory): accept again after this, doubling.
 constexpr auto kFirstAcceptBackoff = std::chrono::milliseconds(50);
 constexpr auto kLongestAcceptBackoff = std::chrono::seconds(1);
@@ -72,13 +83,21 @@ struct SessionShared {
   RateLimit fault_log{std::chrono::seconds(5)};
 };
 
+// Why a connection is answered 503 instead of being served.
+struct OverCap {
+  std::string limit;   // the flag: "--max-connections" or "--max-connections-per-address"
+  std::string reason;  // for the JSON answer
+};
+
 template <class Stream>
 class HttpSession final : public ClosableSession, public std::enable_shared_from_this<HttpSession<Stream>> {
  public:
   // `owner` keeps `ctx` (and its session registry) alive as long as this.
+  // With `over_cap` the session answers its one request 503 and closes.
   HttpSession(Stream&& stream, SessionContext& ctx, std::shared_ptr<SessionShared> shared,
-              std::shared_ptr<void> owner)
-      : owner_(std::move(owner)), stream_(std::move(stream)), ctx_(ctx), shared_(std::move(shared)) {}
+              std::shared_ptr<void> owner, std::optional<OverCap> over_cap = std::nullopt)
+      : owner_(std::move(owner)), stream_(std::move(stream)), ctx_(ctx), shared_(std::move(shared)),
+        over_cap_(std::move(over_cap)) {}
 
   ~HttpSession() {
     if (transfer_) ctx_.link_shares.remove_transfer(transfer_);
@@ -169,7 +188,7 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
     // No limit while the header is read (Beast would hold any Content-Length
     // against it); read_body() sets the path's.
     parser_->body_limit(std::numeric_limits<uint64_t>::max());
-    beast::get_lowest_layer(stream_).expires_after(kReadTimeout);
+    beast::get_lowest_layer(stream_).expires_after(over_cap_ ? kRefusalReadTimeout : kReadTimeout);
     http::async_read_header(stream_, buffer_, *parser_,
                             [self = this->shared_from_this()](beast::error_code ec, size_t) {
                               self->guarded("reading a request", 400, [&] { self->read_body(ec); });
@@ -186,14 +205,15 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
     const std::string_view target = parser_->get().target();
     body_path_ = std::string(target.substr(0, target.find('?')));
     const auto e = ctx_.endpoints.find(body_path_);
-    body_limit_ = e != ctx_.endpoints.end() ? e->second.max_body : kBodyLimit;
+    body_limit_ = e != ctx_.endpoints.end() && !over_cap_ ? e->second.max_body : kBodyLimit;
     if (const auto length = parser_->content_length(); length && *length > body_limit_) return too_large();
     parser_->body_limit(uint64_t(body_limit_));
     // Beast reads into what the buffer has room for: a header-sized buffer
     // would take a large body a few KiB per system call.
     if (const auto length = parser_->content_length(); length && *length > kBodyReadChunk)
       buffer_.reserve(kBodyReadChunk);
-    beast::get_lowest_layer(stream_).expires_after(kReadTimeout);  // the body gets its own 30 s
+    // The body gets its own 30 s (a refused one what is left of its 5 s).
+    if (!over_cap_) beast::get_lowest_layer(stream_).expires_after(kReadTimeout);
     http::async_read(stream_, buffer_, *parser_, [self = this->shared_from_this()](beast::error_code ec, size_t) {
       self->guarded("routing a request", 400, [&] { self->on_read(ec); });
     });
@@ -203,6 +223,7 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
   void too_large() {
     version_ = parser_->get().version();
     keep_alive_ = false;
+    if (over_cap_) return refuse_over_cap();
     const bool endpoint = ctx_.endpoints.contains(body_path_);
     send_reply(json_error(413, "body",
                           "the request body is larger than the " + std::to_string(body_limit_) + " bytes " +
@@ -223,6 +244,7 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
     version_ = req.version();
     keep_alive_ = req.keep_alive();
     head_ = req.method() == http::verb::head;
+    if (over_cap_) return refuse_over_cap();
     beast::error_code peer_ec;
     const auto peer = beast::get_lowest_layer(stream_).socket().remote_endpoint(peer_ec).address();
     remote_ = peer_ec ? std::string() : peer.to_string();
@@ -237,6 +259,21 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
     if (r.endpoint) return guarded("calling an endpoint", 500, [&] { call_endpoint(*r.endpoint, r.call); });
     if (r.close) r.response.keep_alive(false);
     write(std::move(r.response));
+  }
+
+  // 503 with Retry-After and the cap in JSON, whatever was asked (a
+  // WebSocket upgrade too, before it happens); the connection closes.
+  void refuse_over_cap() {
+    keep_alive_ = false;
+    const auto wait = std::chrono::seconds(kRefusalRetryAfter).count();
+    EndpointReply reply;
+    reply.status = 503;
+    reply.headers = {{"Retry-After", std::to_string(wait)}};
+    reply.body = json_text(nlohmann::json{{"error", over_cap_->reason},
+                                          {"limit", over_cap_->limit},
+                                          {"retry_after", wait}}) +
+                 "\n";
+    send_reply(std::move(reply));
   }
 
   // The handler may answer long after this returns (/wait, /record): until
@@ -498,6 +535,7 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
   // What follows a streamed answer once the watch's read has ended.
   enum class After { kRead, kClose };
   std::optional<After> next_;
+  std::optional<OverCap> over_cap_;  // this session only answers 503 (refuse_over_cap)
 };
 
 }  // namespace
@@ -505,7 +543,7 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
 struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   Impl(asio::io_context& context, SessionContext shared, ConnectionCaps caps)
       : io(context), acceptor(context), backoff_timer(context), ctx(std::move(shared)), limiter(caps),
-        live(caps.total) {
+        refusals(kRefusalCaps), live(caps.total + kRefusalCaps.total) {
     ctx.sessions = &live;
   }
 
@@ -546,31 +584,52 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
     const std::string address = remote.address().to_string();
     ConnectionLimiter::Refusal why{};
     ConnectionToken token = limiter.admit(address, why);
-    if (!token.held()) return refuse(s, address, why);
+    std::optional<OverCap> over_cap;
+    if (!token.held()) {
+      over_cap = refuse(address, why);
+      ConnectionLimiter::Refusal ignored_why{};
+      token = refusals.admit(address, ignored_why);
+      // Too many refusals being answered already: closed without a word.
+      if (!token.held()) {
+        s.close(ignored);
+        return;
+      }
+    }
     s.set_option(tcp::no_delay(true), ignored);
     CountedTcpStream counted(std::move(s), std::move(token));
     if (tls)
-      std::make_shared<HttpSession<TlsStream>>(TlsStream(std::move(counted), *tls), ctx, sessions, shared_from_this())
+      std::make_shared<HttpSession<TlsStream>>(TlsStream(std::move(counted), *tls), ctx, sessions, shared_from_this(),
+                                               std::move(over_cap))
           ->run();
     else
-      std::make_shared<HttpSession<PlainStream>>(std::move(counted), ctx, sessions, shared_from_this())->run();
+      std::make_shared<HttpSession<PlainStream>>(std::move(counted), ctx, sessions, shared_from_this(),
+                                                 std::move(over_cap))
+          ->run();
   }
 
-  // Over a limit the connection closes at once, before a byte is read: it
-  // costs nothing to refuse, whatever the client meant to send.
-  void refuse(tcp::socket& s, const std::string& address, ConnectionLimiter::Refusal why) {
-    beast::error_code ignored;
-    s.close(ignored);
+  // Over a limit the connection is not served: counted, logged (rate
+  // limited) and answered 503 (refuse_over_cap) when there is room for that.
+  OverCap refuse(const std::string& address, ConnectionLimiter::Refusal why) {
     ++ctx.connections_refused;
-    if (!refusal_log.allow()) return;
-    const uint64_t more = refusal_log.suppressed();
-    const std::string also = more ? fmt::format(" ({} more refused since the last report)", more) : "";
-    if (why == ConnectionLimiter::Refusal::kTotal)
-      ctx.log->warn("refused a connection from {}: {} connections are open (--max-connections){}", address,
-                    limiter.open(), also);
-    else
-      ctx.log->warn("refused a connection from {}: it has {} open (--max-connections-per-address){}", address,
-                    limiter.open_from(address), also);
+    const bool total = why == ConnectionLimiter::Refusal::kTotal;
+    OverCap cap;
+    cap.limit = total ? "--max-connections" : "--max-connections-per-address";
+    cap.reason = total ? fmt::format("voxl has {} connections open, its limit (--max-connections); try again later",
+                                     limiter.open())
+                       : fmt::format("this address has {} connections open to voxl, the limit for one address "
+                                     "(--max-connections-per-address); close some or try again later",
+                                     limiter.open_from(address));
+    if (refusal_log.allow()) {
+      const uint64_t more = refusal_log.suppressed();
+      const std::string also = more ? fmt::format(" ({} more refused since the last report)", more) : "";
+      if (total)
+        ctx.log->warn("refused a connection from {}: {} connections are open (--max-connections){}", address,
+                      limiter.open(), also);
+      else
+        ctx.log->warn("refused a connection from {}: it has {} open (--max-connections-per-address){}", address,
+                      limiter.open_from(address), also);
+    }
+    return cap;
   }
 
   // Accepting again at once would fail again at once: wait, longer each
@@ -605,6 +664,7 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   std::optional<ssl::context> tls;
   SessionContext ctx;
   ConnectionLimiter limiter;
+  ConnectionLimiter refusals;  // connections being answered 503 (kRefusalCaps)
   SessionRegistry live;  // every HTTP and viewer session; ctx.sessions points here
   std::shared_ptr<SessionShared> sessions = std::make_shared<SessionShared>();
   RateLimit refusal_log{std::chrono::seconds(5)};

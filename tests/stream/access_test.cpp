@@ -2,7 +2,9 @@
 // allow-list (a request or a WebSocket for a rebound name is refused even
 // with the right credential), the access token (Bearer, ?token= turning
 // into a cookie, the cookie), the generated token in the start-up line,
-// back-off after wrong credentials, and JSON-only POSTs.
+// back-off after wrong credentials, the one rule against cross-site
+// requests (a page of another site may not act; a script needs no special
+// header), and /ws-check, which tells the page why its stream was refused.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -136,15 +138,79 @@ TEST_F(AccessTest, WrongTokensBackOff) {
   EXPECT_TRUE(voxl_->wait_for_log("failed attempt", std::chrono::seconds(10)));
 }
 
-TEST_F(AccessTest, FormStylePostIsRefusedWith415) {
+TEST_F(AccessTest, PagesOfOtherSitesMayNotActScriptsNeedNoHeader) {
   start_voxl();
-  const HttpAnswer a = http_request(voxl_->port(),
-                                    {"POST", "/input", {{"Content-Type", "application/x-www-form-urlencoded"}}},
-                                    R"({"type":"move","x":1,"y":1})");
-  EXPECT_EQ(a.status, 415);
-  EXPECT_NE(a.body.find("Content-Type"), std::string::npos) << a.body;
-  const HttpAnswer rec = http_request(voxl_->port(), {"POST", "/record/start", {{"Content-Type", "text/plain"}}});
-  EXPECT_EQ(rec.status, 415);
+  const uint16_t port = voxl_->port();
+  const std::string move = R"({"type":"move","x":1,"y":1})";
+  // A form on another site: no JSON, a foreign Origin.
+  const HttpAnswer form = http_request(
+      port, {"POST", "/input", {{"Origin", "http://evil.example"}, {"Content-Type", "application/x-www-form-urlencoded"}}},
+      move);
+  EXPECT_EQ(form.status, 403);
+  EXPECT_NE(form.body.find("--allowed-origins"), std::string::npos) << form.body;
+  EXPECT_NE(form.body.find("POST /input"), std::string::npos) << form.body;
+  // A sandboxed frame (Origin: null), and a request the browser marks as
+  // another site's without an Origin.
+  EXPECT_EQ(http_request(port, {"POST", "/record/start", {{"Origin", "null"}}}).status, 403);
+  EXPECT_EQ(http_request(port, {"POST", "/record/start", {{"Sec-Fetch-Site", "cross-site"}}}).status, 403);
+  EXPECT_EQ(http_request(port, {"POST", "/computer", {{"Sec-Fetch-Site", "same-site"}}}, R"({"action":"wait"})").status,
+            403);
+  EXPECT_EQ(http_request(port, {"POST", "/mcp", {{"Origin", "http://evil.example"}}}, "{}").status, 403);
+  EXPECT_EQ(voxl_->log().find("recording 1 started"), std::string::npos) << voxl_->log();
+  EXPECT_TRUE(voxl_->wait_for_log("refused POST /record/start: a page of another site", std::chrono::seconds(10)))
+      << voxl_->log();
+  // curl -d sends a form's Content-Type; a script is not a page.
+  const HttpAnswer script = http_request(
+      port, {"POST", "/input", {{"Content-Type", "application/x-www-form-urlencoded"}}}, move);
+  EXPECT_EQ(script.status, 200) << script.body;
+  // No body and no header at all, as `curl -X POST` sends.
+  const HttpAnswer started = http_request(port, {"POST", "/record/start", {}});
+  ASSERT_EQ(started.status, 200) << started.body;
+  EXPECT_NE(started.body.find("\"id\""), std::string::npos) << started.body;
+  // The server's own page, which the browser marks same-origin.
+  const std::string own = "http://" + local_host();
+  const HttpAnswer page = http_request(port, {"POST", "/input", {{"Origin", own}, {"Sec-Fetch-Site", "same-origin"}}},
+                                       move);
+  EXPECT_EQ(page.status, 200) << page.body;
+}
+
+TEST_F(AccessTest, ListedOriginsMayAct) {
+  start_voxl({"--allowed-origins=https://dashboard.example"});
+  const HttpAnswer a =
+      http_request(voxl_->port(),
+                   {"POST", "/input", {{"Origin", "https://dashboard.example"}, {"Sec-Fetch-Site", "cross-site"}}},
+                   R"({"type":"move","x":2,"y":2})");
+  EXPECT_EQ(a.status, 200) << a.body;
+}
+
+TEST_F(AccessTest, WsCheckSaysWhyTheStreamIsRefused) {
+  start_everywhere({"--auth-token-file=" + write_token_file()});
+  const uint16_t port = voxl_->port();
+  auto check = [&](std::vector<std::pair<std::string, std::string>> headers) {
+    return http_request(port, {"POST", "/ws-check", std::move(headers)});
+  };
+  // Accepted: the page's own origin and the token.
+  const HttpAnswer ok = check({{"Origin", "http://" + local_host()}, {"Authorization", kBearer}});
+  EXPECT_EQ(ok.status, 200) << ok.body;
+  EXPECT_NE(ok.body.find("\"ok\":true"), std::string::npos) << ok.body;
+  // A proxy that sends its upstream's Host: the page's origin is not it.
+  const HttpAnswer proxied = check({{"Origin", "https://desk.example:8443"}, {"Authorization", kBearer}});
+  EXPECT_EQ(proxied.status, 403);
+  EXPECT_NE(proxied.body.find("\"refused\":\"origin\""), std::string::npos) << proxied.body;
+  EXPECT_NE(proxied.body.find("https://desk.example:8443"), std::string::npos) << proxied.body;
+  EXPECT_NE(proxied.body.find("proxy_set_header Host $host"), std::string::npos) << proxied.body;
+  EXPECT_NE(proxied.body.find("--allowed-origins=https://desk.example:8443"), std::string::npos) << proxied.body;
+  // A wrong token: 401 without WWW-Authenticate, so a browser asks nothing.
+  const HttpAnswer wrong = check({{"Origin", "http://" + local_host()}, {"Authorization", "Bearer wrong-token-0123456789"}});
+  EXPECT_EQ(wrong.status, 401);
+  EXPECT_TRUE(wrong.header("www-authenticate").empty()) << wrong.header("www-authenticate");
+  EXPECT_NE(wrong.body.find("\"refused\":\"credentials\""), std::string::npos) << wrong.body;
+  // A name the server does not answer to.
+  const HttpAnswer host = check({{"Host", "desk.example"}, {"Authorization", kBearer}});
+  EXPECT_EQ(host.status, 403);
+  EXPECT_NE(host.body.find("\"refused\":\"host\""), std::string::npos) << host.body;
+  // Only POST, which browsers send with an Origin.
+  EXPECT_EQ(get("/ws-check", {{"Authorization", kBearer}}).status, 405);
 }
 
 }  // namespace

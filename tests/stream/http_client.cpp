@@ -39,7 +39,6 @@ HttpAnswer http_request(uint16_t port, const HttpRequest& request, const std::st
     });
   };
   if (!has("host")) req.set(http::field::host, "127.0.0.1:" + std::to_string(port));
-  if (request.method == "POST" && !has("content-type")) req.set(http::field::content_type, "application/json");
   for (const auto& [name, value] : request.headers) req.set(name, value);
   req.body() = body;
   req.prepare_payload();

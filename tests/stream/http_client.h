@@ -23,9 +23,9 @@ struct HttpAnswer {
 struct HttpRequest {
   std::string method = "GET";
   std::string target = "/";
-  // Added as given; Host defaults to 127.0.0.1:<port> unless listed here,
-  // and a POST gets "Content-Type: application/json" unless one is listed
-  // (voxl's POST endpoints take JSON only).
+  // Added as given; Host defaults to 127.0.0.1:<port> unless listed here.
+  // Nothing else is added: like curl, a request carries no Origin and no
+  // Content-Type unless one is listed.
   std::vector<std::pair<std::string, std::string>> headers;
 };
 

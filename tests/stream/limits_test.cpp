@@ -14,6 +14,8 @@
 #include <sstream>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "platform/fd_limits.h"
 #include "endpoint_fixture.h"
 #include "raw_connection.h"
@@ -41,12 +43,26 @@ class LimitsTest : public EndpointFixture {
     return s;
   }
 
-  // True when a new connection from `source` is closed by voxl without an
-  // answer (it was over a limit).
-  bool refused(const std::string& source = "127.0.0.1") {
+  // True when a new connection from `source` is answered 503 with
+  // Retry-After and the cap's flag in JSON, then closed (it was over a
+  // limit). `target` may be a WebSocket upgrade: it is refused before it.
+  bool refused(const std::string& source = "127.0.0.1", const std::string& flag = "--max-connections",
+               const std::string& upgrade = "") {
     RawConnection s(voxl_->port(), source);
-    s.send(request("/wait?idle=0"));
-    return s.read_until_closed(kLimit) && s.received().empty();
+    s.send("GET " + std::string(upgrade.empty() ? "/wait?idle=0" : "/ws") + " HTTP/1.1\r\nHost: 127.0.0.1:" +
+           std::to_string(voxl_->port()) + "\r\n" + upgrade + "\r\n");
+    if (!s.read_until_closed(kLimit)) return false;
+    const std::string& got = s.received();
+    const size_t body = got.find("\r\n\r\n");
+    EXPECT_NE(got.find("HTTP/1.1 503"), std::string::npos) << got;
+    EXPECT_NE(got.find("Retry-After: 5"), std::string::npos) << got;
+    EXPECT_NE(got.find("Connection: close"), std::string::npos) << got;
+    if (body == std::string::npos) return false;
+    const auto json = nlohmann::json::parse(got.substr(body + 4), nullptr, false);
+    EXPECT_EQ(json.value("limit", ""), flag) << got;
+    EXPECT_NE(json.value("error", "").find(flag), std::string::npos) << got;
+    EXPECT_EQ(json.value("retry_after", 0), 5) << got;
+    return got.find("HTTP/1.1 503") != std::string::npos;
   }
 
   // A new connection is answered again, once voxl has seen an old one close
@@ -74,7 +90,11 @@ TEST_F(LimitsTest, ConnectionsPerAddressAreCapped) {
   start({"--max-connections-per-address=2"});
   auto a = answered_connection();
   auto b = answered_connection();
-  EXPECT_TRUE(refused());
+  EXPECT_TRUE(refused("127.0.0.1", "--max-connections-per-address"));
+  // A WebSocket is told the same, before the upgrade.
+  EXPECT_TRUE(refused("127.0.0.1", "--max-connections-per-address",
+                      "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"));
   EXPECT_TRUE(voxl_->wait_for_log("refused a connection from 127.0.0.1", kLimit)) << voxl_->log();
   EXPECT_NE(voxl_->log().find("--max-connections-per-address"), std::string::npos);
   // Another address is not held back by this one.
@@ -88,7 +108,7 @@ TEST_F(LimitsTest, AViewerHoldsAConnectionPlaceUntilItLeaves) {
   auto viewer = std::make_unique<StreamClient>(client_options());
   ASSERT_TRUE(viewer->wait_until([&] { return !viewer->texts().empty(); }));
   auto http = answered_connection("127.0.0.3");
-  EXPECT_TRUE(refused("127.0.0.4"));
+  EXPECT_TRUE(refused("127.0.0.4", "--max-connections"));
   EXPECT_TRUE(voxl_->wait_for_log("(--max-connections)", kLimit)) << voxl_->log();
   viewer.reset();
   EXPECT_TRUE(served_again("127.0.0.4"));

@@ -394,13 +394,41 @@ TEST(QueryParam, FirstValueRawAndTheRestKept) {
   EXPECT_EQ(without_query_param("stats&&x=%20", "token"), "stats&x=%20");
 }
 
-TEST(JsonContentType, AllowsParametersAndAnyCase) {
-  for (std::string_view h : {"application/json", "Application/JSON", "application/json; charset=utf-8",
-                             " application/json ;charset=UTF-8"})
-    EXPECT_TRUE(is_json_content_type(h)) << h;
-  for (std::string_view h : {"", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data",
-                             "application/jsonx", "application/json-patch+json", "application"})
-    EXPECT_FALSE(is_json_content_type(h)) << h;
+TEST(CrossSite, ScriptsAndTheOwnPagePass) {
+  AccessSettings s;
+  // curl, an agent's HTTP library: neither header.
+  EXPECT_FALSE(cross_site_reason(s, std::nullopt, std::nullopt, "localhost:6901", false));
+  // The server's own page, and a request the user typed (Sec-Fetch-Site: none).
+  EXPECT_FALSE(cross_site_reason(s, "http://localhost:6901", "same-origin", "localhost:6901", false));
+  EXPECT_FALSE(cross_site_reason(s, std::nullopt, "same-origin", "localhost:6901", false));
+  EXPECT_FALSE(cross_site_reason(s, std::nullopt, "none", "localhost:6901", false));
+  EXPECT_FALSE(cross_site_reason(s, "HTTPS://Desk.Example.com", std::nullopt, "desk.example.com", true));
+}
+
+TEST(CrossSite, ForeignNullAndSiblingPagesAreRefused) {
+  AccessSettings s;
+  for (std::string_view o : {"http://evil.example", "null", "https://localhost:6901", "http://localhost:6902", ""}) {
+    const auto why = cross_site_reason(s, o, std::nullopt, "localhost:6901", false);
+    ASSERT_TRUE(why) << o;
+    EXPECT_NE(why->find("--allowed-origins"), std::string::npos) << *why;
+  }
+  // Without an Origin, the browser's own word for where the request came from.
+  for (std::string_view site : {"cross-site", "same-site", "Cross-Site", " same-site "})
+    EXPECT_TRUE(cross_site_reason(s, std::nullopt, site, "localhost:6901", false)) << site;
+  // The Origin decides when there is one: a foreign one with "same-origin" is still foreign.
+  EXPECT_TRUE(cross_site_reason(s, "http://evil.example", "same-origin", "localhost:6901", false));
+  // A very long Origin is cut in the reason.
+  const std::string long_origin = "http://" + std::string(5000, 'a');
+  EXPECT_LT(cross_site_reason(s, long_origin, std::nullopt, "localhost:6901", false)->size(), 400u);
+}
+
+TEST(CrossSite, ListedOriginsPassEvenWhenTheBrowserSaysCrossSite) {
+  AccessSettings s;
+  s.allowed_origins = {"https://dashboard.example"};
+  EXPECT_FALSE(cross_site_reason(s, "https://dashboard.example", "cross-site", "desk:6901", false));
+  EXPECT_TRUE(cross_site_reason(s, "https://other.example", "cross-site", "desk:6901", false));
+  s.allowed_origins = {"*"};
+  EXPECT_FALSE(cross_site_reason(s, "https://other.example", "cross-site", "desk:6901", false));
 }
 
 TEST(AccessToken, UrlAndFormat) {

@@ -449,24 +449,61 @@ TEST_F(HttpRoutesTest, NoCredentialIsNotAFailedAttempt) {
 
 // ------------------------------------------------------------ Content-Type
 
-TEST_F(HttpRoutesTest, JsonPostsNeedTheJsonContentType) {
-  Endpoint e{{"POST"}, [](const EndpointRequest&, ReplyFn) { return CancelFn(); }, true};
+TEST_F(HttpRoutesTest, PagesOfOtherSitesMayNotActScriptsNeedNoContentType) {
+  Endpoint e{{"POST", "GET"}, [](const EndpointRequest&, ReplyFn) { return CancelFn(); }};
   ctx_.endpoints["/input"] = e;
-  for (const char* type : {"", "Content-Type: application/x-www-form-urlencoded\r\n",
-                           "Content-Type: text/plain\r\n", "Content-Type: multipart/form-data; boundary=x\r\n"}) {
-    Routed r = route(std::string("POST /input HTTP/1.1\r\nHost: localhost\r\n") + type +
-                     "Content-Length: 2\r\n\r\n{}");
-    EXPECT_EQ(r.endpoint, nullptr) << type;
+  for (const char* from : {"Origin: http://evil.example\r\n", "Origin: null\r\n", "Sec-Fetch-Site: cross-site\r\n",
+                           "Sec-Fetch-Site: same-site\r\n",
+                           "Origin: http://evil.example\r\nSec-Fetch-Site: same-origin\r\n"}) {
+    Routed r = route(std::string("POST /input HTTP/1.1\r\nHost: localhost\r\n") + from +
+                     "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
+    EXPECT_EQ(r.endpoint, nullptr) << from;
     const auto res = deliver(std::move(r.response));
-    EXPECT_EQ(res.result(), http::status::unsupported_media_type) << type;
+    EXPECT_EQ(res.result(), http::status::forbidden) << from;
     EXPECT_EQ(header(res, http::field::content_type), "application/json");
-    EXPECT_NE(res.body().find("\"parameter\":\"Content-Type\""), std::string::npos) << res.body();
+    EXPECT_NE(res.body().find("\"parameter\":\"Origin\""), std::string::npos) << res.body();
   }
-  for (const char* type : {"application/json", "Application/JSON; charset=utf-8"}) {
-    const Routed ok = route(std::string("POST /input HTTP/1.1\r\nHost: localhost\r\nContent-Type: ") + type +
-                            "\r\nContent-Length: 2\r\n\r\n{}");
+  // Scripts send neither header, and whatever Content-Type (curl -d sends a form's).
+  for (const char* type : {"", "Content-Type: application/x-www-form-urlencoded\r\n", "Content-Type: text/plain\r\n",
+                           "Content-Type: application/json\r\n"}) {
+    const Routed ok = route(std::string("POST /input HTTP/1.1\r\nHost: localhost\r\n") + type +
+                            "Content-Length: 2\r\n\r\n{}");
     EXPECT_NE(ok.endpoint, nullptr) << type;
+    EXPECT_FALSE(ok.call.foreign_origin) << type;
   }
+  // The server's own page.
+  const Routed own = route(
+      "POST /input HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost\r\nSec-Fetch-Site: same-origin\r\n"
+      "Content-Length: 2\r\n\r\n{}");
+  EXPECT_NE(own.endpoint, nullptr);
+  // A GET may look from anywhere; the handler is told where it came from.
+  const Routed look = route("GET /input HTTP/1.1\r\nHost: localhost\r\nSec-Fetch-Site: cross-site\r\n\r\n");
+  ASSERT_NE(look.endpoint, nullptr);
+  EXPECT_TRUE(look.call.foreign_origin);
+}
+
+TEST_F(HttpRoutesTest, WsCheckAnswersWhatTheUpgradeWouldGet) {
+  const auto ok = deliver(route("POST /ws-check HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost\r\n"
+                                "Content-Length: 0\r\n\r\n")
+                              .response);
+  EXPECT_EQ(ok.result(), http::status::ok);
+  EXPECT_EQ(ok.body(), "{\"ok\":true}\n");
+  const auto foreign = deliver(route("POST /ws-check HTTP/1.1\r\nHost: 127.0.0.1:6901\r\n"
+                                     "Origin: https://proxy.example\r\nContent-Length: 0\r\n\r\n")
+                                   .response);
+  EXPECT_EQ(foreign.result(), http::status::forbidden);
+  EXPECT_EQ(header(foreign, http::field::content_type), "application/json");
+  EXPECT_NE(foreign.body().find("\"refused\":\"origin\""), std::string::npos) << foreign.body();
+  ctx_.access.basic_auth = true;
+  ctx_.access.user = "voxl";
+  ctx_.access.password = "secret";
+  const auto wrong = deliver(route("POST /ws-check HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost\r\n"
+                                   "Authorization: Basic dm94bDp3cm9uZw==\r\nContent-Length: 0\r\n\r\n")
+                                 .response);
+  EXPECT_EQ(wrong.result(), http::status::unauthorized);
+  EXPECT_EQ(header(wrong, http::field::www_authenticate), "<missing>") << "no password prompt";
+  EXPECT_NE(wrong.body().find("\"refused\":\"credentials\""), std::string::npos) << wrong.body();
+  EXPECT_EQ(ctx_.auth_failures, 1u) << "counts as a wrong credential";
 }
 
 // ------------------------------------------------------------ framing
