@@ -21,6 +21,7 @@ namespace http = beast::http;
 namespace {
 
 constexpr std::string_view kServerName = "voxl";
+constexpr const char* kBasicChallenge = "Basic realm=\"voxl\", charset=\"UTF-8\"";
 
 std::string_view path_of(const Request& req) {
   const std::string_view target(req.target().data(), req.target().size());
@@ -221,9 +222,7 @@ Routed refused(const Request& req, SessionContext& ctx, const AccessDecision& d,
   r.close = count_refusal(req, ctx, d, seen.remote);
   r.response = text_response(req, http::int_to_status(unsigned(d.status)), d.reason);
   if (d.status == 401) {
-    r.response.set(http::field::www_authenticate, d.challenge == "Basic"
-                                                      ? "Basic realm=\"voxl\", charset=\"UTF-8\""
-                                                      : "Bearer realm=\"voxl\"");
+    r.response.set(http::field::www_authenticate, d.challenge == "Basic" ? kBasicChallenge : "Bearer realm=\"voxl\"");
     r.response.set(http::field::cache_control, "no-store");
   }
   // A cookie from an earlier run (or a forged one) goes, so the browser
@@ -258,9 +257,11 @@ Response json_reply(const Request& req, const EndpointReply& e) {
 }
 
 // POST /ws-check (stream_check.h): the decision a WebSocket upgrade with
-// these headers gets, as JSON. It is refused with the upgrade's status but
-// without WWW-Authenticate, so the browser asks for no password: the page
-// shows the reason instead. Wrong credentials count as for any request.
+// these headers gets, as JSON, with the upgrade's status. A Basic challenge
+// goes with a 401, so the browser sends the password it holds for the page
+// (it sends none unasked) or asks for one, as it would for the page; a
+// token has no such dialog, and the page shows the reason. Wrong
+// credentials count as for any request.
 Routed stream_check_reply(const Request& req, SessionContext& ctx, const RequestFacts& facts,
                           const RequestOrigin& seen) {
   Routed r;
@@ -276,6 +277,8 @@ Routed stream_check_reply(const Request& req, SessionContext& ctx, const Request
   e.status = c.status;
   e.body = c.json;
   r.response = json_reply(req, e);
+  if (d.status == 401 && d.challenge == "Basic")
+    r.response.set(http::field::www_authenticate, kBasicChallenge);
   if (d.stale_cookie) r.response.set(http::field::set_cookie, token_cookie("", seen.tls, true));
   return r;
 }

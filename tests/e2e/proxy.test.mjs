@@ -8,16 +8,12 @@
 // proxy's X-Forwarded-* headers (VOXL_TRUSTED_PROXIES); without that trust
 // the browser's https Origin does not match and the stream is refused.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import fs from "node:fs";
-import https from "node:https";
-import path from "node:path";
 import { after, before, test } from "node:test";
 
 import * as e2e from "./support.mjs";
+import { get, startNginx } from "./nginx.mjs";
 import { startProbe } from "./input_probe.mjs";
 
-const NGINX = ["/usr/sbin/nginx", "/usr/bin/nginx"].find((p) => fs.existsSync(p));
 const TOKEN = "proxy-test-token-0123456789";
 const PREFIX = "/desktops/7/";
 const opts = { timeout: e2e.TEST_TIMEOUT_MS };
@@ -41,90 +37,33 @@ const PROXYING = `
       proxy_send_timeout 1h;
       client_max_body_size 0;`;
 
-// nginx in the foreground with everything it writes under `dir`.
-async function startNginx(local, dir, upstreamPort) {
-  const { key, cert } = await e2e.selfSignedCert(dir, "127.0.0.1");
-  const port = await e2e.freePort();
-  const conf = `
-${process.getuid() === 0 ? "user root;" : ""}
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 256; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  map $http_upgrade $connection_upgrade { default upgrade; "" close; }
-  server {
-    listen 127.0.0.1:${port} ssl;
-    ssl_certificate ${cert};
-    ssl_certificate_key ${key};
+// The README's locations: the page at /desktops/7/, and /desktops/8
+// reaching the page without the redirect to the slash (the page must add
+// the slash before it loads anything).
+async function startProxy(local, dir, upstreamPort) {
+  const { port } = await startNginx(local, dir, {
+    tls: true,
+    readyPath: "/desktops/7",
+    readyStatus: 301,
+    locations: `
     location = /desktops/7 { return 301 /desktops/7/; }
     location /desktops/7/ {
       proxy_pass http://127.0.0.1:${upstreamPort}/;
 ${PROXYING}
     }
-    # A proxy set up without the redirect to the slash: /desktops/8 itself
-    # reaches the page, which must add the slash before it loads anything.
     location /desktops/8 {
       rewrite ^/desktops/8/?(.*)$ /$1 break;
       proxy_pass http://127.0.0.1:${upstreamPort};
 ${PROXYING}
-    }
-  }
-}
-`;
-  fs.writeFileSync(path.join(dir, "nginx.conf"), conf);
-  const child = spawn(NGINX, ["-e", path.join(dir, "error.log"), "-p", dir, "-c", path.join(dir, "nginx.conf"), "-g", "daemon off;"], {
-    stdio: ["ignore", "pipe", "pipe"],
+    }`,
   });
-  let log = "";
-  child.stdout.on("data", (d) => (log += d));
-  child.stderr.on("data", (d) => (log += d));
-  local.defer(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill("SIGQUIT");
-      await e2e.waitChildExit(child, 10_000, "nginx to stop").catch(() => child.kill("SIGKILL"));
-    }
-  });
-  // Ready once the proxy answers (a refused connection means not yet).
-  const deadline = Date.now() + e2e.START_TIMEOUT_MS;
-  for (;;) {
-    try {
-      const r = await get(`https://127.0.0.1:${port}/desktops/7`);
-      if (r.status === 301) break;
-    } catch (e) {
-      if (child.exitCode !== null) throw new Error(`nginx exited: ${log}\n${fs.readFileSync(path.join(dir, "error.log"), "utf8")}`);
-      if (Date.now() > deadline) throw new Error(`nginx did not answer: ${e.message}\n${log}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
   return { port, base: `https://127.0.0.1:${port}${PREFIX}` };
 }
 
-// One HTTPS GET past the self-made certificate: { status, headers, body (Buffer) }.
-function get(url, headers = {}) {
-  return new Promise((resolve, reject) => {
-    const req = https.get(url, { rejectUnauthorized: false, headers, timeout: 30_000 }, (res) => {
-      const chunks = [];
-      res.on("data", (c) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on("error", reject);
-    });
-    req.on("timeout", () => req.destroy(new Error(`GET ${url} timed out`)));
-    req.on("error", reject);
-  });
-}
-
 before(async () => {
-  if (!NGINX) throw new Error("nginx is not installed (scripts/setup installs it)");
   voxl = await e2e.startVoxl(scope, { env: { VOXL_AUTH_TOKEN: TOKEN, VOXL_TRUSTED_PROXIES: "127.0.0.1,::1" } });
   await e2e.setRootColor(voxl.display, "ff00ff");
-  proxy = await startNginx(scope, await e2e.tempDir(scope, "nginx"), voxl.port);
+  proxy = await startProxy(scope, await e2e.tempDir(scope, "nginx"), voxl.port);
 }, opts);
 after(() => scope.close());
 

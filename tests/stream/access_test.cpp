@@ -200,7 +200,7 @@ TEST_F(AccessTest, WsCheckSaysWhyTheStreamIsRefused) {
   EXPECT_NE(proxied.body.find("https://desk.example:8443"), std::string::npos) << proxied.body;
   EXPECT_NE(proxied.body.find("proxy_set_header Host $host"), std::string::npos) << proxied.body;
   EXPECT_NE(proxied.body.find("--allowed-origins=https://desk.example:8443"), std::string::npos) << proxied.body;
-  // A wrong token: 401 without WWW-Authenticate, so a browser asks nothing.
+  // A wrong token: 401 without a challenge (a browser has no dialog for one).
   const HttpAnswer wrong = check({{"Origin", "http://" + local_host()}, {"Authorization", "Bearer wrong-token-0123456789"}});
   EXPECT_EQ(wrong.status, 401);
   EXPECT_TRUE(wrong.header("www-authenticate").empty()) << wrong.header("www-authenticate");

@@ -8,6 +8,7 @@ import { AudioPlayer } from "./audio/audio_player";
 import { MicrophoneSender } from "./audio/microphone_sender";
 import { ClockSync } from "./clock_sync";
 import { Connection, streamUrl } from "./connection";
+import type { StreamVerdict } from "./stream_refusal";
 import { decoderMessage } from "./decoder_caps";
 import { DesktopSizer } from "./desktop_sizer";
 import { Interaction } from "./interaction";
@@ -77,7 +78,8 @@ export class Client {
     this.audioControls = new AudioControls(this.audio, this.microphone);
     this.conn = new Connection(streamUrl(), {
       opened: () => this.opened(),
-      closed: (reason, retryAt) => this.closed(reason, retryAt),
+      closed: (reason, retryAt, detail) => this.closed(reason, retryAt, detail),
+      refused: (verdict) => this.refused(verdict),
       text: (data) => this.text(data),
       binary: (data) => this.binary(data),
     });
@@ -148,13 +150,25 @@ export class Client {
     });
   }
 
-  private closed(reason: string, retryAt: number): void {
+  private closed(reason: string, retryAt: number, detail?: string[]): void {
     this.state = "reconnecting";
-    this.lastError = reason;
+    this.lastError = detail ? `${reason}: ${detail.join(" ")}` : reason;
     this.resetSession();
     this.interaction.reset();
     this.view.clear();
-    this.status.reconnecting(reason, retryAt);
+    this.status.reconnecting(reason, retryAt, detail);
+    this.session?.disconnected();
+  }
+
+  // voxl refused the stream for a reason retrying cannot fix: say what and
+  // how to fix it, and stay.
+  private refused(verdict: StreamVerdict): void {
+    this.state = "error";
+    this.lastError = `${verdict.title}: ${verdict.lines.join(" ")}`;
+    this.resetSession();
+    this.interaction.reset();
+    this.view.clear();
+    this.status.blocked(verdict.title, [...verdict.lines, "Reload the page once it is fixed."]);
     this.session?.disconnected();
   }
 

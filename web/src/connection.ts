@@ -1,7 +1,9 @@
 // The viewer's one WebSocket, reopened with exponential backoff whenever it
-// drops. Knows nothing of what the messages mean.
+// drops, unless the server refused it for a reason retrying cannot fix
+// (stream_refusal.ts). Knows nothing of what the messages mean.
 
 import type { ClientMessage } from "./protocol";
+import { streamCheckUrl, verdictFromCheck, type StreamVerdict } from "./stream_refusal";
 
 const FIRST_RETRY_MS = 500;
 const MAX_RETRY_MS = 8000;
@@ -10,9 +12,14 @@ export interface ConnectionEvents {
   opened(): void;
   text(data: string): void;
   binary(data: ArrayBuffer): void;
-  // The socket is gone; another attempt starts at `retryAt` (performance.now() ms).
-  closed(reason: string, retryAt: number): void;
+  // The socket is gone; another attempt starts at `retryAt` (performance.now()
+  // ms). `detail`: what the server said about it, one paragraph each.
+  closed(reason: string, retryAt: number, detail?: string[]): void;
+  // The server refused the stream and says why; no attempt follows.
+  refused(verdict: StreamVerdict): void;
 }
+
+const CHECK_TIMEOUT_MS = 5000;
 
 // The stream's address beside the page: under a reverse proxy at
 // https://host/desktops/7/ it is wss://host/desktops/7/ws. The query and
@@ -64,7 +71,8 @@ export class Connection {
     ws.onclose = (ev: CloseEvent) => {
       if (this.socket !== ws) return;
       this.socket = null;
-      this.scheduleRetry(describeClose(ev, wasOpen));
+      if (wasOpen || ev.code !== 1006) this.scheduleRetry(describeClose(ev, wasOpen));
+      else void this.explainFailedOpen();
     };
   }
 
@@ -85,11 +93,41 @@ export class Connection {
     return true;
   }
 
-  private scheduleRetry(reason: string): void {
-    const delay = this.retryMs;
+  // The socket closed before it opened: refused by voxl, or never reached
+  // it. Ask ws-check which.
+  private async explainFailedOpen(): Promise<void> {
+    let verdict: StreamVerdict | null = null;
+    let reachable = false;
+    try {
+      const res = await fetch(streamCheckUrl(), {
+        method: "POST",
+        cache: "no-store",
+        credentials: "same-origin",
+        signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
+      });
+      reachable = true;
+      const json: unknown = (res.headers.get("content-type") ?? "").includes("json")
+        ? await res.json().catch(() => null)
+        : null;
+      verdict = verdictFromCheck(res.status, json);
+    } catch {
+      // Not even the check got through: the server is down or unreachable.
+    }
+    if (this.socket) return;  // started again meanwhile
+    if (!verdict) return this.scheduleRetry(reachable ? "the stream did not open" : "cannot reach the server");
+    if (verdict.final) {
+      window.clearTimeout(this.retryTimer);
+      this.events.refused(verdict);
+      return;
+    }
+    this.scheduleRetry(verdict.title, verdict.retryMs ?? 0, verdict.lines);
+  }
+
+  private scheduleRetry(reason: string, minDelayMs = 0, detail?: string[]): void {
+    const delay = Math.max(this.retryMs, minDelayMs);
     this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
     this.retryTimer = window.setTimeout(() => this.start(), delay);
-    this.events.closed(reason, performance.now() + delay);
+    this.events.closed(reason, performance.now() + delay, detail);
   }
 }
 

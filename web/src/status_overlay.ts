@@ -22,12 +22,14 @@ export class StatusOverlay {
     this.show("Connected", "waiting for the first picture");
   }
 
-  reconnecting(reason: string, retryAt: number): void {
+  // `detail`, when given, says more than `reason`: one paragraph each.
+  reconnecting(reason: string, retryAt: number, detail?: readonly string[]): void {
     const tick = () => {
       const s = Math.max(0, Math.ceil((retryAt - performance.now()) / 1000));
       this.title.textContent = s > 0 ? `Reconnecting in ${s} s` : "Reconnecting…";
     };
     this.show("", reason);
+    if (detail) this.paragraphs([reason, ...detail]);
     tick();
     this.countdown = window.setInterval(tick, 250);
   }
@@ -40,6 +42,10 @@ export class StatusOverlay {
   // between backticks is set as code, so commands do not wrap mid-word.
   blocked(title: string, detail: readonly string[]): void {
     this.show(title, "", true);
+    this.paragraphs(detail);
+  }
+
+  private paragraphs(detail: readonly string[]): void {
     this.detail.replaceChildren(
       ...detail.map((text) => {
         const p = document.createElement("p");
