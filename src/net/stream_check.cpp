@@ -15,7 +15,7 @@ std::string cut(std::string_view text, size_t n = 200) { return std::string(text
 
 constexpr const char* kPassHost =
     "If a reverse proxy is in front of voxl, it must pass the browser's Host header (nginx: "
-    "`proxy_set_header Host $host;`), or send X-Forwarded-Host and be listed in `--trusted-proxies`.";
+    "`proxy_set_header Host $host;`), or send `X-Forwarded-Host` and be listed in `--trusted-proxies`.";
 
 std::string fix_for(const AccessSettings& s, const RequestFacts& r, const AccessDecision& d) {
   switch (d.refused) {
