@@ -7,7 +7,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 secs=${1:-30}
 voxl="$root/build/release/voxl"
-[ -x "$voxl" ] || { echo "idle_cpu: build the release preset first (scripts/run or cmake --build --preset release)" >&2; exit 2; }
+[ -x "$voxl" ] || { echo "idle_cpu: build the release preset first (cmake --preset release && cmake --build --preset release)" >&2; exit 2; }
 log=$(mktemp)
 env -u DISPLAY "$voxl" --xvfb=1920x1080 --addr=127.0.0.1 --port=0 --exec "xsetroot -solid '#336699'" 2>"$log" &
 vpid=$!
