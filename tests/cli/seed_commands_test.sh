@@ -33,11 +33,11 @@ cleanup() {
 trap cleanup EXIT
 cd "$work"
 
-# voxl as the README starts it, on a private display of its own; ready when
-# it says it is serving.
+# voxl on a private display of its own, as with no DISPLAY; ready when it
+# says it is serving (tail ends with voxl).
 "$voxl" --xvfb=640x480 --addr=127.0.0.1 --port=6901 >voxl.log 2>&1 &
 pid=$!
-timeout 60 grep -q -m1 "voxl is serving" <(tail -F voxl.log 2>/dev/null) ||
+timeout 60 grep -q -m1 "voxl is serving" <(tail -n +1 -F --pid="$pid" voxl.log 2>/dev/null) ||
   { cat voxl.log >&2; fail "voxl did not start in 60 s"; }
 
 mp4_ok() {
