@@ -1,7 +1,8 @@
 // The page in Firefox ESR (the stock browser, driven over WebDriver BiDi by
 // puppeteer-core): it decodes and shows the desktop, follows a change on it,
-// a click and typing reach an X client, and the clipboard goes both ways
-// without the async clipboard's read. One voxl, one browser. Skipped
+// a click and typing reach an X client, the clipboard goes both ways
+// without the async clipboard's read, and a refused stream says why (behind
+// nginx with its default Host). One voxl, one browser. Skipped
 // when Firefox ESR is not installed (VOXL_FIREFOX, default
 // /usr/bin/firefox-esr).
 import assert from "node:assert/strict";
@@ -12,6 +13,7 @@ import { promisify } from "node:util";
 
 import * as e2e from "./support.mjs";
 import { keysymOf, startProbe } from "./input_probe.mjs";
+import { startNginx } from "./nginx.mjs";
 
 const missing = fs.existsSync(e2e.FIREFOX) ? false : `firefox-esr is not installed (${e2e.FIREFOX}); scripts/setup installs it`;
 const execFileP = promisify(execFile);
@@ -189,6 +191,39 @@ test("in Firefox the clipboard goes both ways without the async read", opts, () 
       await probe.waitFor(() => probe.keysyms().includes(0x76), 30_000, "Ctrl+V");
       const { stdout } = await execFileP("xclip", ["-selection", "clipboard", "-o"], { env, timeout: 20_000 });
       assert.equal(stdout, fromPage);
+    } finally {
+      await local.close();
+    }
+  }),
+);
+
+// Firefox hides a refused upgrade's status as Chromium does; the page asks
+// ws-check (a same-origin POST, which Firefox sends with its Origin) and
+// says what to fix. nginx passes the upgrade but not Host.
+test("behind nginx with its default Host, Firefox's page says which header to pass", opts, () =>
+  explained(async () => {
+    const local = new e2e.Scope();
+    try {
+      const proxy = await startNginx(local, await e2e.tempDir(local, "nginx"), {
+        locations: `
+    location / {
+      proxy_pass http://127.0.0.1:${voxl.port};
+      proxy_http_version 1.1;
+      proxy_set_header Upgrade $http_upgrade;
+      proxy_set_header Connection $connection_upgrade;
+    }`,
+      });
+      const { page } = browser;
+      await page.goto(`${proxy.origin}/`);
+      await e2e.waitInPage(
+        page,
+        () => /refused this page's address/.test(document.querySelector("#status .title")?.textContent ?? ""),
+        null,
+        { what: "the page to explain the refusal" },
+      );
+      const detail = await page.evaluate(() => document.querySelector("#status .detail").textContent);
+      assert.match(detail, /proxy_set_header Host \$host;/, detail);
+      assert.equal((await e2e.stats(page)).state, "error");
     } finally {
       await local.close();
     }
