@@ -13,7 +13,7 @@ import { promisify } from "node:util";
 
 import * as e2e from "./support.mjs";
 import { keysymOf, startProbe } from "./input_probe.mjs";
-import { startNginx } from "./nginx.mjs";
+import { startDefaultHostProxy } from "./nginx.mjs";
 
 const missing = fs.existsSync(e2e.FIREFOX) ? false : `firefox-esr is not installed (${e2e.FIREFOX}); scripts/setup installs it`;
 const execFileP = promisify(execFile);
@@ -204,15 +204,7 @@ test("behind nginx with its default Host, Firefox's page says which header to pa
   explained(async () => {
     const local = new e2e.Scope();
     try {
-      const proxy = await startNginx(local, await e2e.tempDir(local, "nginx"), {
-        locations: `
-    location / {
-      proxy_pass http://127.0.0.1:${voxl.port};
-      proxy_http_version 1.1;
-      proxy_set_header Upgrade $http_upgrade;
-      proxy_set_header Connection $connection_upgrade;
-    }`,
-      });
+      const proxy = await startDefaultHostProxy(local, voxl.port);
       const { page } = browser;
       await page.goto(`${proxy.origin}/`);
       await e2e.waitInPage(

@@ -84,3 +84,18 @@ ${locations}
   }
   return { port, origin };
 }
+
+// What many first proxy set-ups look like: nginx at / passes the upgrade
+// but not Host, so voxl sees the upstream's Host (nginx's default) and the
+// page's Origin is foreign to it.
+export async function startDefaultHostProxy(scope, upstreamPort) {
+  return startNginx(scope, await e2e.tempDir(scope, "nginx"), {
+    locations: `
+    location / {
+      proxy_pass http://127.0.0.1:${upstreamPort};
+      proxy_http_version 1.1;
+      proxy_set_header Upgrade $http_upgrade;
+      proxy_set_header Connection $connection_upgrade;
+    }`,
+  });
+}

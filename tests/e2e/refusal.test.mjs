@@ -8,7 +8,7 @@ import net from "node:net";
 import { after, test } from "node:test";
 
 import * as e2e from "./support.mjs";
-import { startNginx } from "./nginx.mjs";
+import { startDefaultHostProxy } from "./nginx.mjs";
 
 const opts = { timeout: e2e.TEST_TIMEOUT_MS };
 const scope = new e2e.Scope();
@@ -39,16 +39,7 @@ test("behind nginx with its default Host the page names the header to pass, and 
   const local = new e2e.Scope();
   try {
     const voxl = await e2e.startVoxl(local);
-    // What many first proxy set-ups look like: the upgrade passed, Host not.
-    const proxy = await startNginx(local, await e2e.tempDir(local, "nginx"), {
-      locations: `
-    location / {
-      proxy_pass http://127.0.0.1:${voxl.port};
-      proxy_http_version 1.1;
-      proxy_set_header Upgrade $http_upgrade;
-      proxy_set_header Connection $connection_upgrade;
-    }`,
-    });
+    const proxy = await startDefaultHostProxy(local, voxl.port);
     const { page, messages } = await e2e.launchBrowser(local);
     const sockets = countSockets(page);
     assert.equal((await page.goto(`${proxy.origin}/`)).status(), 200, messages.join("\n"));
