@@ -34,7 +34,7 @@ add_custom_command(
 
 add_custom_command(
   OUTPUT "${render_worker}"
-  COMMAND "${VOXL_ESBUILD}" "${VOXL_WEB_DIR}/src/render_worker.ts" --bundle --minify --format=esm
+  COMMAND "${VOXL_ESBUILD}" "${VOXL_WEB_DIR}/src/video/render_worker.ts" --bundle --minify --format=esm
           --target=chrome100,firefox130,safari17 --log-level=warning "--outfile=${render_worker}"
   DEPENDS ${VOXL_WEB_SOURCES} "${VOXL_WEB_DIR}/package-lock.json"
   COMMENT "Bundling the render worker"

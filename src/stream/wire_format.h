@@ -1,5 +1,5 @@
 // The voxl wire format, version 1: one WebSocket per viewer. Keep
-// web/src/protocol.ts in step; tests/unit/wire_format_test.cpp pins both.
+// web/src/protocol/messages.ts in step; tests/unit/wire_format_test.cpp pins both.
 //
 // Binary messages, server -> client: a fixed little-endian header, then the
 // payload.

@@ -1,5 +1,5 @@
 // The audio half of the wire format (kinds 2 and 3), and its pin against
-// web/src/protocol.ts.
+// web/src/protocol/messages.ts.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -81,10 +81,10 @@ TEST(AudioWireFormat, VideoReaderRejectsAudioAndBack) {
   EXPECT_FALSE(read_audio_header(v, kKindAudio, offset));
 }
 
-// --- web/src/protocol.ts must agree. ---
+// --- web/src/protocol/messages.ts must agree. ---
 
 std::string protocol_ts() {
-  std::ifstream in(std::string(VOXL_SOURCE_DIR) + "/web/src/protocol.ts");
+  std::ifstream in(std::string(VOXL_SOURCE_DIR) + "/web/src/protocol/messages.ts");
   EXPECT_TRUE(in);
   std::ostringstream text;
   text << in.rdbuf();

@@ -199,10 +199,10 @@ TEST(WireFormat, IgnoresUnknownFlagBits) {
   EXPECT_FALSE(back->key);
 }
 
-// --- The client's half (web/src/protocol.ts) must agree with this one. ---
+// --- The client's half (web/src/protocol/messages.ts) must agree with this one. ---
 
 std::string read_protocol_ts() {
-  const std::string path = std::string(VOXL_SOURCE_DIR) + "/web/src/protocol.ts";
+  const std::string path = std::string(VOXL_SOURCE_DIR) + "/web/src/protocol/messages.ts";
   std::ifstream in(path);
   EXPECT_TRUE(in) << "cannot open " << path;
   std::ostringstream text;
@@ -260,7 +260,7 @@ TEST(WireFormatPin, ClientReadsTheStripeWhereTheServerWritesIt) {
                                                  {"bandHeight", stripe.band_height}};
   for (const auto& [field, value] : expected) {
     SCOPED_TRACE(field);
-    ASSERT_TRUE(reads.contains(field)) << "protocol.ts does not read " << field << " with a DataView getter";
+    ASSERT_TRUE(reads.contains(field)) << "messages.ts does not read " << field << " with a DataView getter";
     const TsRead& r = reads.at(field);
     EXPECT_TRUE(r.bytes == 1 || r.little_endian) << "multi-byte fields are little-endian";
     EXPECT_EQ(little_endian(m, r.offset, r.bytes), value) << "offset " << r.offset << ", " << r.bytes << " bytes";
@@ -278,7 +278,7 @@ TEST(WireFormatPin, ClientReadsEachFieldWhereTheServerWritesIt) {
                                                  {"serverUs", h.server_us}, {"headerBytes", kVideoHeaderBytes}};
   for (const auto& [field, value] : expected) {
     SCOPED_TRACE(field);
-    ASSERT_TRUE(reads.contains(field)) << "protocol.ts no longer reads " << field << " with a DataView getter";
+    ASSERT_TRUE(reads.contains(field)) << "messages.ts no longer reads " << field << " with a DataView getter";
     const TsRead& r = reads.at(field);
     EXPECT_TRUE(r.little_endian) << "multi-byte fields are little-endian";
     EXPECT_EQ(little_endian(m, r.offset, r.bytes), value) << "offset " << r.offset << ", " << r.bytes << " bytes";

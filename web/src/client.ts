@@ -1,17 +1,18 @@
 // One viewer: routes the connection's messages to the decoder, the clock, the
 // picture and the figures, and answers the server as the protocol asks;
-// tells the control panel (its SessionListener) what it shows.
+// tells the control panel (its SessionListener) what it shows. The
+// connection comes from the factory it is given (main.ts: the WebSocket's).
 
-import type { ScreenElement } from "./screen_element";
+import type { ScreenElement } from "./view/screen_element";
 import { AudioControls } from "./audio/audio_controls";
 import { AudioPlayer } from "./audio/audio_player";
 import { MicrophoneSender } from "./audio/microphone_sender";
-import { ClockSync } from "./clock_sync";
-import { Connection, streamUrl } from "./connection";
-import type { StreamVerdict } from "./stream_refusal";
-import { decoderMessage } from "./decoder_caps";
-import { DesktopSizer } from "./desktop_sizer";
-import { Interaction } from "./interaction";
+import { ClockSync } from "./protocol/clock_sync";
+import type { ConnectionFactory, StreamConnection } from "./protocol/connection";
+import type { StreamVerdict } from "./protocol/stream_refusal";
+import { decoderMessage } from "./video/decoder_caps";
+import { DesktopSizer } from "./view/desktop_sizer";
+import { Interaction } from "./input/interaction";
 import { touchModeFromQuery, type TouchControls } from "./input/touch_controls";
 import {
   PROTOCOL_VERSION,
@@ -24,18 +25,19 @@ import {
   type ControlRequest,
   type SettingsRequest,
   type StatsMessage,
-} from "./protocol";
+} from "./protocol/messages";
 import type { SessionListener } from "./panel/session_events";
-import type { StatusOverlay } from "./status_overlay";
-import { StatusLine } from "./status_line";
-import { MarkerLog, type MarkerReport } from "./frame_marker";
+import type { StatusOverlay } from "./panel/status_overlay";
+import { StatusLine } from "./panel/status_line";
+import { MarkerLog, type MarkerReport } from "./video/frame_marker";
 import { StreamStats } from "./stream_stats";
-import { PictureCounter } from "./stripes";
-import type { ClientState, VoxlStats } from "./test_hook";
-import type { OverlayFigures } from "./stats_overlay";
-import type { VideoOutput } from "./video_output";
-import type { DecodedInfo, RendererEvents } from "./video_renderer";
-import type { View } from "./view";
+import { PictureCounter } from "./video/stripes";
+import type { ClientState } from "./client_state";
+import type { VoxlStats } from "./test_hook";
+import type { OverlayFigures } from "./panel/stats_overlay";
+import type { VideoOutput } from "./video/video_output";
+import type { DecodedInfo, RendererEvents } from "./video/video_renderer";
+import type { View } from "./view/view";
 
 export class Client {
   private state: ClientState = "connecting";
@@ -49,7 +51,7 @@ export class Client {
   // How many streams the last decoded frame's picture was coded as.
   private stripes = 1;
   private readonly clock = new ClockSync();
-  private readonly conn: Connection;
+  private readonly conn: StreamConnection;
   private readonly markers = new MarkerLog();
   private readonly audio = new AudioPlayer((captureUs) => this.clock.latencyMs(captureUs, performance.now()));
   private readonly microphone: MicrophoneSender;
@@ -68,6 +70,7 @@ export class Client {
     private wantStats: boolean,
     canvas: ScreenElement,
     private readonly decoder: VideoOutput,
+    connect: ConnectionFactory,
   ) {
     this.interaction = new Interaction(canvas, (m) => this.send(m), view, touchModeFromQuery(window.location.search));
     this.touch = this.interaction.touch;
@@ -76,7 +79,7 @@ export class Client {
     this.sizer = new DesktopSizer(view, (m) => this.send(m), this.statusLine);
     this.microphone = new MicrophoneSender((m) => this.conn.sendBinary(m));
     this.audioControls = new AudioControls(this.audio, this.microphone);
-    this.conn = new Connection(streamUrl(), {
+    this.conn = connect({
       opened: () => this.opened(),
       closed: (reason, retryAt, detail) => this.closed(reason, retryAt, detail),
       refused: (verdict) => this.refused(verdict),

@@ -5,16 +5,17 @@
 import { Client } from "./client";
 import { Panel } from "./panel/panel";
 import type { PanelHost } from "./panel/panel_host";
-import { StatusOverlay } from "./status_overlay";
-import { checkSupport } from "./support";
+import { Connection, streamUrl } from "./protocol/connection";
+import { StatusOverlay } from "./panel/status_overlay";
+import { checkSupport } from "./video/support";
 import { installTestHook, type VoxlStats } from "./test_hook";
-import { View } from "./view";
-import { markerCellFromQuery } from "./frame_marker";
-import { MainThreadVideo } from "./main_thread_video";
-import { EventRelay, type VideoOutput } from "./video_output";
-import { WorkerVideo } from "./worker_video";
-import { VideoElementOutput } from "./video_element_output";
-import type { ScreenElement } from "./screen_element";
+import { View } from "./view/view";
+import { markerCellFromQuery } from "./video/frame_marker";
+import { MainThreadVideo } from "./video/main_thread_video";
+import { EventRelay, type VideoOutput } from "./video/video_output";
+import { WorkerVideo } from "./video/worker_video";
+import { VideoElementOutput } from "./video/video_element_output";
+import type { ScreenElement } from "./view/screen_element";
 
 function byId<T extends HTMLElement>(id: string, type: new () => T): T {
   const el = document.getElementById(id);
@@ -71,7 +72,7 @@ async function main(): Promise<void> {
   );
   const view = new View(stage, screen);
   const wantStats = new URLSearchParams(window.location.search).has("stats");
-  const client = new Client(view, status, wantStats, screen, output);
+  const client = new Client(view, status, wantStats, screen, output, (events) => new Connection(streamUrl(), events));
   relay.target = client.videoEvents;
   const panel = new Panel(document.body, panelHost(client, view, screen), wantStats);
   client.session = panel;

@@ -4,7 +4,12 @@
 // touch() is the one way in: the touch controls the panel's buttons call
 // (mode, on-screen keyboard, zoom reset), so tests can press them.
 
-export type ClientState = "connecting" | "connected" | "streaming" | "reconnecting" | "error" | "unsupported";
+import type { ClientState } from "./client_state";
+import type { ResizeState } from "./view/desktop_sizer";
+import type { MarkerReport } from "./video/frame_marker";
+import type { InteractionState } from "./input/interaction";
+import type { PanelState } from "./panel/panel";
+import type { TouchControls } from "./input/touch_controls";
 
 export interface VoxlStats {
   state: ClientState;
@@ -30,12 +35,6 @@ export interface VoxlStats {
   keyframeRequests: number;
   lastError: string | null;
 }
-
-import type { ResizeState } from "./desktop_sizer";
-import type { MarkerReport } from "./frame_marker";
-import type { InteractionState } from "./interaction";
-import type { PanelState } from "./panel/panel";
-import type { TouchControls } from "./input/touch_controls";
 
 export interface VoxlHook {
   // Desktop sound and microphone figures (see audio/audio_player.ts).

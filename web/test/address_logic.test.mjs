@@ -7,8 +7,8 @@ import { test } from "node:test";
 
 import { load } from "./bundle.mjs";
 
-const { streamUrl } = await load("src/connection.ts");
-const { RENDER_WORKER_URL } = await load("src/render_messages.ts");
+const { streamUrl } = await load("src/protocol/connection.ts");
+const { RENDER_WORKER_URL } = await load("src/video/render_messages.ts");
 const { WORKLET_URL } = await load("src/audio/jitter_buffer.ts");
 
 test("the stream is ws beside the page, with the page's scheme made a WebSocket one", () => {

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const esbuild = createRequire(path.join(web, "package.json"))("esbuild");
 
-// `entry` relative to web/, e.g. "src/fit.ts".
+// `entry` relative to web/, e.g. "src/view/fit.ts".
 export async function load(entry) {
   const out = esbuild.buildSync({ entryPoints: [path.join(web, entry)], bundle: true, format: "esm", write: false });
   return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`);

@@ -9,7 +9,7 @@ import { test } from "node:test";
 
 import { load } from "./bundle.mjs";
 
-const { ClockSync, wallMs } = await load("src/clock_sync.ts");
+const { ClockSync, wallMs } = await load("src/protocol/clock_sync.ts");
 
 // window.setInterval and clearInterval, run by hand.
 function fakeTimers() {

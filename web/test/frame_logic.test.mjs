@@ -9,9 +9,9 @@ import { test } from "node:test";
 
 import { load } from "./bundle.mjs";
 
-const { FramePresenter } = await load("src/frame_presenter.ts");
-const { decodeMarkerWord, markerCrc8, markerCellFromQuery } = await load("src/frame_marker.ts");
-const { undecodableMessage } = await load("src/decoder_hint.ts");
+const { FramePresenter } = await load("src/video/frame_presenter.ts");
+const { decodeMarkerWord, markerCrc8, markerCellFromQuery } = await load("src/video/frame_marker.ts");
+const { undecodableMessage } = await load("src/video/decoder_hint.ts");
 
 function fakeFrame(id) {
   return { id, closed: 0, close() { this.closed++; } };

@@ -13,9 +13,9 @@ import { test } from "node:test";
 import { load } from "./bundle.mjs";
 
 const { Keyboard, modifiers } = await load("src/input/keyboard.ts");
-const P = await load("src/protocol.ts");
-const { hasAsyncClipboard, watchAsyncRead } = await load("src/clipboard_access.ts");
-const { ClipboardBridge } = await load("src/clipboard.ts");
+const P = await load("src/protocol/messages.ts");
+const { hasAsyncClipboard, watchAsyncRead } = await load("src/input/clipboard_access.ts");
+const { ClipboardBridge } = await load("src/input/clipboard.ts");
 
 // Something to add listeners to and fire them by hand.
 function target(extra = {}) {

@@ -8,7 +8,7 @@ import { test } from "node:test";
 
 import { load } from "./bundle.mjs";
 
-const { describeLadder } = await load("src/ladder_figures.ts");
+const { describeLadder } = await load("src/panel/ladder_figures.ts");
 
 const message = {
   type: "stats",

@@ -10,8 +10,8 @@ import { test } from "node:test";
 import { load } from "./bundle.mjs";
 
 const { quality } = await load("src/panel/quality.ts");
-const { parseServerMessage } = await load("src/protocol.ts");
-const { fitNative } = await load("src/fit.ts");
+const { parseServerMessage } = await load("src/protocol/messages.ts");
+const { fitNative } = await load("src/view/fit.ts");
 const { cleanName, kbpsChoices, appliedText, KBPS_VALUES } = await load("src/panel/settings_rules.ts");
 
 test("name: what the server refuses is stripped, and lone surrogates, which make JSON it cannot read", () => {

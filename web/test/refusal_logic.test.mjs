@@ -7,7 +7,7 @@ import { test } from "node:test";
 
 import { load } from "./bundle.mjs";
 
-const { streamCheckUrl, verdictFromCheck } = await load("src/stream_refusal.ts");
+const { streamCheckUrl, verdictFromCheck } = await load("src/protocol/stream_refusal.ts");
 
 test("ws-check is beside the page under any prefix, without the page's query", () => {
   assert.equal(streamCheckUrl({ href: "http://host:6901/" }), "http://host:6901/ws-check");

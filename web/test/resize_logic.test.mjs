@@ -9,9 +9,9 @@ import { test } from "node:test";
 import { load } from "./bundle.mjs";
 
 const { desktopPixelsPerCss, roundDesktopSize, wantedDesktopSize, ResizeDebounce, RESIZE_DEBOUNCE_MS } =
-  await load("src/resize_rule.ts");
-const { fitDesktop, fitStream } = await load("src/fit.ts");
-const { parseServerMessage } = await load("src/protocol.ts");
+  await load("src/view/resize_rule.ts");
+const { fitDesktop, fitStream } = await load("src/view/fit.ts");
+const { parseServerMessage } = await load("src/protocol/messages.ts");
 
 const LIMITS = { minWidth: 320, minHeight: 240, maxWidth: 3840, maxHeight: 2160 };
 const size = (width, height) => ({ width, height });

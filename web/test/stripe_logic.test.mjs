@@ -13,13 +13,13 @@ import { test } from "node:test";
 import { load } from "./bundle.mjs";
 import { stripeBands } from "./stripe_bands.mjs";
 
-const protocol = await load("src/protocol.ts");
+const protocol = await load("src/protocol/messages.ts");
 const { readVideoHeader, parseServerMessage, videoConfig, validStripe, VIDEO_STRIPE_HEADER_BYTES, VIDEO_STAMPS_HEADER_BYTES, MAX_STRIPES } =
   protocol;
-const { bandRect, pictureSize, LayoutGenerations, PictureCounter } = await load("src/stripes.ts");
-const { FramePresenter } = await load("src/frame_presenter.ts");
-const { CanvasDrawer } = await load("src/canvas_drawer.ts");
-const { VideoRenderer } = await load("src/video_renderer.ts");
+const { bandRect, pictureSize, LayoutGenerations, PictureCounter } = await load("src/video/stripes.ts");
+const { FramePresenter } = await load("src/video/frame_presenter.ts");
+const { CanvasDrawer } = await load("src/video/canvas_drawer.ts");
+const { VideoRenderer } = await load("src/video/video_renderer.ts");
 
 // A video message as the server writes it (src/stream/wire_format.cpp).
 function message({ headerBytes = 52, key = true, frameId = 7, captureUs = 123456789, width = 640, height = 480, stripe, payload = [9, 9] } = {}) {

@@ -10,7 +10,7 @@ import { test } from "node:test";
 import { load } from "./bundle.mjs";
 
 const G = await load("src/input/touch_gestures.ts");
-const { PictureZoom, MAX_ZOOM, scrollStep } = await load("src/picture_zoom.ts");
+const { PictureZoom, MAX_ZOOM, scrollStep } = await load("src/view/picture_zoom.ts");
 const { TouchGestures, LONG_PRESS_MS, DOUBLE_TAP_MS, TRACKPAD_GAIN } = G;
 
 // A clock the test moves by hand.

@@ -3,7 +3,7 @@
 // (panel/panel.ts places it); hidden until there is something to control.
 // Plain DOM; the main thread.
 
-import { icon } from "../icons";
+import { icon } from "../panel/icons";
 import type { AudioPlayer } from "./audio_player";
 import type { MicrophoneSender } from "./microphone_sender";
 

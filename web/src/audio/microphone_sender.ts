@@ -3,7 +3,7 @@
 // as kind-3 messages. Reads the track with MediaStreamTrackProcessor
 // (Chromium); elsewhere it says the browser cannot.
 
-import { microphoneMessage } from "../protocol";
+import { microphoneMessage } from "../protocol/messages";
 
 interface TrackProcessor {
   readable: ReadableStream<AudioData>;

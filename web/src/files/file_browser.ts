@@ -4,7 +4,7 @@
 // folder (a zip), so the browser's own download manager streams it and can
 // resume it. Main thread.
 
-import { icon } from "../icons";
+import { icon } from "../panel/icons";
 import { button, el, section } from "../panel/dom";
 import { downloadHref, isAbort, type FilesApi, type ListEntry, type Listing } from "./files_api";
 import { humanBytes } from "./human_units";

@@ -6,7 +6,7 @@
 // Tab goes round its controls; keys typed in it never reach the desktop.
 // Main thread.
 
-import { icon } from "../icons";
+import { icon } from "../panel/icons";
 import { button, el, section, wrapTab } from "../panel/dom";
 import { DropZone, type DropMode } from "./drop_zone";
 import { gatherDrop, gatherInput, type DropParts, type Gathered } from "./entry_walker";

@@ -18,7 +18,7 @@ import {
   MOD_NUM_LOCK,
   MOD_SHIFT,
   type ClientMessage,
-} from "../protocol";
+} from "../protocol/messages";
 
 export interface KeyboardHooks {
   send(msg: ClientMessage): void;

@@ -7,8 +7,8 @@
 // mapping from page points to stream pixels is here, for both: it reads the
 // picture's client rectangle, so the page's pinch zoom is accounted for.
 
-import { pictureSize, type ScreenElement } from "../screen_element";
-import type { ClientMessage } from "../protocol";
+import { pictureSize, type ScreenElement } from "../view/screen_element";
+import type { ClientMessage } from "../protocol/messages";
 import { modifiers } from "./keyboard";
 
 // Browser MouseEvent.button -> X11 button.

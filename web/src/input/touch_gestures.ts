@@ -30,7 +30,7 @@
 //
 // Main thread (or node).
 
-import type { ButtonMessage, MoveMessage, ScrollMessage } from "../protocol";
+import type { ButtonMessage, MoveMessage, ScrollMessage } from "../protocol/messages";
 
 export type TouchMode = "trackpad" | "direct";
 

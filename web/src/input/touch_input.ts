@@ -15,9 +15,9 @@
 //
 // Main thread.
 
-import type { ClientMessage } from "../protocol";
-import type { PictureZoom } from "../picture_zoom";
-import { pictureSize, type ScreenElement } from "../screen_element";
+import type { ClientMessage } from "../protocol/messages";
+import type { PictureZoom } from "../view/picture_zoom";
+import { pictureSize, type ScreenElement } from "../view/screen_element";
 import { streamPerCss, streamPoint } from "./pointer";
 import { TouchGestures, type GestureClock, type Point, type TouchMode } from "./touch_gestures";
 import { TouchMarker } from "./touch_marker";

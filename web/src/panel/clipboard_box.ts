@@ -6,8 +6,8 @@
 // holds control the server drops clipboard text from this one, so Send is
 // off and the box says why.
 
-import type { ClipboardBridge } from "../clipboard";
-import type { ClipboardMode } from "../protocol";
+import type { ClipboardBridge } from "../input/clipboard";
+import type { ClipboardMode } from "../protocol/messages";
 import { button, el, section } from "./dom";
 
 const OTHER_HOLDS = "Another viewer has control: the desktop takes no text from you until you have it.";

@@ -1,7 +1,7 @@
 // Small DOM builders the panel's sections share: a titled section, a button
 // with an icon, a labelled select, a checkbox. Main thread.
 
-import { icon, type IconName } from "../icons";
+import { icon, type IconName } from "./icons";
 
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,

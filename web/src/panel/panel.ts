@@ -11,7 +11,7 @@
 // outside it, and a few seconds after the pointer leaves it (unless a text
 // field in it has the focus). Main thread.
 
-import { icon } from "../icons";
+import { icon } from "./icons";
 import { ToggleButton } from "./toggle_button";
 import {
   REFUSED_CONTROL_REASON,
@@ -20,7 +20,7 @@ import {
   type RefusedMessage,
   type SettingsAppliedMessage,
   type ViewersMessage,
-} from "../protocol";
+} from "../protocol/messages";
 import { ClipboardBox } from "./clipboard_box";
 import { ConnectionSection } from "./connection_section";
 import { el, section, wrapTab } from "./dom";

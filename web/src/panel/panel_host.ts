@@ -4,12 +4,12 @@
 // touch controls, the picture's box.
 // main.ts builds it.
 
-import type { ClipboardBridge } from "../clipboard";
+import type { ClipboardBridge } from "../input/clipboard";
 import type { TouchControls } from "../input/touch_controls";
-import type { ControlRequest, SettingsRequest } from "../protocol";
-import type { OverlayFigures } from "../stats_overlay";
-import type { ClientState } from "../test_hook";
-import type { ScalingMode } from "../view";
+import type { ControlRequest, SettingsRequest } from "../protocol/messages";
+import type { OverlayFigures } from "./stats_overlay";
+import type { ClientState } from "../client_state";
+import type { ScalingMode } from "../view/view";
 
 export interface PanelHost {
   figures(): OverlayFigures;

@@ -8,7 +8,7 @@ import type {
   RefusedMessage,
   SettingsAppliedMessage,
   ViewersMessage,
-} from "../protocol";
+} from "../protocol/messages";
 
 export interface SessionListener {
   hello(m: HelloMessage): void;

@@ -1,7 +1,7 @@
 // The Settings section's pure rules, no DOM: which names the server takes,
 // which bitrate choices a server offers, and the words for what it applied.
 
-import { SETTINGS_MAX_NAME_CHARS, type SettingsAppliedMessage } from "../protocol";
+import { SETTINGS_MAX_NAME_CHARS, type SettingsAppliedMessage } from "../protocol/messages";
 
 // Bitrate caps offered (kbit/s); 0 is "No cap".
 export const KBPS_VALUES = [50000, 20000, 10000, 5000, 2000, 1000, 500];

@@ -8,7 +8,7 @@
 // section says so. Global settings (--framerate, --max-kbps) are the
 // server's flags. The rules themselves are in settings_rules.ts.
 
-import { SETTINGS_MAX_NAME_CHARS, type SettingsAppliedMessage, type SettingsRequest } from "../protocol";
+import { SETTINGS_MAX_NAME_CHARS, type SettingsAppliedMessage, type SettingsRequest } from "../protocol/messages";
 import { el, section, select, storage } from "./dom";
 import { appliedText, cleanName, kbpsChoices, kbpsText, KBPS_VALUES } from "./settings_rules";
 

@@ -2,7 +2,7 @@
 // on): the overlay, its refresh timer and the server's figures (asked for
 // through the host) come and go together.
 
-import { StatsOverlay } from "../stats_overlay";
+import { StatsOverlay } from "./stats_overlay";
 import type { PanelHost } from "./panel_host";
 
 const STATS_INTERVAL_MS = 250;

@@ -6,7 +6,7 @@
 // the corners, where windows keep their close buttons), which grows when
 // hovered or focused.
 
-import { icon } from "../icons";
+import { icon } from "./icons";
 import { el } from "./dom";
 
 // The corner's box in rem: 0.5rem from the edges, 2.75rem square.

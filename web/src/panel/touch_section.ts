@@ -3,7 +3,7 @@
 // zoom reset, through the touch input's controls (client.touch), kept in
 // step with them (the keyboard also hides when its field loses the focus).
 
-import { icon } from "../icons";
+import { icon } from "./icons";
 import { button, el, section } from "./dom";
 import type { TouchControls } from "../input/touch_controls";
 

@@ -1,9 +1,9 @@
 // The panel's View section: fullscreen, keyboard lock, the scaling mode
 // (fit or 1:1, the page's own, kept in localStorage) and the stats overlay.
 
-import { Fullscreen } from "../fullscreen";
-import { icon } from "../icons";
-import type { ScalingMode } from "../view";
+import { Fullscreen } from "./fullscreen";
+import { icon } from "./icons";
+import type { ScalingMode } from "../view/view";
 import { button, checkbox, el, section, storage } from "./dom";
 import type { PanelHost } from "./panel_host";
 import type { StatsSwitch } from "./stats_switch";

@@ -4,7 +4,7 @@
 // server lists viewers (older servers never do) it shows what this page
 // knows: itself, full or view-only.
 
-import type { ControlRequest, ViewerEntry, ViewersMessage } from "../protocol";
+import type { ControlRequest, ViewerEntry, ViewersMessage } from "../protocol/messages";
 import { button, el, section } from "./dom";
 
 export class ViewersSection {

@@ -19,7 +19,7 @@
 // (for the panel's clipboard box, which sends with sendText).
 
 import { watchAsyncRead } from "./clipboard_access";
-import { MAX_CLIPBOARD_BYTES, type ClientMessage, type ClipboardMessage, type ClipboardMode } from "./protocol";
+import { MAX_CLIPBOARD_BYTES, type ClientMessage, type ClipboardMessage, type ClipboardMode } from "../protocol/messages";
 
 const READ_TIMEOUT_MS = 500;
 

@@ -9,7 +9,7 @@
 //
 // Pure logic; any thread.
 
-import type { StripePart } from "./protocol";
+import type { StripePart } from "../protocol/messages";
 
 // Where a decoded frame goes: its stream's band of a picture of
 // width x height (the header's fields).

@@ -5,7 +5,7 @@
 
 import { CanvasDrawer } from "./canvas_drawer";
 import { animationFrameClock } from "./frame_presenter";
-import type { VideoConfig, VideoHeader } from "./protocol";
+import type { VideoConfig, VideoHeader } from "../protocol/messages";
 import type { VideoOutput } from "./video_output";
 import { VideoRenderer, type RendererEvents } from "./video_renderer";
 

@@ -4,7 +4,7 @@
 // Predictive (full-resolution chroma, sharp coloured text). The answer is
 // asked once per page and reused on every connection.
 
-import type { DecoderMessage } from "./protocol";
+import type { DecoderMessage } from "../protocol/messages";
 
 // High 4:4:4 Predictive (profile_idc 244), level 4.2: 1080p at 60 Hz.
 export const AVC444_CODEC = "avc1.F4002A";

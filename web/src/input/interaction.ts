@@ -3,16 +3,16 @@
 // clipboard. Enabled by the server's "interaction" message; a view-only
 // viewer only gets the cursor (and pinch zoom, which is the page's own).
 
-import type { ScreenElement } from "./screen_element";
+import type { ScreenElement } from "../view/screen_element";
 import { ClipboardBridge } from "./clipboard";
 import { RemoteCursor, type CursorState } from "./cursor";
-import { Keyboard } from "./input/keyboard";
-import { Pointer } from "./input/pointer";
-import type { TouchControls } from "./input/touch_controls";
-import type { TouchMode } from "./input/touch_gestures";
-import { TouchInput, type ZoomHost } from "./input/touch_input";
+import { Keyboard } from "./keyboard";
+import { Pointer } from "./pointer";
+import type { TouchControls } from "./touch_controls";
+import type { TouchMode } from "./touch_gestures";
+import { TouchInput, type ZoomHost } from "./touch_input";
 import { OnScreenKeyboard } from "./on_screen_keyboard";
-import type { ClientMessage, ServerMessage } from "./protocol";
+import type { ClientMessage, ServerMessage } from "../protocol/messages";
 
 export interface InteractionState {
   input: boolean;

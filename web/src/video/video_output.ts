@@ -7,7 +7,7 @@
 //
 // Main thread.
 
-import type { VideoConfig, VideoHeader } from "./protocol";
+import type { VideoConfig, VideoHeader } from "../protocol/messages";
 import type { RendererEvents } from "./video_renderer";
 
 export type Drawer = "worker, video element" | "worker, canvas" | "main thread";

@@ -14,7 +14,7 @@
 
 import { MarkerReader, type MarkerReport } from "./frame_marker";
 import { FramePresenter } from "./frame_presenter";
-import type { VideoConfig } from "./protocol";
+import type { VideoConfig } from "../protocol/messages";
 import { LayoutGenerations, pictureSize, type Placement } from "./stripes";
 import { StreamDecoder, type ChunkInfo, type DecodedFrame } from "./video_decoder";
 

@@ -3,7 +3,7 @@
 
 import { describeLadder } from "./ladder_figures";
 import { StatsGraph } from "./stats_graph";
-import type { StatsSnapshot } from "./stream_stats";
+import type { StatsSnapshot } from "../stream_stats";
 
 export interface OverlayFigures extends StatsSnapshot {
   rttMs: number | null;

@@ -11,8 +11,8 @@
 //
 // Main thread.
 
-import { Keyboard, type KeyboardHooks } from "./input/keyboard";
-import type { ClientMessage } from "./protocol";
+import { Keyboard, type KeyboardHooks } from "./keyboard";
+import type { ClientMessage } from "../protocol/messages";
 
 // beforeinput edits -> the key a desktop application expects for them.
 const EDIT_KEYS: Record<string, { code: string; key: string }> = {

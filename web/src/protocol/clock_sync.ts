@@ -4,7 +4,7 @@
 // trust the fastest recent round trip most, as it has the least room for
 // asymmetric delay.
 
-import type { PingMessage, PongMessage } from "./protocol";
+import type { PingMessage, PongMessage } from "./messages";
 
 const PING_INTERVAL_MS = 2000;
 const SAMPLES_KEPT = 8;

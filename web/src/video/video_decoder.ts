@@ -4,7 +4,7 @@
 // One per stream: a striped picture has one per stripe (video_renderer.ts).
 
 import { undecodableMessage } from "./decoder_hint";
-import type { VideoHeader } from "./protocol";
+import type { VideoHeader } from "../protocol/messages";
 
 // What the decoder needs of a video message's header.
 export type ChunkInfo = Pick<VideoHeader, "key" | "frameId" | "captureUs">;

@@ -2,7 +2,7 @@
 // drops, unless the server refused it for a reason retrying cannot fix
 // (stream_refusal.ts). Knows nothing of what the messages mean.
 
-import type { ClientMessage } from "./protocol";
+import type { ClientMessage } from "./messages";
 import { streamCheckUrl, verdictFromCheck, type StreamVerdict } from "./stream_refusal";
 
 const FIRST_RETRY_MS = 500;
@@ -19,6 +19,19 @@ export interface ConnectionEvents {
   refused(verdict: StreamVerdict): void;
 }
 
+// What the client needs of its connection: Connection below, or a fake in
+// the tests, which then play the server through the ConnectionEvents.
+export interface StreamConnection {
+  readonly isOpen: boolean;
+  start(): void;
+  send(msg: ClientMessage): boolean;
+  sendBinary(data: ArrayBuffer): boolean;
+}
+
+// Makes the client's connection, reporting to `events` (the real one:
+// main.ts, a Connection to streamUrl()).
+export type ConnectionFactory = (events: ConnectionEvents) => StreamConnection;
+
 const CHECK_TIMEOUT_MS = 5000;
 
 // The stream's address beside the page: under a reverse proxy at
@@ -32,7 +45,7 @@ export function streamUrl(loc: Pick<Location, "href"> = window.location): string
   return url.href;
 }
 
-export class Connection {
+export class Connection implements StreamConnection {
   private socket: WebSocket | null = null;
   private retryMs = FIRST_RETRY_MS;
   private retryTimer = 0;

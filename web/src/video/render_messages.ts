@@ -5,7 +5,7 @@
 // Pure types and constants; any thread.
 
 import type { MarkerReport } from "./frame_marker";
-import type { VideoConfig } from "./protocol";
+import type { VideoConfig } from "../protocol/messages";
 import type { DecodedInfo, DrawnInfo } from "./video_renderer";
 
 // Relative to the page, so the client works under any path prefix (a

@@ -4,7 +4,7 @@
 //
 // Main thread.
 
-import type { VideoConfig, VideoHeader } from "./protocol";
+import type { VideoConfig, VideoHeader } from "../protocol/messages";
 import { RENDER_WORKER_URL, type FromWorker, type ToWorker } from "./render_messages";
 import type { RendererEvents } from "./video_renderer";
 

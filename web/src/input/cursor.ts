@@ -3,8 +3,8 @@
 // is never part of the video. Shapes are kept by serial: the server sends an
 // image once and then only its serial.
 
-import { pictureSize, type ScreenElement } from "./screen_element";
-import type { CursorMessage } from "./protocol";
+import { pictureSize, type ScreenElement } from "../view/screen_element";
+import type { CursorMessage } from "../protocol/messages";
 
 const MAX_SHAPES = 64;
 // Browsers ignore cursor images larger than this (CSS pixels).

@@ -7,9 +7,9 @@
 //
 // Main thread.
 
-import type { ClientMessage, ResizeStateMessage } from "./protocol";
+import type { ClientMessage, ResizeStateMessage } from "../protocol/messages";
 import { ResizeDebounce, wantedDesktopSize, type Size } from "./resize_rule";
-import type { StatusLine } from "./status_line";
+import type { StatusLine } from "../panel/status_line";
 import type { View, ViewLayout } from "./view";
 
 export interface ResizeState {

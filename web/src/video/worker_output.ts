@@ -5,7 +5,7 @@
 //
 // Main thread. Owns the worker it was given.
 
-import type { VideoConfig, VideoHeader } from "./protocol";
+import type { VideoConfig, VideoHeader } from "../protocol/messages";
 import type { RenderWorker } from "./render_worker_client";
 import type { Drawer, VideoOutput } from "./video_output";
 
