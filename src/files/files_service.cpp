@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <ctime>
+#include <deque>
+#include <map>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -13,6 +15,7 @@
 #include "base/json_text.h"
 #include "endpoints/query.h"
 #include "files/body_sources.h"
+#include "files/disk_job.h"
 #include "files/download_headers.h"
 #include "files/relative_path.h"
 #include "input/key_mapping.h"
@@ -35,6 +38,8 @@ namespace {
 constexpr size_t kMaxQueuedJobs = 256;
 constexpr size_t kMaxAnnounceBody = 64 * 1024;
 constexpr int kMaxFreeNameTries = 1000;
+constexpr size_t kMaxOwedRemovals = 4096;
+constexpr auto kRemovalRetry = std::chrono::milliseconds(250);
 
 int http_status(JailError e) {
   switch (e) {
@@ -102,9 +107,10 @@ std::optional<std::string_view> header(const EndpointRequest& req, std::string_v
 }  // namespace
 
 struct FilesService::State : std::enable_shared_from_this<FilesService::State> {
-  State(asio::io_context& context, std::unique_ptr<platform::FileJail> j, FilesOptions o, Logger l)
+  State(asio::io_context& context, std::unique_ptr<platform::FileJail> j, FilesOptions o, Logger l,
+        std::unique_ptr<DiskWorker> w)
       : io(context), jail(std::move(j)), options(std::move(o)), log(std::move(l)),
-        uploads(options.max_uploads, options.upload_expiry), expiry_timer(context) {}
+        uploads(options.max_uploads, options.upload_expiry), expiry_timer(context), worker(std::move(w)) {}
 
   asio::io_context& io;
   std::unique_ptr<platform::FileJail> jail;
@@ -112,19 +118,19 @@ struct FilesService::State : std::enable_shared_from_this<FilesService::State> {
   Logger log;
   UploadTable uploads;
   asio::steady_timer expiry_timer;
-  std::unique_ptr<DiskWorker> worker = std::make_unique<DiskWorker>(kMaxQueuedJobs);
+  std::unique_ptr<DiskWorker> worker;
+  // DELETEs waiting on a completion in progress, by upload id (at most one each).
+  std::map<std::string, ReplyFn> cancels_waiting;
+  // Partial files to remove that the worker's full queue refused.
+  std::deque<std::string> removals_owed;
+  asio::steady_timer removal_timer{io};
+  bool removal_retry_armed = false;
 
   // Runs `job` on the worker, then `done(result)` on the loop if this
-  // service still exists. False when the worker's queue is full.
+  // service still exists (files/disk_job.h). False when the queue is full.
   template <class Result, class Job, class Done>
-  bool off_loop(Job job, Done done) {
-    std::weak_ptr<State> weak = shared_from_this();
-    return worker->submit([weak, job = std::move(job), done = std::move(done), &io = io]() mutable {
-      auto result = std::make_shared<Result>(job());
-      asio::post(io, [weak, result, done = std::move(done)]() mutable {
-        if (auto self = weak.lock()) done(*self, std::move(*result));
-      });
-    });
+  [[nodiscard]] bool off_loop(Job job, Done done) {
+    return run_disk_job<Result>(*worker, io, weak_from_this(), std::move(job), std::move(done));
   }
 
   // --- gates ---------------------------------------------------------------
@@ -500,8 +506,9 @@ struct FilesService::State : std::enable_shared_from_this<FilesService::State> {
           up->busy = false;
           if (up->cancelled) return self.drop(*up, std::move(reply), 404, "the upload was cancelled");
           if (!w.status) {
-            const bool full = w.error.find("space") != std::string::npos || w.error.find("quota") != std::string::npos;
-            return reply(json_error(full ? 507 : 500, "", full ? "no space left on the disk" : "cannot write: " + w.error));
+            const std::string why = w.error.empty() ? w.status.message : w.error;
+            const bool full = why.find("space") != std::string::npos || why.find("quota") != std::string::npos;
+            return reply(json_error(full ? 507 : 500, "", full ? "no space left on the disk" : "cannot write: " + why));
           }
           self.uploads.advance(*up, n, UploadTable::Clock::now());
           if (up->offset < up->size) {
@@ -520,18 +527,25 @@ struct FilesService::State : std::enable_shared_from_this<FilesService::State> {
 
   struct Placed {
     JailStatus status;
-    std::string name;  // relative to the root
+    std::string name;        // relative to the root
+    bool withdrawn = false;  // cancelled before the rename: the partial file is removed
   };
 
   // Every byte is written: flush, then rename into place under the first
   // free name.
   void complete(Upload& u, ReplyFn reply) {
     u.busy = true;
+    u.placing = true;
     auto* jail_ptr = jail.get();
     const bool queued = off_loop<Placed>(
-        [jail_ptr, file = u.file, partial = u.partial, target = u.target] {
+        [jail_ptr, file = u.file, partial = u.partial, target = u.target, withdrawn = u.withdrawn] {
           Placed p;
           if (p.status = platform::FileJail::sync(*file); !p.status) return p;
+          if (withdrawn->load()) {
+            p.withdrawn = true;
+            (void)jail_ptr->remove(partial);
+            return p;
+          }
           if (p.status = jail_ptr->make_dirs(parent_path(target)); !p.status) return p;
           for (int n = 0; n <= kMaxFreeNameTries; ++n) {
             const std::string name = n == 0 ? target : join_path(parent_path(target), numbered_name(last_name(target), n));
@@ -545,41 +559,86 @@ struct FilesService::State : std::enable_shared_from_this<FilesService::State> {
           p.status = {JailError::kExists, "no free name"};
           return p;
         },
-        [id = u.id, reply](State& self, Placed p) mutable {
-          Upload* up = self.uploads.find(id);
-          if (!up) return reply(json_error(404, "id", "the upload was cancelled"));
-          if (!p.status) {
-            up->busy = false;
-            // The bytes stay in the partial file; the client may ask again
-            // by sending the last empty chunk.
-            up->offset = up->size;
-            return reply(json_error(http_status(p.status.error), "path",
-                                    "cannot put the file in place: " + words(p.status.error, up->target)));
-          }
-          const std::string prefix = self.options.upload_dir.empty() ? "" : self.options.upload_dir + "/";
-          const std::string name = p.name.substr(std::min(prefix.size(), p.name.size()));
-          const std::string asked = up->target.substr(std::min(prefix.size(), up->target.size()));
-          self.log->info("upload of '{}' ({}) saved as '{}'", asked, human_bytes(up->size), p.name);
-          EndpointReply r;
-          r.body = json_text(json{{"offset", up->size},
-                                  {"size", up->size},
-                                  {"done", true},
-                                  {"name", name},
-                                  {"path", p.name},
-                                  {"renamed", p.name != up->target}}) +
-                   "\n";
-          self.uploads.remove(id);
-          reply(std::move(r));
-        });
+        [id = u.id, reply](State& self, Placed p) mutable { self.placed(id, std::move(p), std::move(reply)); });
     if (!queued) {
       u.busy = false;
+      u.placing = false;
       // Nothing lost: every byte is confirmed; an empty chunk at the end retries.
       u.offset = u.size;
       busy(reply);
     }
   }
 
+  // The completion's answer, and the answer of a DELETE that came while it ran.
+  void placed(const std::string& id, Placed p, ReplyFn reply) {
+    ReplyFn cancel_reply;
+    if (auto it = cancels_waiting.find(id); it != cancels_waiting.end()) {
+      cancel_reply = std::move(it->second);
+      cancels_waiting.erase(it);
+    }
+    Upload* up = uploads.find(id);
+    if (!up) return reply(json_error(404, "id", "the upload was cancelled"));
+    up->busy = false;
+    up->placing = false;
+    if (p.withdrawn) {
+      uploads.remove(id);
+      reply(json_error(404, "id", "the upload was cancelled"));
+      if (cancel_reply) cancel_reply(no_content());
+      return;
+    }
+    if (!p.status) {
+      // The bytes stay in the partial file; the client may ask again by
+      // sending the last empty chunk, unless it cancelled meanwhile.
+      up->offset = up->size;
+      reply(json_error(http_status(p.status.error), "path",
+                       "cannot put the file in place: " + words(p.status.error, up->target)));
+      if (cancel_reply) {
+        remove_partial(up->partial);
+        uploads.remove(id);
+        cancel_reply(no_content());
+      }
+      return;
+    }
+    const std::string prefix = options.upload_dir.empty() ? "" : options.upload_dir + "/";
+    const std::string name = p.name.substr(std::min(prefix.size(), p.name.size()));
+    const std::string asked = up->target.substr(std::min(prefix.size(), up->target.size()));
+    log->info("upload of '{}' ({}) saved as '{}'", asked, human_bytes(up->size), p.name);
+    EndpointReply r;
+    r.body = json_text(json{{"offset", up->size},
+                            {"size", up->size},
+                            {"done", true},
+                            {"name", name},
+                            {"path", p.name},
+                            {"renamed", p.name != up->target}}) +
+             "\n";
+    uploads.remove(id);
+    reply(std::move(r));
+    if (cancel_reply) {
+      const std::string why = "the upload finished before it could be cancelled; it is saved as '" + name + "'";
+      EndpointReply late;
+      late.status = 409;
+      late.body = json_text(json{{"error", why}, {"parameter", "id"}, {"path", p.name}}) + "\n";
+      cancel_reply(std::move(late));
+    }
+  }
+
+  static EndpointReply no_content() {
+    EndpointReply r;
+    r.status = 204;
+    r.content_type.clear();
+    return r;
+  }
+
   CancelFn cancel(Upload& u, ReplyFn reply) {
+    if (u.placing) {
+      // The completion decides: withdrawn before the rename (204), or
+      // saved already (409 naming the file).
+      if (cancels_waiting.contains(u.id))
+        return reply(json_error(409, "id", "this upload is being cancelled already")), nullptr;
+      u.withdrawn->store(true);
+      cancels_waiting.emplace(u.id, std::move(reply));
+      return nullptr;
+    }
     if (u.busy) {
       // The write in flight finds the mark and removes the file.
       u.cancelled = true;
@@ -587,10 +646,7 @@ struct FilesService::State : std::enable_shared_from_this<FilesService::State> {
       remove_partial(u.partial);
       uploads.remove(u.id);
     }
-    EndpointReply r;
-    r.status = 204;
-    r.content_type.clear();
-    reply(std::move(r));
+    reply(no_content());
     return nullptr;
   }
 
@@ -600,9 +656,44 @@ struct FilesService::State : std::enable_shared_from_this<FilesService::State> {
     reply(json_error(status, "id", why));
   }
 
+  // Removes a partial file on the worker; when its queue is full, the
+  // removal is owed and retried until it is taken (at the latest by the
+  // destructor).
   void remove_partial(const std::string& partial) {
+    if (removals_owed.empty() && submit_removal(partial)) return;
+    if (removals_owed.size() >= kMaxOwedRemovals) {
+      log->warn("cannot remove the partial file '{}' now: the disk is busy; the next start removes it", partial);
+      return;
+    }
+    removals_owed.push_back(partial);
+    arm_removal_retry();
+  }
+
+  bool submit_removal(const std::string& partial) {
     auto* jail_ptr = jail.get();
-    worker->submit([jail_ptr, partial] { (void)jail_ptr->remove(partial); });
+    return worker->submit([jail_ptr, partial] { (void)jail_ptr->remove(partial); });
+  }
+
+  void arm_removal_retry() {
+    if (removal_retry_armed) return;
+    removal_retry_armed = true;
+    removal_timer.expires_after(kRemovalRetry);
+    std::weak_ptr<State> weak = shared_from_this();
+    removal_timer.async_wait([weak](const boost::system::error_code& ec) {
+      if (ec) return;
+      auto self = weak.lock();
+      if (!self || !self->worker) return;
+      self->removal_retry_armed = false;
+      while (!self->removals_owed.empty() && self->submit_removal(self->removals_owed.front()))
+        self->removals_owed.pop_front();
+      if (!self->removals_owed.empty()) self->arm_removal_retry();
+    });
+  }
+
+  // At the end, with the worker gone: what is still owed is removed here.
+  void settle_removals() {
+    for (const auto& partial : removals_owed) (void)jail->remove(partial);
+    removals_owed.clear();
   }
 
   void arm_expiry() {
@@ -650,7 +741,12 @@ struct FilesService::State : std::enable_shared_from_this<FilesService::State> {
 
 FilesService::FilesService(asio::io_context& io, std::unique_ptr<platform::FileJail> jail, FilesOptions options,
                            Logger log)
-    : state_(std::make_shared<State>(io, std::move(jail), std::move(options), std::move(log))) {
+    : FilesService(io, std::move(jail), std::move(options), std::move(log),
+                   std::make_unique<DiskWorker>(kMaxQueuedJobs)) {}
+
+FilesService::FilesService(asio::io_context& io, std::unique_ptr<platform::FileJail> jail, FilesOptions options,
+                           Logger log, std::unique_ptr<DiskWorker> worker)
+    : state_(std::make_shared<State>(io, std::move(jail), std::move(options), std::move(log), std::move(worker))) {
   if (state_->options.upload) state_->sweep_orphans();
 }
 
@@ -658,6 +754,8 @@ FilesService::~FilesService() {
   // The worker's running job may use the jail: join it first.
   state_->worker.reset();
   state_->expiry_timer.cancel();
+  state_->removal_timer.cancel();
+  state_->settle_removals();
 }
 
 net::EndpointTable FilesService::endpoints() {

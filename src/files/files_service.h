@@ -56,6 +56,10 @@ class FilesService {
  public:
   FilesService(boost::asio::io_context& io, std::unique_ptr<platform::FileJail> jail, FilesOptions options,
                Logger log);
+  // With a disk worker of the caller's making (tests hold its thread or
+  // fill its queue to reach the paths a busy disk takes).
+  FilesService(boost::asio::io_context& io, std::unique_ptr<platform::FileJail> jail, FilesOptions options,
+               Logger log, std::unique_ptr<DiskWorker> worker);
   ~FilesService();
   FilesService(const FilesService&) = delete;
   FilesService& operator=(const FilesService&) = delete;

@@ -9,6 +9,7 @@
 // rules are tested without waiting.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -30,7 +31,11 @@ struct Upload {
   uint64_t offset = 0;   // written and confirmed
   Clock::time_point touched;
   bool busy = false;     // a chunk (or the completion) is being written
-  bool cancelled = false;  // DELETE came while busy: the write's end removes it
+  bool placing = false;  // the completion: flushed and renamed into place
+  bool cancelled = false;  // DELETE came while a chunk was written: the write's end removes it
+  // DELETE came while placing: the completion checks this (on the disk
+  // worker) before the rename and withdraws the upload instead.
+  std::shared_ptr<std::atomic<bool>> withdrawn = std::make_shared<std::atomic<bool>>(false);
   std::shared_ptr<platform::OwnedFile> file;  // the partial file, open for writing
 };
 
