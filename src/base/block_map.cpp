@@ -21,6 +21,10 @@ void BlockMap::add(const Rect& r) {
               uint8_t{1});
 }
 
+void BlockMap::add(const Region& r) {
+  for (const Rect& rect : r.rects()) add(rect);
+}
+
 void BlockMap::add_all() { std::fill(bits_.begin(), bits_.end(), uint8_t{1}); }
 void BlockMap::clear() { std::fill(bits_.begin(), bits_.end(), uint8_t{0}); }
 

@@ -1,17 +1,21 @@
-// A set of 16x16-pixel blocks over a frame: the unit in which damage is
-// tracked, copied and converted. Value type, not thread-safe; any thread.
+// A set of kBlockSize (16) pixel square blocks over a frame: the unit in
+// which capture tracks and copies damage. The same kind of set as a Region
+// (region.h) on the block grid, held as one flag per block so that uniting
+// and subtracting per frame costs a pass over the flags.
+// Value type, not thread-safe; any thread.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "base/geometry.h"
+#include "base/region.h"
 
 namespace voxl {
 
 class BlockMap {
  public:
-  static constexpr int kBlock = 16;
+  static constexpr int kBlock = kBlockSize;
 
   BlockMap() = default;
   explicit BlockMap(Size frame);
@@ -22,11 +26,12 @@ class BlockMap {
 
   // Marks every block the rectangle touches; the part outside the frame is ignored.
   void add(const Rect& r);
+  void add(const Region& r);
   void add_all();
   void clear();
   bool test(int col, int row) const { return bits_[index(col, row)] != 0; }
-  bool empty() const;
-  int count() const;
+  [[nodiscard]] bool empty() const;
+  [[nodiscard]] int count() const;
 
   // Both maps must cover the same frame size.
   void unite(const BlockMap& o);
@@ -35,7 +40,9 @@ class BlockMap {
   // Covers the marked blocks with few rectangles in frame pixels, clipped to
   // the frame: horizontal runs per block row, merged with the run below when
   // they span the same columns.
-  std::vector<Rect> to_rects() const;
+  [[nodiscard]] std::vector<Rect> to_rects() const;
+  // The marked blocks as a region, clipped to the frame.
+  [[nodiscard]] Region region() const { return Region(to_rects()); }
 
   friend bool operator==(const BlockMap&, const BlockMap&) = default;
 

@@ -4,6 +4,7 @@
 
 #include <libyuv/convert.h>
 
+#include "base/region.h"
 #include "encode/yuv444_rows.h"
 
 namespace voxl::encode {
@@ -31,34 +32,56 @@ void convert_band(const uint8_t* src, int src_stride, const Rect& r, I420Image& 
 
 }  // namespace
 
-ColorConverter::ColorConverter(int threads) {
+ColorConverter::ColorConverter(int threads, SpawnWorker spawn) {
   // The calling thread works too, so N threads means N-1 helpers.
-  for (int i = 1; i < std::max(1, threads); ++i) workers_.emplace_back([this, i] { worker_main(i); });
+  const int helpers = std::max(1, threads) - 1;
+  workers_.reserve(size_t(helpers));
+  try {
+    for (int i = 0; i < helpers; ++i) {
+      std::function<void()> body = [this] { worker_main(); };
+      workers_.push_back(spawn ? spawn(std::move(body)) : std::thread(std::move(body)));
+    }
+  } catch (...) {
+    // The workers already running are stopped and joined: a joinable
+    // std::thread destroyed with the vector would terminate the process.
+    stop_workers();
+    throw;
+  }
 }
 
-ColorConverter::~ColorConverter() {
+ColorConverter::~ColorConverter() { stop_workers(); }
+
+void ColorConverter::stop_workers() noexcept {
   {
     std::lock_guard lock(mu_);
     quit_ = true;
   }
   start_cv_.notify_all();
-  for (auto& t : workers_) t.join();
+  for (auto& t : workers_)
+    if (t.joinable()) t.join();
+  workers_.clear();
+}
+
+std::vector<Rect> ColorConverter::bands(std::span<const Rect> rects, Size size) {
+  // 4:2:0 chroma covers 2x2 pixels: each rect is widened to even
+  // coordinates (4:4:4 would not need it; it costs at most a pixel on each
+  // side), then the union is clipped to the (even) encoded size. The
+  // region's rectangles are disjoint, and so are the bands cut from them:
+  // damage and what a rung owed may overlap, but no pixel is handed out
+  // twice, so no two threads write the same bytes.
+  Region region = Region(rects).aligned_out(2);
+  region.clip(Rect::from_size(size));
+  std::vector<Rect> bands;
+  for (const Rect& r : region.rects())
+    for (int y = r.y; y < r.bottom(); y += kBandRows)
+      bands.push_back({r.x, y, r.width, std::min(kBandRows, r.bottom() - y)});
+  return bands;
 }
 
 void ColorConverter::convert(const capture::Frame& frame, std::span<const Rect> rects,
                              I420Image& out) {
-  const Rect bounds = Rect::from_size(out.size());
   std::vector<Band> bands;
-  for (const Rect& raw : rects) {
-    // 4:2:0 chroma covers 2x2 pixels: widen to even coordinates, then
-    // clip to the (even) encoded size. 4:4:4 would not need it; the
-    // widening costs at most a pixel on each side.
-    const int x0 = raw.x & ~1, y0 = raw.y & ~1;
-    const Rect r = Rect{x0, y0, (raw.right() - x0 + 1) & ~1, (raw.bottom() - y0 + 1) & ~1}.intersect(bounds);
-    if (r.empty()) continue;
-    for (int y = r.y; y < r.bottom(); y += kBandRows)
-      bands.push_back({frame.data(), frame.stride(), {r.x, y, r.width, std::min(kBandRows, r.bottom() - y)}});
-  }
+  for (const Rect& r : ColorConverter::bands(rects, out.size())) bands.push_back({frame.data(), frame.stride(), r});
   if (bands.empty()) return;
   if (workers_.empty() || bands.size() == 1) {
     for (const Band& b : bands) convert_band(b.src, b.src_stride, b.r, out);
@@ -90,7 +113,7 @@ void ColorConverter::run_bands(I420Image& out) {
   }
 }
 
-void ColorConverter::worker_main(int) {
+void ColorConverter::worker_main() {
   uint64_t seen = 0;
   for (;;) {
     I420Image* out;

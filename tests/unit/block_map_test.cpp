@@ -335,5 +335,25 @@ TEST(BlockMapToRects, ShapesWithHolesAreCoveredExactly) {
   EXPECT_TRUE(m.test(118, 67));
 }
 
+TEST(BlockMapRegion, TheBlockSizeIsTheRegionsOne) { EXPECT_EQ(BlockMap::kBlock, kBlockSize); }
+
+TEST(BlockMapRegion, ARegionMarksTheBlocksItsRectsTouch) {
+  const std::vector<Rect> rects{{0, 0, 1, 1}, {40, 40, 30, 2}, {1900, 1070, 100, 100}};
+  BlockMap by_region(kOddFrame), by_rects(kOddFrame);
+  by_region.add(Region(rects));
+  for (const Rect& r : rects) by_rects.add(r);
+  EXPECT_EQ(by_region, by_rects);
+}
+
+TEST(BlockMapRegion, TheRegionIsTheMarkedBlocksClippedToTheFrame) {
+  BlockMap m(kOddFrame);
+  m.add(Rect{1910, 0, 7, 1});
+  m.add(Rect{0, 0, 20, 20});
+  const std::vector<Rect> want{{0, 0, 32, 32}, {1904, 0, 13, 16}};
+  EXPECT_EQ(m.region(), Region(want));
+  EXPECT_EQ(m.region().area(), int64_t{32 * 32 + 13 * 16});
+  EXPECT_TRUE(BlockMap(kOddFrame).region().empty());
+}
+
 }  // namespace
 }  // namespace voxl

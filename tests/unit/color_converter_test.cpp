@@ -7,6 +7,8 @@
 #include <random>
 #include <utility>
 #include <stdexcept>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "encode/i420_image.h"
@@ -248,6 +250,132 @@ TEST(ColorConverter, ManyConversionsOnOneConverterStayConsistent) {
     one.convert(pic.frame(), std::span<const Rect>(&r, 1), b);
     ASSERT_TRUE(same_pixels(a, b)) << "round " << round;
   }
+}
+
+// How many of `bands` cover each pixel of an image of `size`, row by row.
+std::vector<int> cover_counts(const std::vector<Rect>& bands, Size size) {
+  std::vector<int> n(size_t(size.width) * size_t(size.height), 0);
+  for (const Rect& b : bands)
+    for (int y = b.y; y < b.bottom(); ++y)
+      for (int x = b.x; x < b.right(); ++x) ++n[size_t(y) * size_t(size.width) + size_t(x)];
+  return n;
+}
+
+// The bands for `rects` write every pixel of the rects (widened to whole
+// 2x2 chroma blocks, clipped to the image) exactly once, and nothing else:
+// no two threads ever write the same bytes.
+void expect_each_pixel_once(const std::vector<Rect>& rects, Size size) {
+  const std::vector<Rect> bands = ColorConverter::bands(rects, size);
+  const std::vector<int> got = cover_counts(bands, size);
+  std::vector<Rect> widened;
+  for (const Rect& r : rects) {
+    const int x0 = r.x & ~1, y0 = r.y & ~1;
+    widened.push_back(Rect{x0, y0, (r.right() - x0 + 1) & ~1, (r.bottom() - y0 + 1) & ~1});
+  }
+  const std::vector<int> want = cover_counts([&] {
+    std::vector<Rect> clipped;
+    for (const Rect& w : widened) clipped.push_back(w.intersect(Rect::from_size(size)));
+    return clipped;
+  }(), size);
+  int twice = 0, missed = 0, extra = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    twice += got[i] > 1;
+    missed += want[i] > 0 && got[i] == 0;
+    extra += want[i] == 0 && got[i] > 0;
+  }
+  EXPECT_EQ(twice, 0) << "pixels handed out more than once, in " << bands.size() << " bands";
+  EXPECT_EQ(missed, 0) << "damaged pixels not handed out";
+  EXPECT_EQ(extra, 0) << "undamaged pixels handed out";
+  for (const Rect& b : bands) {
+    EXPECT_EQ(b.x % 2, 0) << to_string(b);
+    EXPECT_EQ(b.y % 2, 0) << to_string(b);
+    EXPECT_EQ(b.width % 2, 0) << to_string(b);
+    EXPECT_EQ(b.height % 2, 0) << to_string(b);
+  }
+}
+
+TEST(ColorConverter, DamageAndWhatARungOwedAreHandedOutOnce) {
+  // A rung's frame converts this capture's damage and what it owed from
+  // earlier captures: the two overlap.
+  const std::vector<Rect> rects{{0, 0, 200, 100}, {100, 50, 200, 150}};
+  expect_each_pixel_once(rects, {320, 240});
+}
+
+TEST(ColorConverter, TheSameRectTwiceIsHandedOutOnce) {
+  const std::vector<Rect> rects{{16, 16, 64, 130}, {16, 16, 64, 130}};
+  expect_each_pixel_once(rects, {128, 160});
+  EXPECT_EQ(ColorConverter::bands(rects, {128, 160}).size(), ColorConverter::bands({&rects[0], 1}, {128, 160}).size());
+}
+
+TEST(ColorConverter, RectsThatMeetOnceWidenedAreHandedOutOnce) {
+  // Disjoint as reported, but both widen over x 2..3 (the 2x2 chroma block
+  // they share).
+  const std::vector<Rect> rects{{0, 0, 3, 4}, {3, 0, 4, 4}, {1, 3, 6, 2}};
+  expect_each_pixel_once(rects, {16, 16});
+}
+
+TEST(ColorConverter, RandomDamageIsHandedOutOnce) {
+  std::mt19937 rng(35);
+  const Size size{200, 150};
+  for (int round = 0; round < 200; ++round) {
+    std::vector<Rect> rects(size_t(1 + rng() % 12));
+    for (Rect& r : rects)
+      r = {int(rng() % 220) - 10, int(rng() % 170) - 10, int(1 + rng() % 90), int(1 + rng() % 90)};
+    SCOPED_TRACE(testing::Message() << "round " << round);
+    expect_each_pixel_once(rects, size);
+    if (HasFailure()) return;
+  }
+}
+
+TEST(ColorConverter, OverlappingRectsOnFourThreadsGiveTheSameBytesAsOne) {
+  const Size size{320, 240};
+  TestPicture pic(size);
+  fill_noise(pic, 7);
+  ColorConverter one(1), four(4);
+  I420Image a(size), b(size);
+  const std::vector<Rect> rects{{0, 0, 200, 100}, {101, 51, 199, 150}, {0, 0, 200, 100}, {3, 90, 5, 140}};
+  one.convert(pic.frame(), rects, a);
+  four.convert(pic.frame(), rects, b);
+  EXPECT_TRUE(same_pixels(a, b));
+}
+
+std::system_error refused() {
+  return std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again), "thread refused");
+}
+
+TEST(ColorConverter, AThreadRefusedAfterOthersStartedFailsTheConstructorCleanly) {
+  int started = 0;
+  auto spawn = [&](std::function<void()> body) {
+    if (started == 2) throw refused();
+    ++started;
+    return std::thread(std::move(body));
+  };
+  // The two started workers are stopped and joined; the error reaches the
+  // caller (without the join, std::thread's destructor would terminate).
+  EXPECT_THROW(ColorConverter(4, spawn), std::system_error);
+  EXPECT_EQ(started, 2);
+}
+
+TEST(ColorConverter, TheFirstThreadRefusedFailsTheConstructor) {
+  auto spawn = [](std::function<void()>) -> std::thread { throw refused(); };
+  EXPECT_THROW(ColorConverter(2, spawn), std::system_error);
+}
+
+TEST(ColorConverter, WorkersComeFromTheSpawnFunction) {
+  int spawned = 0;
+  auto spawn = [&](std::function<void()> body) {
+    ++spawned;
+    return std::thread(std::move(body));
+  };
+  const Size size{256, 256};
+  TestPicture pic(size);
+  fill_noise(pic, 3);
+  ColorConverter three(3, spawn), one(1, spawn);
+  EXPECT_EQ(spawned, 2) << "N threads: the caller and N-1 workers";
+  I420Image a(size), b(size);
+  convert_all(three, pic, a);
+  convert_all(one, pic, b);
+  EXPECT_TRUE(same_pixels(a, b));
 }
 
 }  // namespace

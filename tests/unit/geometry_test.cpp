@@ -63,6 +63,34 @@ TEST(RectTranslated, MovesOriginAndKeepsSize) {
   EXPECT_EQ(r.translated(-1, -2).translated(1, 2), r);
 }
 
+TEST(RectBounding, HoldsBothRects) {
+  EXPECT_EQ((Rect{0, 0, 10, 10}.bounding(Rect{20, 5, 5, 20})), (Rect{0, 0, 25, 25}));
+  EXPECT_EQ((Rect{-5, -5, 2, 2}.bounding(Rect{3, 3, 2, 2})), (Rect{-5, -5, 10, 10}));
+  EXPECT_EQ((Rect{0, 0, 10, 10}.bounding(Rect{2, 2, 3, 3})), (Rect{0, 0, 10, 10}));
+}
+
+TEST(RectBounding, AnEmptyOperandAddsNothing) {
+  // Not even its position: a box grown from nothing is the first rect.
+  EXPECT_EQ((Rect{}.bounding(Rect{50, 60, 5, 5})), (Rect{50, 60, 5, 5}));
+  EXPECT_EQ((Rect{50, 60, 5, 5}.bounding(Rect{0, 0, 0, 0})), (Rect{50, 60, 5, 5}));
+  EXPECT_EQ((Rect{50, 60, 5, 5}.bounding(Rect{0, 0, 3, -1})), (Rect{50, 60, 5, 5}));
+  EXPECT_TRUE((Rect{1, 1, 0, 0}.bounding(Rect{9, 9, 0, 4})).empty());
+}
+
+TEST(RectAlignedOut, GrowsOutwardToTheGrid) {
+  EXPECT_EQ((Rect{11, 7, 5, 3}.aligned_out(2)), (Rect{10, 6, 6, 4}));
+  EXPECT_EQ((Rect{10, 6, 6, 4}.aligned_out(2)), (Rect{10, 6, 6, 4}));
+  EXPECT_EQ((Rect{17, 1, 1, 15}.aligned_out(16)), (Rect{16, 0, 16, 16}));
+  EXPECT_EQ((Rect{15, 16, 2, 1}.aligned_out(16)), (Rect{0, 16, 32, 16}));
+}
+
+TEST(RectAlignedOut, FloorsNegativeCoordinates) {
+  EXPECT_EQ((Rect{-3, -1, 2, 2}.aligned_out(2)), (Rect{-4, -2, 4, 4}));
+  EXPECT_EQ((Rect{-17, -16, 2, 1}.aligned_out(16)), (Rect{-32, -16, 32, 16}));
+}
+
+TEST(RectAlignedOut, EmptyStaysEmpty) { EXPECT_EQ((Rect{3, 3, 0, 5}.aligned_out(16)), Rect{}); }
+
 TEST(RectBasics, EdgesAreaAndEmptiness) {
   const Rect r{3, 4, 5, 6};
   EXPECT_EQ(r.right(), 8);

@@ -100,8 +100,8 @@ X11Capturer::X11Capturer(X11CaptureOptions options) : opt_(std::move(options)), 
                              hex(fmt.green_mask) + "/" + hex(fmt.blue_mask));
   get_image_ = std::make_unique<GetImageSource>(c, fmt, conn_->scanline_pad());
 
-  wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  if (wake_fd_ < 0) throw std::runtime_error(std::string("eventfd: ") + std::strerror(errno));
+  wake_fd_ = OwnedFile(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+  if (!wake_fd_.valid()) throw std::runtime_error(std::string("eventfd: ") + std::strerror(errno));
 
   choose_source();
   resize_to(size_);
@@ -112,7 +112,6 @@ X11Capturer::~X11Capturer() {
   // Sources and damage go before the connection they use.
   primary_.reset();
   damage_.reset();
-  if (wake_fd_ >= 0) close(wake_fd_);
 }
 
 void X11Capturer::choose_source() {
@@ -225,7 +224,8 @@ void X11Capturer::invalidate(const Rect& r) { add_damage(r); }
 
 void X11Capturer::wake() {
   const uint64_t one = 1;
-  [[maybe_unused]] ssize_t n = write(wake_fd_, &one, sizeof one);
+  // Fails only when the count would overflow: then a wake is pending anyway.
+  [[maybe_unused]] ssize_t n = write(wake_fd_.get(), &one, sizeof one);
 }
 
 void X11Capturer::drain_events() {
@@ -346,7 +346,7 @@ void X11Capturer::take_damage() {
 
 bool X11Capturer::wait_for_events(std::chrono::steady_clock::time_point deadline) {
   xcb_flush(conn_->get());
-  pollfd fds[2] = {{conn_->fd(), POLLIN, 0}, {wake_fd_, POLLIN, 0}};
+  pollfd fds[2] = {{conn_->fd(), POLLIN, 0}, {wake_fd_.get(), POLLIN, 0}};
   for (;;) {
     const auto left = std::max<int64_t>(
         0, std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - std::chrono::steady_clock::now()).count());
@@ -355,7 +355,7 @@ bool X11Capturer::wait_for_events(std::chrono::steady_clock::time_point deadline
     if (n < 0 && errno == EINTR) continue;
     if (fds[1].revents & POLLIN) {
       uint64_t v;
-      [[maybe_unused]] ssize_t r = read(wake_fd_, &v, sizeof v);
+      [[maybe_unused]] ssize_t r = read(wake_fd_.get(), &v, sizeof v);
       return false;
     }
     return n > 0;

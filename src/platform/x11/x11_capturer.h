@@ -28,6 +28,7 @@
 
 #include "base/logging.h"
 #include "capture/capturer.h"
+#include "platform/owned_file.h"
 #include "platform/x11/pixel_source.h"
 #include "platform/x11/shm_segment.h"
 
@@ -79,28 +80,29 @@ class X11Capturer final : public capture::Capturer {
  private:
   void choose_source();
   // A ShmGetImage source for the current size, or null with `why`.
-  std::unique_ptr<PixelSource> open_shm(std::string& why);
+  [[nodiscard]] std::unique_ptr<PixelSource> open_shm(std::string& why);
   void drain_events();
   // Waits for X events until `deadline`, to the microsecond (ppoll): false
   // after the deadline or wake().
-  bool wait_for_events(std::chrono::steady_clock::time_point deadline);
+  [[nodiscard]] bool wait_for_events(std::chrono::steady_clock::time_point deadline);
   // Moves the server's damage into pending_blocks_ (re-arming its report).
   void take_damage();
-  bool change_pending() const;
+  [[nodiscard]] bool change_pending() const;
   void resize_to(Size s);
   // Where the captured window's 0,0 lies on the root now (a round trip);
   // nullopt when the window is gone.
-  std::optional<Point> window_position();
+  [[nodiscard]] std::optional<Point> window_position();
   void add_damage(const Rect& capture_rect);
   // Prepares the active source for the current size, replacing a primary
   // source that cannot serve it; empty or why GetImage cannot either.
-  std::string prepare_active();
+  [[nodiscard]] std::string prepare_active();
   // GetImage for good, the primary source (and its segments) gone.
   void fall_back(const std::string& why);
   // A frame for the active source: in its own buffers (shared memory) when
   // it has an allocator, else the pool's heap buffers.
-  std::optional<capture::FramePool::Lease> acquire(capture::FramePool& pool);
-  std::string grab(std::span<const Rect> rects, capture::Frame& frame);
+  [[nodiscard]] std::optional<capture::FramePool::Lease> acquire(capture::FramePool& pool);
+  // Empty, or why the grab failed.
+  [[nodiscard]] std::string grab(std::span<const Rect> rects, capture::Frame& frame);
 
   X11CaptureOptions opt_;
   Logger log_;
@@ -125,7 +127,10 @@ class X11Capturer final : public capture::Capturer {
   std::vector<Rect> pending_rects_;
   std::vector<Rect> scratch_;
   uint64_t seq_ = 0;
-  int wake_fd_ = -1;
+  // An eventfd: wake() counts it up, wait_for_events() polls it beside the
+  // X connection and drains it. Closed with the capturer, also when the
+  // constructor fails after making it.
+  OwnedFile wake_fd_;
 };
 
 }  // namespace voxl::platform::x11
