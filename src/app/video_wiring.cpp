@@ -66,7 +66,8 @@ VideoWiring::VideoWiring(const Config& config, asio::io_context& io, const Logge
             },
             {},
             [this](int fps) { if (pipeline_) pipeline_->set_max_fps(fps); },
-            [this](int rung, bool coded, bool ready) { if (pipeline_) pipeline_->set_rung(rung, coded, ready); }}) {
+            [this](int rung, bool coded, bool ready) { if (pipeline_) pipeline_->set_rung(rung, coded, ready); }},
+           log) {
   hub_.set_bitrate_limits({config.min_kbps, config.max_kbps});
   hub_.set_max_rungs(config.max_encodes);
   hub_.set_server_max_fps(config.framerate);

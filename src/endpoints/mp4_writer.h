@@ -5,7 +5,8 @@
 // (90 kHz). Only the sample tables stay in memory (about 13 bytes a frame),
 // so long recordings cost disk, not RAM.
 //
-// Threads: one owner. Blocking: writes to the file.
+// Threads: one owner (RecordService's disk thread). Blocking: writes to the
+// file, in the constructor too.
 #pragma once
 
 #include <cstdint>
@@ -28,10 +29,10 @@ class Mp4Writer {
   // One access unit captured at `time_us` (any epoch; must not go back).
   // The first must be an IDR carrying SPS and PPS. False on a write error
   // or a bad first unit; `error()` says which.
-  bool add(std::span<const uint8_t> annex_b, bool key, int64_t time_us);
+  [[nodiscard]] bool add(std::span<const uint8_t> annex_b, bool key, int64_t time_us);
   // Writes the index; the last frame lasts until `end_us`. The file offset
   // is left at 0, ready to be sent. False on a write error.
-  bool finish(int64_t end_us);
+  [[nodiscard]] bool finish(int64_t end_us);
 
   size_t frames() const { return sizes_.size(); }
   uint64_t bytes() const { return mdat_bytes_; }

@@ -22,6 +22,12 @@ RecordBudget::Verdict RecordBudget::check_free(std::optional<uint64_t> free) {
   return free && *free < limits_.min_free_bytes ? Verdict::kLowDisk : Verdict::kOk;
 }
 
+bool RecordBudget::start_free_check() {
+  if (!free_check_due()) return false;
+  since_check_ = 0;
+  return true;
+}
+
 void RecordBudget::give_back(uint64_t bytes) { used_ -= std::min(used_, bytes); }
 
 }  // namespace voxl::endpoints

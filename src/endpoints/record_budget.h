@@ -2,7 +2,9 @@
 // together (--max-record-mb) and a floor of free space on the temporary
 // folder's file system. Pure bookkeeping; the caller asks the file system
 // (platform/free_space.h) when free_check_due() says so and passes the answer
-// in, so the rules are tested without a disk.
+// in, so the rules are tested without a disk. RecordService looks on its
+// disk thread instead: the loop calls start_free_check() (which starts the
+// count again) and the disk thread compares with min_free_bytes itself.
 //
 // Threads: one owner (the loop thread).
 #pragma once
@@ -31,14 +33,17 @@ class RecordBudget {
 
   // May a recording start, with `free` bytes free (nullopt: unknown, which
   // does not refuse)?
-  Verdict can_start(std::optional<uint64_t> free) const;
+  [[nodiscard]] Verdict can_start(std::optional<uint64_t> free) const;
   // `bytes` more for one recording: kOk (and counted) when they fit under
   // the cap, else kCapReached (and not counted).
-  Verdict take(uint64_t bytes);
+  [[nodiscard]] Verdict take(uint64_t bytes);
   // True once free_check_every bytes were taken since the last look.
   bool free_check_due() const { return since_check_ >= limits_.free_check_every; }
   // The look: kLowDisk when `free` fell below the floor.
-  Verdict check_free(std::optional<uint64_t> free);
+  [[nodiscard]] Verdict check_free(std::optional<uint64_t> free);
+  // A look made elsewhere (on the disk's thread): true when one was due,
+  // and the count starts again.
+  [[nodiscard]] bool start_free_check();
   // A recording's bytes, once its file is gone.
   void give_back(uint64_t bytes);
 

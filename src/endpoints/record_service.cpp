@@ -4,11 +4,13 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include <algorithm>
+#include <exception>
+#include <memory>
+#include <string>
+#include <string_view>
 #include <vector>
 
-#include "endpoints/mp4_writer.h"
-#include "platform/free_space.h"
-#include "platform/owned_file.h"
+#include "endpoints/record_file.h"
 
 namespace voxl::endpoints {
 
@@ -21,6 +23,23 @@ uint64_t mib(uint64_t bytes) { return bytes >> 20; }
 
 int64_t micros(Clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::microseconds>(t.time_since_epoch()).count();
+}
+
+std::string low_disk(uint64_t free, uint64_t floor) {
+  return "the temporary folder's disk has " + std::to_string(mib(free)) + " MB free; recordings need " +
+         std::to_string(mib(floor)) + " MB";
+}
+
+// A sink's on_video; what it threw, or empty.
+std::string feed_guarded(stream::VideoSink& sink, const encode::EncodedFramePtr& f) {
+  try {
+    sink.on_video(f);
+    return {};
+  } catch (const std::exception& e) {
+    return *e.what() ? e.what() : "an exception";
+  } catch (...) {
+    return "an unknown exception";
+  }
 }
 
 }  // namespace
@@ -51,10 +70,29 @@ class RecordService::Buffer final : public stream::VideoSink {
       svc_.hub_.request_keyframe(this);
     }
     if (followers_.empty()) return;
-    // A follower that ends leaves the list meanwhile: feed a copy.
+    // A follower that ends leaves the list meanwhile: feed a copy, and only
+    // those still in the list. One that throws is dropped; the others still
+    // get the frame.
     fanout_.assign(followers_.begin(), followers_.end());
-    for (stream::VideoSink* r : fanout_) r->on_video(f);
+    for (stream::VideoSink* r : fanout_) {
+      if (std::find(followers_.begin(), followers_.end(), r) == followers_.end()) continue;
+      const std::string what = feed_guarded(*r, f);
+      if (what.empty()) continue;
+      unfollow(r);
+      r->on_dropped(what);
+    }
   }
+
+  // The hub dropped it (on_video threw): nothing more is kept, record_last()
+  // is refused, and the recordings going on from it fail.
+  void on_dropped(std::string_view what) override {
+    failed_ = std::string(what);
+    svc_.log_->error("the stream kept for /record?last= stopped: {}", what);
+    const std::vector<stream::VideoSink*> followers = std::move(followers_);
+    followers_.clear();
+    for (stream::VideoSink* r : followers) r->on_dropped("the stream kept for it stopped: " + failed_);
+  }
+  bool failed() const { return !failed_.empty(); }
 
   // A sink fed every frame after this one's own work (not through the
   // hub: it asks for no key frame and gets exactly the frames the ring
@@ -70,72 +108,102 @@ class RecordService::Buffer final : public stream::VideoSink {
   std::optional<Clock::time_point> asked_;
   std::vector<stream::VideoSink*> followers_;
   std::vector<stream::VideoSink*> fanout_;  // on_video's copy of followers_
+  std::string failed_;  // why the hub dropped it; empty while it runs
 };
 
+// The loop's side of one recording: which frames go in, when it ends, and
+// its answer. Its file is a RecordFile that only the disk thread touches:
+// every frame is handed over as a job, and what the disk has to say comes
+// back as a post to the loop (guarded by alive_).
 class RecordService::Recording final : public stream::VideoSink {
  public:
-  // With a `backlog` (record_last): its frames, from a key frame, are
+  enum class State {
+    kRecording,  // taking frames
+    kFinishing,  // ended: its index is being written
+    kDone,       // outcome_ holds its answer
+  };
+
+  Recording(RecordService& svc, uint64_t id, std::shared_ptr<RecordFile> file,
+            std::optional<std::chrono::milliseconds> length, Done done, bool retroactive)
+      : svc_(svc), id_(id), file_(std::move(file)), done_(std::move(done)),
+        limit_(length && (*length < svc.max_ || retroactive) ? *length : std::chrono::milliseconds(svc.max_)),
+        limit_reason_(length && (*length < svc.max_ || retroactive) ? "length" : "max-record-seconds"),
+        timer_(svc.io_) {}
+
+  ~Recording() override {
+    *alive_ = false;
+    leave();
+    svc_.budget_.give_back(taken_);  // its file goes with it
+    // Closing the file frees its blocks: on the disk thread, after the
+    // jobs still queued for it. (Refused only while the disk thread stops:
+    // then here.)
+    if (file_) (void)svc_.disk_->submit([f = std::move(file_)] {}, 0, RecordDisk::Kind::kAlways);
+  }
+
+  // Makes the file: the first job of this recording, so every frame
+  // follows it in the disk's queue. False when the queue is full.
+  [[nodiscard]] bool open() {
+    return svc_.disk_->submit([this, file = file_, &io = svc_.io_, alive = alive_] {
+      RecordFile::Opened o = file->open();
+      asio::post(io, [this, alive, o = std::move(o)] {
+        if (*alive) opened(o);
+      });
+    });
+  }
+
+  // Starts taking frames: from the hub (which asks for a key frame), or
+  // with a `backlog` (record_last) whose frames, from a key frame, are
   // written at once, those captured before backlog->floor as if then; it
-  // then ends, or goes on with the frames the buffer gets next until
-  // `length` from its first frame (not capped by max_length).
-  Recording(RecordService& svc, uint64_t id, platform::OwnedFile file, std::optional<std::chrono::milliseconds> length,
-            Done done, Backlog* backlog)
-      : svc_(svc), id_(id), file_(std::make_shared<platform::OwnedFile>(std::move(file))), done_(std::move(done)),
-        limit_(length && (*length < svc.max_ || backlog) ? *length : std::chrono::milliseconds(svc.max_)),
-        limit_reason_(length && (*length < svc.max_ || backlog) ? "length" : "max-record-seconds"),
-        timer_(svc.io_), in_hub_(!backlog) {
+  // then ends, or goes on with the frames the buffer gets next until its
+  // length from its first frame (not capped by max_length).
+  void begin(Backlog* backlog) {
     if (backlog) {
       floor_ = backlog->floor;
       asked_ = backlog->asked;
       buffered_ms_ = backlog->buffered_ms;
+      batching_ = true;
       for (const auto& f : backlog->frames) {
-        if (ended_) break;
+        if (state_ != State::kRecording) break;
         on_video(f);
       }
-      if (ended_) return;
-      if (!writer_) {
-        fail(500, "the buffered stream did not begin with a key frame");
-        return;
-      }
-      if (!backlog->live) {
-        end("length", backlog->asked);
-        return;
-      }
+      batching_ = false;
+      if (state_ != State::kRecording) return;
+      if (!started_) return fail(500, "the buffered stream did not begin with a key frame");
+      // One job for all of them: the ring holds these frames already, so
+      // they take no room of their own in the disk's queue.
+      flush(RecordDisk::Kind::kAlways);
+      if (state_ != State::kRecording) return;
+      if (!backlog->live) return end("length", backlog->asked);
       // The next frame the buffer gets follows the last one written: no
       // gap, and no key frame to wait for.
       svc_.buffer_->follow(this);
       following_ = true;
       return;
     }
+    in_hub_ = true;
     svc_.hub_.add(this);  // asks for a key frame
     timer_.expires_after(kFirstFrameLimit);
     timer_.async_wait([this, alive = alive_](boost::system::error_code ec) {
-      if (ec || !*alive || writer_ || ended_) return;
+      if (ec || !*alive || started_ || state_ != State::kRecording) return;
       fail(503, "no picture came from the video pipeline");
     });
-  }
-
-  ~Recording() override {
-    *alive_ = false;
-    leave();
-    svc_.budget_.give_back(taken_);  // its file goes with it
   }
 
   // A recording keeps the best picture: rung 0 of the ladder.
   bool wants_top_rung() const override { return true; }
 
   void on_video(const encode::EncodedFramePtr& f) override {
-    if (ended_) return;
-    if (!writer_) {
-      if (!f->key) return;  // wait for the IDR asked for at add()
+    if (state_ != State::kRecording) return;
+    if (!started_) {
+      if (!f->key) return;  // wait for the IDR asked for at begin()
+      started_ = true;
       size_ = f->size;
       first_ = std::max(f->captured_at, floor_);
       svc_.log_->info("recording {} begins with a {}x{} key frame", id_, size_.width, size_.height);
-      writer_.emplace(file_->get(), f->size);
       timer_.cancel();
       timer_.expires_at(first_ + limit_);
       timer_.async_wait([this, alive = alive_](boost::system::error_code ec) {
-        if (ec || !*alive || ended_) return;
+        if (ec || !*alive || state_ != State::kRecording) return;
         end(limit_reason_, first_ + limit_);
       });
     }
@@ -144,20 +212,23 @@ class RecordService::Recording final : public stream::VideoSink {
     if (f->size != size_) return end("resize", at);
     if (at >= first_ + limit_) return end(limit_reason_, first_ + limit_);
     RecordBudget& budget = svc_.budget_;
-    if (budget.free_check_due() &&
-        budget.check_free(platform::free_bytes(svc_.temp_dir_)) != RecordBudget::Verdict::kOk)
-      return end("low-disk-space", at);
     if (budget.take(f->data.size()) != RecordBudget::Verdict::kOk) return end("max-record-mb", at);
     taken_ += f->data.size();
-    if (!writer_->add(f->data, f->key, micros(at))) fail(500, writer_->error());
+    // The free space is looked at on the disk thread, before this frame.
+    batch_.push_back(RecordFile::Item{f, micros(at), at, budget.start_free_check()});
+    if (!batching_) flush(RecordDisk::Kind::kBounded);
   }
 
-  bool ended() const { return ended_; }
+  // The hub (or the buffer) dropped it: on_video threw.
+  void on_dropped(std::string_view what) override { fail(500, "the recording failed: " + std::string(what)); }
+
+  bool done() const { return state_ == State::kDone; }
   bool has_done() const { return bool(done_); }
   void set_done(Done d) { done_ = std::move(d); }
 
+  // Ends it now; one ending already waits for its index.
   void stop() {
-    if (!ended_) end("stop", Clock::now());
+    if (state_ == State::kRecording) end("stop", Clock::now());
   }
 
   // Hands the outcome to whoever asked; false when no one has yet.
@@ -185,16 +256,77 @@ class RecordService::Recording final : public stream::VideoSink {
     following_ = false;
   }
 
+  // Hands the frames gathered to the disk thread.
+  void flush(RecordDisk::Kind kind) {
+    if (batch_.empty()) return;
+    uint64_t bytes = 0;
+    for (const auto& item : batch_) bytes += item.frame->data.size();
+    std::vector<RecordFile::Item> items;
+    items.swap(batch_);
+    const bool queued = svc_.disk_->submit(
+        [this, file = file_, items = std::move(items), &io = svc_.io_, alive = alive_] {
+          RecordFile::Written w = file->write(items);
+          if (!w.worth_telling()) return;
+          asio::post(io, [this, alive, w = std::move(w)] {
+            if (*alive) written(w);
+          });
+        },
+        bytes, kind);
+    if (queued) return;
+    const RecordDiskOptions& o = svc_.disk_->options();
+    fail(503, "the disk cannot keep up with the recordings (" + std::to_string(o.max_jobs) + " frames or " +
+                  std::to_string(mib(o.max_bytes)) + " MB were waiting to be written); try again later");
+  }
+
+  // The disk thread's answer to open().
+  void opened(const RecordFile::Opened& o) {
+    if (o.free) svc_.last_free_ = o.free;
+    switch (o.status) {
+      case RecordFile::Opened::Status::kOk: return;
+      case RecordFile::Opened::Status::kLowDisk:
+        return fail(507, low_disk(o.free.value_or(0), svc_.budget_.limits().min_free_bytes));
+      case RecordFile::Opened::Status::kNoFile: return fail(503, o.error);
+    }
+  }
+
+  // What a write job had to say.
+  void written(const RecordFile::Written& w) {
+    if (w.free) svc_.last_free_ = w.free;
+    if (state_ != State::kRecording) return;  // finish() says it
+    if (w.error) return fail(500, *w.error);
+    if (w.low_disk_at) end("low-disk-space", *w.low_disk_at);
+  }
+
   void end(const char* reason, Clock::time_point at) {
-    ended_ = true;
+    if (state_ != State::kRecording) return;
     leave();
     timer_.cancel();
-    if (!writer_) return fail(503, "the recording ended before its first picture");
-    if (writer_->frames() == 0)
-      return fail(507, std::string("the recording ended (") + reason + ") before its first picture was written");
-    if (!writer_->finish(micros(at))) return fail(500, writer_->error());
-    outcome_.file = file_;
-    outcome_.frames = writer_->frames();
+    if (!started_) return fail(503, "the recording ended before its first picture");
+    flush(RecordDisk::Kind::kAlways);  // a backlog's frames gathered so far
+    if (state_ != State::kRecording) return;
+    state_ = State::kFinishing;
+    const bool queued = svc_.disk_->submit(
+        [this, file = file_, reason = std::string(reason), at, &io = svc_.io_, alive = alive_] {
+          RecordFile::Finished r = file->finish(micros(at), reason);
+          asio::post(io, [this, alive, reason, at, r = std::move(r)]() mutable {
+            if (*alive) finished(reason, at, std::move(r));
+          });
+        },
+        0, RecordDisk::Kind::kAlways);
+    if (!queued) fail(503, "the server is stopping");
+  }
+
+  // The disk thread wrote the index (or could not).
+  void finished(std::string reason, Clock::time_point at, RecordFile::Finished r) {
+    if (state_ != State::kFinishing) return;
+    if (r.status != 200) return fail(r.status, r.error);
+    if (r.low_disk_at) {  // the disk ran low after it was told to end
+      reason = "low-disk-space";
+      at = std::min(at, *r.low_disk_at);
+    }
+    state_ = State::kDone;
+    outcome_.file = std::move(r.file);
+    outcome_.frames = r.frames;
     outcome_.seconds = std::chrono::duration<double>(at - first_).count();
     outcome_.ended = reason;
     if (asked_) {
@@ -202,12 +334,14 @@ class RecordService::Recording final : public stream::VideoSink {
       outcome_.buffered_ms = buffered_ms_;
     }
     svc_.log_->info("recording {} ended ({}): {} frames, {:.2f} s, {} bytes", id_, reason, outcome_.frames,
-                    outcome_.seconds, writer_->bytes());
+                    outcome_.seconds, r.bytes);
     svc_.ended(id_);
   }
 
   void fail(int status, const std::string& why) {
-    ended_ = true;
+    if (state_ == State::kDone) return;
+    state_ = State::kDone;
+    batch_.clear();
     leave();
     timer_.cancel();
     outcome_ = {};
@@ -219,18 +353,20 @@ class RecordService::Recording final : public stream::VideoSink {
 
   RecordService& svc_;
   uint64_t id_;
-  std::shared_ptr<platform::OwnedFile> file_;
+  std::shared_ptr<RecordFile> file_;  // the disk thread's; handed to its jobs only
   Done done_;
   std::chrono::milliseconds limit_;
   const char* limit_reason_;
   uint64_t taken_ = 0;  // bytes counted against the budget
   asio::steady_timer timer_;
-  std::optional<Mp4Writer> writer_;
+  State state_ = State::kRecording;
+  bool started_ = false;  // its first key frame came
   Size size_;
   Clock::time_point first_;
-  bool ended_ = false;
-  bool in_hub_ = true;
+  bool in_hub_ = false;
   bool following_ = false;  // fed by the buffer (a retroactive recording going on)
+  bool batching_ = false;   // gathering a backlog's frames into one job
+  std::vector<RecordFile::Item> batch_;
   // A retroactive recording's request time, the time before which its
   // frames are shown as if then, and how far back the buffer reached.
   std::optional<Clock::time_point> asked_;
@@ -241,13 +377,25 @@ class RecordService::Recording final : public stream::VideoSink {
 };
 
 RecordService::RecordService(asio::io_context& io, stream::Hub& hub, std::chrono::seconds max_length,
-                             std::string temp_dir, Logger log, RecordLimits limits)
-    : io_(io), hub_(hub), max_(max_length), temp_dir_(std::move(temp_dir)), log_(std::move(log)), budget_(limits) {}
+                             std::string temp_dir, Logger log, RecordLimits limits, RecordDiskOptions disk)
+    : io_(io), hub_(hub), max_(max_length), temp_dir_(std::move(temp_dir)), log_(std::move(log)), budget_(limits),
+      disk_(std::make_shared<RecordDisk>(std::move(disk))) {
+  // A first look at the free space, for the first start's answer.
+  (void)disk_->submit(
+      [this, ops = disk_->ops(), dir = temp_dir_, &io = io_, alive = alive_] {
+        const auto free = ops.free_in(dir);
+        asio::post(io, [this, alive, free] {
+          if (*alive) last_free_ = free;
+        });
+      },
+      0, RecordDisk::Kind::kAlways);
+}
 
 RecordService::~RecordService() {
   *alive_ = false;
   recordings_.clear();
   buffer_.reset();
+  disk_.reset();  // joins the disk thread once its running job is done
 }
 
 void RecordService::keep_last(std::chrono::seconds seconds, uint64_t max_bytes) {
@@ -285,6 +433,10 @@ uint64_t RecordService::record_last(std::chrono::milliseconds before, std::chron
     refusal = {503, "the buffer of the stream starts with the video pipeline: try again"};
     return 0;
   }
+  if (buffer_->failed()) {
+    refusal = {503, "the stream kept for recordings of the past stopped after an error (see the server's log)"};
+    return 0;
+  }
   const auto now = Clock::now();
   const RecordRing& ring = buffer_->ring();
   Backlog backlog;
@@ -318,24 +470,30 @@ uint64_t RecordService::add(std::optional<std::chrono::milliseconds> length, Don
     refusal = {503, "too many recordings at once (" + std::to_string(kMaxRecordings) + ")"};
     return 0;
   }
-  const auto free = platform::free_bytes(temp_dir_);
-  switch (budget_.can_start(free)) {
+  // From what the loop knows: the disk thread looks again before the file
+  // is made, and fails the recording (507) if the space went low meanwhile.
+  switch (budget_.can_start(last_free_)) {
     case RecordBudget::Verdict::kCapReached:
       refusal = {507, "the recordings kept take " + std::to_string(mib(budget_.used())) +
                           " MB, all --max-record-mb allows; fetch or stop some first"};
       return 0;
     case RecordBudget::Verdict::kLowDisk:
-      refusal = {507, "the temporary folder's disk has " + std::to_string(mib(*free)) + " MB free; recordings need " +
-                          std::to_string(mib(budget_.limits().min_free_bytes)) + " MB"};
+      refusal = {507, low_disk(last_free_.value_or(0), budget_.limits().min_free_bytes)};
       return 0;
     case RecordBudget::Verdict::kOk: break;
   }
-  refusal.status = 503;
-  platform::OwnedFile file = platform::make_anonymous_file(temp_dir_, refusal.error);
-  if (!file.valid()) return 0;
-  const uint64_t id = ++next_id_;
+  const uint64_t id = next_id_ + 1;
+  auto file = std::make_shared<RecordFile>(disk_, disk_->ops(), temp_dir_, budget_.limits().min_free_bytes);
+  auto recording =
+      std::make_unique<Recording>(*this, id, std::move(file), length, std::move(done), backlog != nullptr);
+  if (!recording->open()) {
+    refusal = {503, "the disk is behind with the recordings' writes; try again shortly"};
+    return 0;
+  }
+  next_id_ = id;
   log_->info("recording {} started{}", id, backlog ? " from the buffered stream" : "");
-  recordings_.emplace(id, std::make_unique<Recording>(*this, id, std::move(file), length, std::move(done), backlog));
+  Recording& r = *recordings_.emplace(id, std::move(recording)).first->second;
+  r.begin(backlog);
   return id;
 }
 
@@ -348,9 +506,10 @@ uint64_t RecordService::start(RecordRefusal& refusal) { return add(std::nullopt,
 bool RecordService::stop(uint64_t id, Done done) {
   const auto it = recordings_.find(id);
   if (it == recordings_.end() || it->second->has_done()) return false;
-  it->second->set_done(std::move(done));
-  if (it->second->ended()) ended(id);
-  else it->second->stop();  // calls ended()
+  Recording& r = *it->second;
+  r.set_done(std::move(done));
+  if (r.done()) ended(id);  // its answer waits: hand it over
+  else r.stop();  // the answer comes once its index is written (ended())
   return true;
 }
 

@@ -11,7 +11,24 @@
 // RecordRing; a request writes what it holds into a new recording at once
 // and, when it asks for more, goes on with the frames that sink gets next.
 //
-// Threads: the loop thread only; destroy before the io_context and the hub.
+// The service never touches the disk on the loop: making the file,
+// writing the frames, the index, the looks at the free space and closing
+// the files it drops run on one disk thread (RecordDisk, bounded), each
+// recording's in order (RecordFile), and what they have to say is posted
+// back to the loop. (Sending a finished MP4 is the HTTP reply's.) A
+// start is refused at once from what the loop knows (the cap, the last
+// free space the disk thread saw, a full disk queue: 503); what only the
+// disk can tell (low space, no file, a failed write, the queue filling up
+// while it records) ends the recording with that error as its outcome, so
+// `done` (or stop()) still gets exactly one answer. A recording's answer
+// comes once its index is written: after end, stop() or its length, not
+// within the call.
+//
+// A sink that throws is dropped by the hub (stream/hub.h): a recording
+// fails with 500, the buffer stops and refuses further record_last().
+//
+// Threads: the loop thread only, but for the disk thread described above;
+// destroy before the io_context and the hub (it joins the disk thread).
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -26,6 +43,7 @@
 
 #include "base/logging.h"
 #include "endpoints/record_budget.h"
+#include "endpoints/record_disk.h"
 #include "endpoints/record_ring.h"
 #include "net/endpoint.h"
 #include "stream/hub.h"
@@ -33,7 +51,10 @@
 namespace voxl::endpoints {
 
 struct RecordOutcome {
-  int status = 200;  // else an HTTP error status with `error`
+  // Else an HTTP error status with `error`: 500 a failed write, 503 no
+  // picture, no file or the disk could not keep up, 507 the disk ran low
+  // before the first picture was written.
+  int status = 200;
   std::string error;
   std::shared_ptr<platform::OwnedFile> file;  // the MP4, offset 0
   size_t frames = 0;
@@ -49,8 +70,9 @@ struct RecordOutcome {
   int64_t buffered_ms = -1;
 };
 
-// Why a recording could not start: 503 (too many, no file), 507 (the
-// disk cap is used up or the disk is low) or 409 (set_unavailable).
+// Why a recording could not start: 503 (too many, the disk queue is full),
+// 507 (the disk cap is used up or the disk was low at the last look) or
+// 409 (set_unavailable).
 struct RecordRefusal {
   int status = 503;
   std::string error;
@@ -65,8 +87,9 @@ class RecordService {
   // No first frame by then: the pipeline is not producing.
   static constexpr std::chrono::seconds kFirstFrameLimit{15};
 
+  // `disk`: the disk thread's queue bounds, and its system calls (tests).
   RecordService(boost::asio::io_context& io, stream::Hub& hub, std::chrono::seconds max_length,
-                std::string temp_dir, Logger log, RecordLimits limits = {});
+                std::string temp_dir, Logger log, RecordLimits limits = {}, RecordDiskOptions disk = {});
   ~RecordService();
   RecordService(const RecordService&) = delete;
   RecordService& operator=(const RecordService&) = delete;
@@ -78,11 +101,12 @@ class RecordService {
   void set_unavailable(std::string why) { unavailable_ = std::move(why); }
 
   // A recording of `length` (<= max_length) from its first frame; `done`
-  // runs once on the loop. 0 when too many recordings run, no temporary
-  // file can be made or the disk budget says no (`refusal` says which).
-  uint64_t record_for(std::chrono::milliseconds length, Done done, RecordRefusal& refusal);
+  // runs once on the loop, later (with an error status when the disk
+  // failed it). 0 when too many recordings run, the disk budget or the
+  // disk queue says no (`refusal` says which); `done` is not called then.
+  [[nodiscard]] uint64_t record_for(std::chrono::milliseconds length, Done done, RecordRefusal& refusal);
   // A recording that runs until stop() or max_length.
-  uint64_t start(RecordRefusal& refusal);
+  [[nodiscard]] uint64_t start(RecordRefusal& refusal);
 
   // Keeps the last `seconds` of the stream in memory, at most `max_bytes`
   // (RecordRing: whole groups of pictures go from the front), for
@@ -126,18 +150,22 @@ class RecordService {
   // no gap: the frames the buffer gets next, with no key frame asked for.
   // 409 when no buffer is kept or recordings are unavailable, 503 when it
   // holds nothing yet, and the refusals of record_for().
-  uint64_t record_last(std::chrono::milliseconds before, std::chrono::milliseconds after, Done done,
-                       RecordRefusal& refusal);
+  [[nodiscard]] uint64_t record_last(std::chrono::milliseconds before, std::chrono::milliseconds after, Done done,
+                                     RecordRefusal& refusal);
   // What the buffer holds now, for /stats and tests.
   size_t buffered_frames() const;
   uint64_t buffered_bytes() const;
-  // Ends `id` and hands its file to `done` (at once if it already ended).
-  // False for an unknown id.
-  bool stop(uint64_t id, Done done);
+  // Ends `id` and hands its file to `done` once its index is written (soon
+  // after, if it had ended already). False for an unknown id or one whose
+  // answer someone already waits for.
+  [[nodiscard]] bool stop(uint64_t id, Done done);
   void cancel(uint64_t id);  // dropped, file and all
   size_t recordings() const { return recordings_.size(); }
   uint64_t started() const { return next_id_; }  // recordings begun since start
   const RecordBudget& budget() const { return budget_; }
+  // What the disk thread last saw free in the temporary folder (nullopt:
+  // not looked yet, or unknown).
+  std::optional<uint64_t> last_free() const { return last_free_; }
 
  private:
   class Recording;
@@ -161,6 +189,10 @@ class RecordService {
   std::string temp_dir_;
   Logger log_;
   RecordBudget budget_;
+  std::optional<uint64_t> last_free_;  // the disk thread's last look
+  // The disk thread; shared so a recording's file, released last by the
+  // HTTP reply, can still hand its closing to it (record_file.h).
+  std::shared_ptr<RecordDisk> disk_;
   std::map<uint64_t, std::unique_ptr<Recording>> recordings_;
   std::chrono::seconds buffer_length_{0};
   std::unique_ptr<Buffer> buffer_;  // keep_last()'s sink

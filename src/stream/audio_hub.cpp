@@ -19,9 +19,16 @@ void AudioHub::remove(AudioSink* sink) {
 
 void AudioHub::publish(const audio::AudioPacketPtr& packet) {
   // A sink may leave while being fed (its socket failed): iterate a copy.
+  // One that throws is dropped; the others still get the packet.
   const auto sinks = sinks_;
-  for (AudioSink* s : sinks)
-    if (std::find(sinks_.begin(), sinks_.end(), s) != sinks_.end()) s->on_audio(packet);
+  for (AudioSink* s : sinks) {
+    if (std::find(sinks_.begin(), sinks_.end(), s) == sinks_.end()) continue;
+    try {
+      s->on_audio(packet);
+    } catch (...) {
+      remove(s);
+    }
+  }
 }
 
 }  // namespace voxl::stream

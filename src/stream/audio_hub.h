@@ -18,7 +18,8 @@ namespace voxl::stream {
 class AudioSink {
  public:
   virtual ~AudioSink() = default;
-  // Called on the loop thread for every packet; must not block.
+  // Called on the loop thread for every packet; must not block. A sink
+  // that throws is removed (it hears nothing more).
   virtual void on_audio(const audio::AudioPacketPtr& packet) = 0;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <string>
 
 #include "stream/viewer_settings.h"
 
@@ -68,7 +69,7 @@ void Hub::publish(const encode::EncodedFramePtr& frame) {
       ++moves_;
       switched = true;
     }
-    s->on_video(frame);
+    feed(s, frame);
   }
   if (budget_changed) {
     replan();
@@ -77,6 +78,34 @@ void Hub::publish(const encode::EncodedFramePtr& frame) {
     refresh_rungs();
   } else {
     refresh_pause();
+  }
+}
+
+void Hub::feed(VideoSink* sink, const encode::EncodedFramePtr& frame) {
+  std::string what;
+  try {
+    sink->on_video(frame);
+    return;
+  } catch (const std::exception& e) {
+    what = e.what();
+  } catch (...) {
+    what = "an unknown exception";
+  }
+  drop(sink, what);
+}
+
+// Out of the hub first, so the pipeline's state is right whatever the sink
+// does when told (a viewer closing calls remove() again: a no-op).
+void Hub::drop(VideoSink* sink, std::string_view what) {
+  ++dropped_;
+  if (log_) log_->error("a consumer of the stream failed taking a frame ({}); it gets no more frames", what);
+  remove(sink);
+  try {
+    sink->on_dropped(what);
+  } catch (const std::exception& e) {
+    if (log_) log_->error("a dropped consumer of the stream failed again when told: {}", e.what());
+  } catch (...) {
+    if (log_) log_->error("a dropped consumer of the stream failed again when told: an unknown exception");
   }
 }
 

@@ -19,15 +19,24 @@
 // consumer allows (stream/viewer_settings.h); 4:4:4 is allowed on rung 0
 // while every consumer of it decodes it (lower rungs stay 4:2:0).
 //
+// A sink that throws from on_video is a fault of that sink alone: the hub
+// catches it, logs it, drops that sink (it gets no more frames, as if it
+// had removed itself) and tells it through on_dropped(), and every other
+// sink still gets the frame. Nothing a sink throws leaves publish().
+//
 // Threads: the loop thread only. Sinks are registered by raw pointer and
-// must remove themselves before they are destroyed.
+// must remove themselves before they are destroyed (removing a sink the hub
+// dropped does nothing).
 #pragma once
 
 #include <array>
 #include <chrono>
+#include <cstdint>
 #include <functional>
+#include <string_view>
 #include <vector>
 
+#include "base/logging.h"
 #include "encode/encoded_frame.h"
 #include "stream/bitrate_controller.h"
 #include "stream/rung_planner.h"
@@ -61,6 +70,12 @@ class VideoSink {
   // The frame rate this sink asks for at most; 0: no cap of its own (it
   // takes the server's --framerate maximum).
   virtual int max_fps() const { return 0; }
+  // on_video threw `what`: the hub has dropped this sink already (it gets
+  // no more frames) and says so once, at once, on the loop thread. The
+  // sink's owner ends it here (a viewer closes its connection, a recording
+  // fails); the default does nothing, which leaves it without video.
+  // Anything it throws is logged and swallowed.
+  virtual void on_dropped(std::string_view /*what*/) {}
 };
 
 // What the hub asks of the video pipeline. Rungs count from 0.
@@ -84,7 +99,9 @@ struct PipelineControls {
 
 class Hub {
  public:
-  explicit Hub(PipelineControls controls) : controls_(std::move(controls)) {}
+  // `log`: where a sink that throws is reported (none when empty).
+  explicit Hub(PipelineControls controls, Logger log = {})
+      : controls_(std::move(controls)), log_(std::move(log)) {}
 
   // Asks for a key frame of the newcomer's rung so it can start (after
   // withdrawing 4:4:4 if it cannot take it, so that key frame is one it
@@ -93,8 +110,11 @@ class Hub {
   void remove(VideoSink* sink);  // the last one out turns the pipeline off
   size_t sinks() const { return members_.size(); }
 
-  // Hands the frame to the sinks of its rung (frame->rung).
+  // Hands the frame to the sinks of its rung (frame->rung); a sink that
+  // throws is dropped (see above) and the others still get it.
   void publish(const encode::EncodedFramePtr& frame);
+  // Sinks dropped so far because on_video threw.
+  uint64_t sinks_dropped() const { return dropped_; }
 
   // At most one outstanding request per rung: repeated asks before its key
   // frame arrives (or within kRetry of the last ask) are merged; an ask
@@ -181,6 +201,9 @@ class Hub {
   bool counts_on(const Member& m, int rung) const { return m.rung == rung || m.next == rung; }
   int rungs() const;  // the rungs planned now
   void request_rung_key(int rung);
+  // on_video, with a throw turned into drop().
+  void feed(VideoSink* sink, const encode::EncodedFramePtr& frame);
+  void drop(VideoSink* sink, std::string_view what);
   void ask_encoder(int rung, Time now);
   void arm_timer(Time now);
   // Moves sinks (plan) and then tells the pipeline what each rung is now.
@@ -188,6 +211,7 @@ class Hub {
   void refresh_rungs();
 
   PipelineControls controls_;
+  Logger log_;
   std::vector<Member> members_;
   std::array<Rung, kMaxRungs> rungs_{};
   RungPlanner planner_;
@@ -196,6 +220,7 @@ class Hub {
   int max_rungs_ = 1;
   int budget_ = kMaxRungs;
   int moves_ = 0;
+  uint64_t dropped_ = 0;
   bool paused_ = false;
   BitrateLimits limits_;
   std::vector<int> targets_;  // scratch, kept to spare an allocation per ack

@@ -182,6 +182,8 @@ class ViewerConnection final : public VideoSink, public AudioSink, public input:
   bool takes_full_chroma() const override { return full_chroma_ && !closed_; }
   int max_fps() const override { return closed_ ? 0 : settings_.max_fps; }
   void on_video(const encode::EncodedFramePtr& frame) override;
+  // The hub dropped this viewer (taking a frame threw): it closes.
+  void on_dropped(std::string_view what) override { fault("a video frame", what); }
   // AudioSink
   void on_audio(const audio::AudioPacketPtr& packet) override;
   // ViewerLink

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "stream/audio_queue.h"
@@ -77,6 +78,28 @@ TEST(AudioQueue, ZeroBoundKeepsNothing) {
   q.push(packet(1));
   EXPECT_TRUE(q.empty());
   EXPECT_EQ(q.dropped(), 1u);
+}
+
+}  // namespace
+}  // namespace voxl::stream
+
+namespace voxl::stream {
+namespace {
+
+// A listener that throws is dropped; the others still hear the packet.
+TEST(AudioHub, AListenerThatThrowsIsDroppedAndTheOthersStillHear) {
+  AudioHub hub([](bool) {});
+  Sink a, bad, c;
+  bad.after = [] { throw std::runtime_error("boom"); };
+  hub.add(&a);
+  hub.add(&bad);
+  hub.add(&c);
+  EXPECT_NO_THROW(hub.publish(packet(1)));
+  EXPECT_EQ(a.got, (std::vector<uint32_t>{1}));
+  EXPECT_EQ(c.got, (std::vector<uint32_t>{1}));
+  EXPECT_EQ(hub.sinks(), 2u);
+  hub.publish(packet(2));
+  EXPECT_EQ(bad.got, (std::vector<uint32_t>{1}));
 }
 
 }  // namespace

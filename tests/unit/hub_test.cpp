@@ -1,9 +1,12 @@
 #include "stream/hub.h"
 
 #include <gtest/gtest.h>
+#include <spdlog/sinks/ostream_sink.h>
 
 #include <functional>
 #include <memory>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -276,6 +279,78 @@ TEST(Hub, SinkAddedDuringPublishStartsWithTheNextFrame) {
   EXPECT_TRUE(late.ids.empty());
   hub.publish(frame(2, false));
   EXPECT_EQ(late.ids, std::vector<uint32_t>{2});
+}
+
+// A sink whose on_video throws (a bug in it, or bad_alloc) must not cost
+// the sinks after it their frame: it is dropped from the hub and told so,
+// and the others go on.
+struct ThrowingSink : RecordingSink {
+  std::vector<std::string> dropped;  // what on_dropped was told
+  std::function<void()> when_dropped;
+  void on_video(const EncodedFramePtr& frame) override {
+    RecordingSink::on_video(frame);
+    throw std::runtime_error("boom");
+  }
+  void on_dropped(std::string_view what) override {
+    dropped.emplace_back(what);
+    if (when_dropped) when_dropped();
+  }
+};
+
+Logger capture_logger(std::ostringstream& out) {
+  return std::make_shared<spdlog::logger>("hub-test", std::make_shared<spdlog::sinks::ostream_sink_st>(out));
+}
+
+TEST(Hub, ASinkThatThrowsIsDroppedAndTheOthersStillGetTheFrame) {
+  FakePipeline p;
+  std::ostringstream log;
+  Hub hub(p.controls(), capture_logger(log));
+  RecordingSink a, c;
+  ThrowingSink b;
+  hub.add(&a);
+  hub.add(&b);
+  hub.add(&c);
+  EXPECT_NO_THROW(hub.publish(frame(1, true)));
+  EXPECT_EQ(a.ids, std::vector<uint32_t>{1});
+  EXPECT_EQ(c.ids, std::vector<uint32_t>{1}) << "the sink after the one that threw still gets the frame";
+  EXPECT_EQ(hub.sinks(), 2u) << "the sink that threw is dropped";
+  EXPECT_NO_THROW(hub.publish(frame(2, false)));
+  EXPECT_EQ(b.ids, std::vector<uint32_t>{1}) << "a dropped sink gets no more frames";
+  EXPECT_EQ(a.ids, (std::vector<uint32_t>{1, 2}));
+  EXPECT_EQ(c.ids, (std::vector<uint32_t>{1, 2}));
+  hub.remove(&b);  // what its owner does later: nothing to undo
+  EXPECT_EQ(hub.sinks(), 2u);
+  EXPECT_EQ(b.dropped, std::vector<std::string>{"boom"}) << "told once, with what it threw";
+  EXPECT_EQ(hub.sinks_dropped(), 1u);
+  EXPECT_NE(log.str().find("boom"), std::string::npos) << "logged: " << log.str();
+}
+
+// The owner ends the sink when told (a viewer closes), which may remove it
+// again or take down others; the frame still reaches those left, and a
+// throw from on_dropped goes no further either.
+TEST(Hub, ASinkToldItWasDroppedMayLeaveAgainOrThrow) {
+  FakePipeline p;
+  Hub hub(p.controls());
+  ThrowingSink only;
+  only.when_dropped = [&] {
+    hub.remove(&only);
+    throw std::runtime_error("again");
+  };
+  hub.add(&only);
+  EXPECT_NO_THROW(hub.publish(frame(1, true)));
+  EXPECT_EQ(hub.sinks(), 0u);
+  EXPECT_EQ(p.active_calls, (std::vector<bool>{true, false})) << "the last sink gone: the pipeline stops";
+
+  RecordingSink a, c;
+  ThrowingSink b;
+  b.when_dropped = [&] { hub.remove(&c); };
+  hub.add(&a);
+  hub.add(&b);
+  hub.add(&c);
+  EXPECT_NO_THROW(hub.publish(frame(2, true)));
+  EXPECT_EQ(a.ids, std::vector<uint32_t>{2});
+  EXPECT_TRUE(c.ids.empty()) << "removed before its turn";
+  EXPECT_EQ(hub.sinks(), 1u);
 }
 
 TEST(Hub, WorksWithoutPipelineControls) {

@@ -50,5 +50,16 @@ TEST(RecordBudget, LowDiskRefusesAStartAndEndsAGrowingRecording) {
   EXPECT_EQ(b.check_free(200 * kMiB), Verdict::kLowDisk);
 }
 
+// A look made on another thread: the budget only says when one is due.
+TEST(RecordBudget, ALookElsewhereStartsTheCountAgain) {
+  RecordBudget b(limits(100 * kMiB, 256 * kMiB, 2 * kMiB));
+  EXPECT_EQ(b.take(kMiB), Verdict::kOk);
+  EXPECT_FALSE(b.start_free_check());
+  EXPECT_EQ(b.take(kMiB), Verdict::kOk);
+  EXPECT_TRUE(b.start_free_check());
+  EXPECT_FALSE(b.free_check_due());
+  EXPECT_FALSE(b.start_free_check()) << "once per 2 MiB";
+}
+
 }  // namespace
 }  // namespace voxl::endpoints

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <exception>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 #include "audio/audio_format.h"
@@ -95,9 +96,8 @@ std::string pipe_source_command(const std::string& fifo) {
   return line;
 }
 
-PipeSourceModule::PipeSourceModule(std::string fifo, Logger log) : fifo_(std::move(fifo)), log_(std::move(log)) {
-  thread_ = std::thread([this] { run(); });
-}
+PipeSourceModule::PipeSourceModule(std::string fifo, Logger log)
+    : fifo_(std::move(fifo)), log_(std::move(log)), thread_([this] { run(); }) {}
 
 PipeSourceModule::~PipeSourceModule() {
   {
@@ -110,11 +110,14 @@ PipeSourceModule::~PipeSourceModule() {
 
 bool PipeSourceModule::load_now() {
   last_try_ = std::chrono::steady_clock::now();
-  const bool ok = try_load();
-  std::lock_guard lock(mu_);
-  loaded_ = ok;
-  loaded_flag_ = ok;
-  return ok;
+  std::unique_lock lock(mu_);
+  want_load_ = true;
+  const uint64_t ticket = ++asked_;
+  cv_.notify_all();
+  // An attempt already running when this was asked does not count: it may
+  // have looked for the module before it was there.
+  cv_.wait(lock, [this, ticket] { return served_ >= ticket || stop_; });
+  return loaded_;
 }
 
 void PipeSourceModule::load(bool remove_fifo) {
@@ -125,7 +128,8 @@ void PipeSourceModule::load(bool remove_fifo) {
     std::lock_guard lock(mu_);
     if (loaded_) return;
     want_load_ = true;
-    remove_fifo_ = remove_fifo;
+    remove_fifo_ = remove_fifo_ || remove_fifo;
+    ++asked_;
   }
   cv_.notify_all();
 }
@@ -134,20 +138,26 @@ void PipeSourceModule::run() {
   try {
     for (;;) {
       bool remove = false;
+      uint64_t serving = 0;
       {
         std::unique_lock lock(mu_);
         cv_.wait(lock, [this] { return stop_ || want_load_; });
         if (stop_) break;
         want_load_ = false;
-        remove = remove_fifo_;
+        remove = std::exchange(remove_fifo_, false);
+        serving = asked_;
       }
       // The writer keeps its descriptor to the old pipe until it reopens.
       if (remove) unlink(fifo_.c_str());
       const bool ok = try_load();
-      std::lock_guard lock(mu_);
-      loaded_ = ok;
-      loaded_flag_ = ok;
-      ++generation_;
+      {
+        std::lock_guard lock(mu_);
+        loaded_ = ok;
+        loaded_flag_ = ok;
+        ++generation_;
+        served_ = serving;
+      }
+      cv_.notify_all();
     }
     if (!module_index_.empty()) {
       pactl({"unload-module", module_index_});
@@ -158,8 +168,17 @@ void PipeSourceModule::run() {
   } catch (...) {
     log_->error("microphone source: an unknown exception");
   }
+  // Stopped, or failed: a load_now() waiting, or asking later, is answered
+  // at once (with loaded_ as it stands).
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+    served_ = asked_;
+  }
+  cv_.notify_all();
 }
 
+// On the module thread only: module_index_ and warned_ are its alone.
 bool PipeSourceModule::try_load() {
   // Already there (by hand, or an earlier voxl): use it as it is.
   const PactlResult list = pactl({"list", "short", "modules"});

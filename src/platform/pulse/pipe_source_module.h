@@ -15,8 +15,12 @@
 // earlier voxl) is reused and left loaded at exit.
 //
 // Threads: construct, load_now(), load() and destroy on one thread (the
-// loop thread); generation() from any. load_now() and the destructor block
-// on pactl (bounded by a timeout); load() does not.
+// loop thread); loaded() and generation() from any. Every pactl call runs
+// on the module's own thread, which alone touches what a load leaves
+// (module_index_, warned_): load_now() hands it a request and waits for the
+// answer, so a load it asks for while one from load() runs waits for that
+// one (and finds its module) rather than loading a second. load_now() and
+// the destructor block on pactl (bounded by its timeout); load() does not.
 #pragma once
 
 #include <atomic>
@@ -45,11 +49,12 @@ class PipeSourceModule {
   PipeSourceModule(const PipeSourceModule&) = delete;
   PipeSourceModule& operator=(const PipeSourceModule&) = delete;
 
-  // Start-up: loads the module now; true when it reads the FIFO.
+  // Start-up: loads the module now (on the module's thread, waiting for
+  // it); true when it reads the FIFO. loaded() says the same later.
   bool load_now();
   // Asks for the module to be loaded if it is not (yet); cheap and
   // rate-limited. `remove_fifo`: the FIFO at the path is voxl's own and
-  // must go for the module to create its own.
+  // must go for the module to create its own (a request waiting keeps it).
   void load(bool remove_fifo);
   bool loaded() const { return loaded_flag_; }
   // Changes each time the file at the FIFO's path may have been replaced.
@@ -61,21 +66,29 @@ class PipeSourceModule {
   void run();
   bool try_load();  // on the module thread
 
-  std::string fifo_;
-  Logger log_;
-  std::optional<std::chrono::steady_clock::time_point> last_try_;
+  const std::string fifo_;
+  const Logger log_;
+  std::optional<std::chrono::steady_clock::time_point> last_try_;  // the owner's thread
 
+  // Under mu_; cv_ wakes the module thread for a request and load_now()
+  // for its answer.
   std::mutex mu_;
   std::condition_variable cv_;
   bool want_load_ = false;
   bool remove_fifo_ = false;
-  std::atomic<bool> loaded_flag_{false};
-  std::atomic<uint32_t> generation_{0};
+  uint64_t asked_ = 0;   // load requests made
+  uint64_t served_ = 0;  // the last request a finished attempt covered
   bool loaded_ = false;  // by us or found loaded
   bool stop_ = false;
+
+  std::atomic<bool> loaded_flag_{false};
+  std::atomic<uint32_t> generation_{0};
+
+  // The module thread's alone.
   std::string module_index_;  // ours to unload; empty when not ours
   bool warned_ = false;
-  std::thread thread_;
+
+  std::thread thread_;  // last: starts once the rest is ready
 };
 
 }  // namespace voxl::platform::pulse
