@@ -5,18 +5,10 @@
 #include <exception>
 
 #include "audio/opus_codec.h"
+#include "base/backoff.h"
+#include "base/clock.h"
 
 namespace voxl::audio {
-
-namespace {
-
-uint64_t wall_us() {
-  return uint64_t(std::chrono::duration_cast<std::chrono::microseconds>(
-                      std::chrono::system_clock::now().time_since_epoch())
-                      .count());
-}
-
-}  // namespace
 
 AudioCapture::AudioCapture(SourceOpener open, AudioCaptureSettings settings, Logger log,
                            PacketCallback on_packet)
@@ -51,7 +43,7 @@ bool AudioCapture::wait_until_active() {
   return !stop_;
 }
 
-bool AudioCapture::wait_for_retry(std::chrono::milliseconds d) {
+bool AudioCapture::wait_for_retry(std::chrono::steady_clock::duration d) {
   std::unique_lock lock(mu_);
   cv_.wait_for(lock, d, [this] { return stop_ || !active_; });
   return !stop_;
@@ -59,7 +51,7 @@ bool AudioCapture::wait_for_retry(std::chrono::milliseconds d) {
 
 void AudioCapture::run() {
   bool missing = false;  // said once that the server is not there
-  std::chrono::milliseconds retry = kFirstRetry;
+  Backoff backoff(kFirstRetry, kLongestRetry);
   try {
     while (wait_until_active()) {
       std::string error;
@@ -69,20 +61,19 @@ void AudioCapture::run() {
           log_->warn("no audio from {} ({}): streaming video alone; trying again while someone watches",
                      settings_.device_label, error);
         missing = true;
-        if (!wait_for_retry(retry)) break;
-        retry = std::min<std::chrono::milliseconds>(retry * 2, kLongestRetry);
+        if (!wait_for_retry(backoff.next())) break;
         continue;
       }
       if (missing) log_->info("audio from {} is back", settings_.device_label);
       else log_->info("capturing audio from {}", settings_.device_label);
       missing = false;
-      retry = kFirstRetry;
+      backoff.reset();
       if (stream(*source)) {
         // Lost mid-stream: said already; wait before reopening so a server
         // that accepts and then fails every stream costs no busy loop.
         missing = true;
         source.reset();
-        if (!wait_for_retry(retry)) break;
+        if (!wait_for_retry(backoff.next())) break;
         continue;
       }
       log_->debug("audio capture stopped: nobody listens");
@@ -108,7 +99,7 @@ bool AudioCapture::stream(AudioSource& source) {
     // The frame's first sample was recorded one frame, plus whatever the
     // server still buffers, before the read returned.
     auto packet = std::make_shared<AudioPacket>();
-    packet->capture_wall_us = wall_us() - kFrameUs - source.latency_us();
+    packet->capture_wall_us = wall_clock_us() - kFrameUs - source.latency_us();
     if (!encoder.encode(pcm, packet->data)) {
       log_->warn("Opus refused an audio frame");
       continue;

@@ -53,7 +53,7 @@ class AudioCapture {
   // Waits until active (true) or stopped (false).
   bool wait_until_active();
   // Waits `d` unless stopped or deactivated first; false when stopped.
-  bool wait_for_retry(std::chrono::milliseconds d);
+  bool wait_for_retry(std::chrono::steady_clock::duration d);
 
   SourceOpener open_;
   AudioCaptureSettings settings_;

@@ -1,20 +1,10 @@
 #include "endpoints/change_log.h"
 
+#include "base/region.h"
+
 namespace voxl::endpoints {
 
-namespace {
-
-constexpr int kBlock = 16;
-
-int floor_block(int v) { return v >= 0 ? v / kBlock * kBlock : -((-v + kBlock - 1) / kBlock * kBlock); }
-
-}  // namespace
-
-Rect block_aligned(const Rect& r) {
-  const int l = floor_block(r.x), t = floor_block(r.y);
-  const int rr = -floor_block(-r.right()), b = -floor_block(-r.bottom());
-  return {l, t, rr - l, b - t};
-}
+Rect block_aligned(const Rect& r) { return r.aligned_out(kBlockSize); }
 
 bool touches(const std::vector<Rect>& rects, const std::optional<Rect>& region) {
   if (!region) return !rects.empty();
@@ -25,12 +15,8 @@ bool touches(const std::vector<Rect>& rects, const std::optional<Rect>& region) 
 
 uint64_t ChangeLog::add(std::vector<Rect> rects) {
   if (rects.size() > kKeptRects) {
-    Rect box = rects.front();
-    for (const Rect& r : rects) {
-      const int l = std::min(box.x, r.x), t = std::min(box.y, r.y);
-      const int rr = std::max(box.right(), r.right()), b = std::max(box.bottom(), r.bottom());
-      box = {l, t, rr - l, b - t};
-    }
+    Rect box;
+    for (const Rect& r : rects) box = box.bounding(r);
     rects.assign(1, box);
   }
   batches_.push_back({++seq_, std::move(rects)});

@@ -4,7 +4,12 @@
 
 namespace voxl::stream {
 
-LadderBudget::LadderBudget(int max_rungs) : max_(std::max(1, max_rungs)), rungs_(max_) {}
+LadderBudget::LadderBudget(int max_rungs) : max_(std::max(1, max_rungs)), ceiling_(max_), rungs_(max_) {}
+
+void LadderBudget::cap(int rungs) {
+  ceiling_ = std::clamp(rungs, 1, max_);
+  rungs_ = std::min(rungs_, ceiling_);
+}
 
 void LadderBudget::on_picture(int rungs, double work_us, double interval_us, Clock::time_point now) {
   if (rungs < 1 || interval_us <= 0) return;
@@ -32,7 +37,7 @@ void LadderBudget::close_window(Clock::time_point now) {
     under_windows_ = 0;
     return;
   }
-  if (rungs_ >= max_ || (hold_until_ && now < *hold_until_)) {
+  if (rungs_ >= ceiling_ || (hold_until_ && now < *hold_until_)) {
     under_windows_ = 0;
     return;
   }

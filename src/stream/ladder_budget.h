@@ -43,6 +43,11 @@ class LadderBudget {
   // encodes on the video thread, at frames `interval_us` apart.
   void on_picture(int rungs, double work_us, double interval_us, Clock::time_point now);
 
+  // Rung `rungs` cannot be coded (its encoder could not be made): the
+  // budget stays below it until uncap() (a new picture size).
+  void cap(int rungs);
+  void uncap() { ceiling_ = max_; }
+
   int rungs() const { return rungs_; }       // the rungs the machine affords now
   int max_rungs() const { return max_; }
   int shrinks() const { return shrinks_; }   // how often it shrank
@@ -52,6 +57,7 @@ class LadderBudget {
   void close_window(Clock::time_point now);
 
   int max_;
+  int ceiling_;  // max_, or less after cap()
   int rungs_;
   int shrinks_ = 0;
   double share_ = 0;

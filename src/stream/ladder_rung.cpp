@@ -4,23 +4,12 @@
 
 namespace voxl::stream {
 
-namespace {
-
-Rect bounding(const Rect& a, const Rect& b) {
-  if (a.empty()) return b;
-  if (b.empty()) return a;
-  const int l = std::min(a.x, b.x), t = std::min(a.y, b.y);
-  return {l, t, std::max(a.right(), b.right()) - l, std::max(a.bottom(), b.bottom()) - t};
-}
-
-}  // namespace
-
 void LadderRung::owe(std::span<const Rect> rects) {
   for (const Rect& r : rects)
     if (!r.empty()) pending_.push_back(r);
   if (pending_.size() <= kMaxPending) return;
   Rect box;
-  for (const Rect& r : pending_) box = bounding(box, r);
+  for (const Rect& r : pending_) box = box.bounding(r);
   pending_.assign(1, box);
 }
 

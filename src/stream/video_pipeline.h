@@ -15,9 +15,14 @@
 //
 // When the capturer reports kReinit (its display went away, the duplication
 // was lost for good), the pipeline drops it and makes a new one through the
-// factory, retrying with a growing back-off (kFirstRebuild doubling to
-// kLongestRebuild) while someone watches; the first frame after is a key
-// frame. Only kPermanent (the captured window is gone) or a fault ends it.
+// factory, retrying with a growing back-off (CaptureDriver) while someone
+// watches; the first frame after is a key frame. A lower rung whose encoder
+// cannot be made is dropped (the ladder affords fewer rungs); only
+// kPermanent (the captured window is gone), rung 0 failing or a fault ends
+// it.
+//
+// The thread's work is a sequence of stages (stream/video_loop.h): this
+// class owns the thread, its controls and the capture driver.
 //
 // Threads: constructed and destroyed on the loop thread; the control calls
 // (set_active, set_paused, set_rung, request_keyframe, set_max_kbps,
@@ -26,12 +31,8 @@
 // to your own loop.
 #pragma once
 
-#include <array>
-#include <atomic>
-#include <condition_variable>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -41,45 +42,12 @@
 #include "encode/encoded_frame.h"
 #include "encode/video_encoder.h"
 #include "encode/x264_encoder.h"
+#include "stream/capture_driver.h"
 #include "stream/rung_planner.h"
+#include "stream/video_controls.h"
+#include "stream/video_settings.h"
 
 namespace voxl::stream {
-
-struct PipelineSettings {
-  encode::EncoderSettings encoder;
-  int max_fps = 60;
-  // The frame rate may drop to this when the link cannot carry the motion
-  // at an acceptable quantiser (FrameRateGovernor); max_fps locks it.
-  int min_fps = 60;
-  int convert_threads = 4;
-  // --adaptive-threads: x264 starts on one slice thread and gets
-  // encoder.threads (or the automatic count) only under sustained heavy
-  // motion (EncoderThreadRule).
-  bool adaptive_threads = false;
-  // --stripes: the picture coded as this many horizontal bands, each its own
-  // stream on its own thread (encode::StripeSet); 1 codes it whole. A
-  // picture too short for that many gets fewer (stripe_bands).
-  int stripes = 1;
-  // --max-encodes: the rungs of the encoding ladder at most (1..kMaxRungs).
-  int max_encodes = 1;
-  // After a change, capture once no more damage has come for this long (at
-  // most a quarter frame interval after the first, or coalesce_us if
-  // longer), so a drawing made of many requests becomes one frame; 0
-  // captures at the first report.
-  int coalesce_us = 500;
-  // Once the screen has been still for paintover_delay_ms, the last picture
-  // is sent again paintover_burst times at paintover_crf: x264 codes only
-  // the difference, sharpening what motion left blurred. Skipped while no
-  // viewer can take a frame (the link is saturated).
-  int paintover_crf = 16;
-  int paintover_burst = 3;
-  int paintover_delay_ms = 150;
-  // Whether a still screen may be painted over in 4:4:4 (full-resolution
-  // chroma) while set_full_chroma(true) says every consumer takes it, and
-  // in which range its YUV is coded.
-  bool full_chroma = true;
-  encode::ColourRange full_chroma_range = encode::ColourRange::kLimited;
-};
 
 class VideoPipeline {
  public:
@@ -90,19 +58,27 @@ class VideoPipeline {
   // Makes a capturer; throws std::runtime_error when the desktop cannot be
   // opened (yet).
   using CapturerFactory = std::function<std::unique_ptr<capture::Capturer>()>;
+  // Makes an encoder for a picture of `size`; throws std::runtime_error when
+  // it cannot. Empty: x264, or a stripe set under --stripes.
+  using EncoderFactory =
+      std::function<std::unique_ptr<encode::VideoEncoder>(Size size, const encode::EncoderSettings& settings)>;
+  // The ladder's budget changed: the rungs the machine affords now and the
+  // share of the frame intervals the video thread worked (%).
+  using BudgetCallback = std::function<void(int rungs, int work_pct)>;
 
   // `capturer` is the first one (made by the caller, so start-up failures
   // are the caller's); `factory` rebuilds it after a kReinit.
   VideoPipeline(std::unique_ptr<capture::Capturer> capturer, CapturerFactory factory, PipelineSettings settings,
-                Logger log, FrameCallback on_frame, StopCallback on_stopped);
+                Logger log, FrameCallback on_frame, StopCallback on_stopped, EncoderFactory make_encoder = {},
+                BudgetCallback on_budget = {});
   ~VideoPipeline();  // stops and joins the thread
   VideoPipeline(const VideoPipeline&) = delete;
   VideoPipeline& operator=(const VideoPipeline&) = delete;
 
   void set_active(bool active);
   // While paused no frame is made (damage keeps accumulating), except one
-  // every kMaxPause so a consumer that stopped acknowledging cannot stall
-  // the stream for good.
+  // every VideoLoop::kMaxPause so a consumer that stopped acknowledging
+  // cannot stall the stream for good.
   void set_paused(bool paused);
   // Whether rung `rung` is coded (someone takes it) and whether any of its
   // consumers can take a frame now; a rung not ready skips captures (one
@@ -117,56 +93,25 @@ class VideoPipeline {
   // Why the capturer is gone while a new one is being made, or nullopt
   // while there is one. Any thread.
   std::optional<std::string> capture_lost() const;
-
-  static constexpr std::chrono::milliseconds kMaxPause{500};
-  // Longest wait for damage before the loop looks at its controls again.
-  static constexpr std::chrono::milliseconds kIdleWait{500};
-  static constexpr std::chrono::milliseconds kFirstRebuild{250};
-  static constexpr std::chrono::milliseconds kLongestRebuild{5000};
   void set_max_kbps(int rung, int kbps);
   // The frame rate ceiling (the highest any consumer allows; at most
   // settings' max_fps): the pacer and the encoder follow it from the next
   // frame on, under what FrameRateGovernor allows.
   void set_max_fps(int fps);
-  // Paintover frames in a row at most after a switch to 4:4:4 (a second at
-  // 60 fps): its IDR takes the bits of the stillness before it (a fresh
-  // encoder's banked VBV), every frame after it one interval of the
-  // ceiling, so on a slow link a detailed screen takes several frames to
-  // converge; the burst ends as soon as one comes out small (encode::kSettledBytes)
-  // without the VBV starving it, and waits whenever no viewer can take a frame.
-  static constexpr int kFullChromaBurst = 60;
 
  private:
   void run();
-  void produce();  // run()'s body, which may throw
-  bool wait_until_active();
-  // After kReinit: a new capturer, retried until one is made (true) or the
-  // pipeline stops (false).
-  bool rebuild_capturer(const std::string& why);
-  void wake_capturer();  // under mu_: the capturer may be being replaced
+  static EncoderFactory default_encoders(const PipelineSettings& settings, const Logger& log);
 
-  std::unique_ptr<capture::Capturer> capturer_;  // replaced on the video thread, under mu_
-  CapturerFactory factory_;
   PipelineSettings settings_;
   Logger log_;
+  EncoderFactory make_encoder_;
   FrameCallback on_frame_;
   StopCallback on_stopped_;
-
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  bool active_ = false;
-  bool paused_ = false;
-  bool stop_ = false;
-  std::string lost_;  // under mu_: why capturer_ is null while it is remade
-  std::array<bool, kMaxRungs> rung_coded_{true};  // under mu_
-  std::array<bool, kMaxRungs> rung_ready_{true};  // under mu_
-  std::array<std::atomic<bool>, kMaxRungs> keyframe_{};
-  std::array<std::atomic<int>, kMaxRungs> max_kbps_{};
-  // The video thread's: the rung skipped damage it has yet to code.
-  std::array<std::atomic<bool>, kMaxRungs> owes_{};
-  std::atomic<int> max_fps_ceiling_;
-  std::atomic<bool> full_chroma_{false};
-  std::thread thread_;
+  BudgetCallback on_budget_;
+  VideoControls controls_;
+  CaptureDriver driver_;
+  std::thread thread_;  // last: starts once the rest is ready
 };
 
 }  // namespace voxl::stream

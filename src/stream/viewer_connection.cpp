@@ -8,6 +8,7 @@
 
 #include "audio/audio_format.h"
 #include "audio/microphone.h"
+#include "base/clock.h"
 #include "base/json_depth.h"
 #include "base/json_text.h"
 #include "input/viewer_input.h"
@@ -79,10 +80,7 @@ ViewerConnection::Time ViewerConnection::now() const {
 }
 
 uint64_t ViewerConnection::wall_us() const {
-  if (clocks_.wall_us) return clocks_.wall_us();
-  return uint64_t(std::chrono::duration_cast<std::chrono::microseconds>(
-                      std::chrono::system_clock::now().time_since_epoch())
-                      .count());
+  return clocks_.wall_us ? clocks_.wall_us() : wall_clock_us();
 }
 
 // A view-only viewer watches and listens; it does not speak.
