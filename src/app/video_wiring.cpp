@@ -124,12 +124,17 @@ void VideoWiring::start(std::function<std::unique_ptr<capture::Capturer>()> make
           f->stamps.published = std::chrono::steady_clock::now();
           stats_[size_t(std::clamp(f->rung, 0, stream::kMaxRungs - 1))].add(*f, f->stamps.published);
           metrics_.add(*f, f->stamps.published);
-          ladder_work_pct_ = f->ladder_work_pct;
           if (picture_) picture_(f->origin, f->captured, f->captured_at);
           hub_.publish(f);
         });
       },
-      [this, failed = std::move(failed)](const std::string&) { asio::post(io_, failed); });
+      [this, failed = std::move(failed)](const std::string&) { asio::post(io_, failed); }, stream::VideoPipeline::EncoderFactory{},
+      [this](int rungs, int work_pct) {
+        asio::post(io_, [this, rungs, work_pct] {
+          ladder_work_pct_ = work_pct;
+          hub_.set_rung_budget(rungs);
+        });
+      });
   pipeline_->set_max_fps(hub_.max_fps());
 }
 

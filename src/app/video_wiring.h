@@ -73,7 +73,7 @@ class VideoWiring {
   Logger log_;
   std::array<stream::StreamStats, stream::kMaxRungs> stats_;  // one per rung of the ladder
   stream::EncodeMetrics metrics_;
-  int ladder_work_pct_ = 0;  // from the newest frame
+  int ladder_work_pct_ = 0;  // as the pipeline last reported it
   PictureListener picture_;
   struct KeyTimer;  // an asio timer: the hub's key frame requests put off
   std::unique_ptr<KeyTimer> key_timer_;  // made before the hub; gone at stop(), before the loop

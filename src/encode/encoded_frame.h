@@ -57,12 +57,10 @@ struct EncodedFrame {
   Rect band;
   bool last_part = true;
   // --max-encodes: which rung of the encoding ladder coded it (0: the best
-  // picture, for the fastest links and recordings), and how many rungs the
-  // machine affords now (stream::LadderBudget; 0: not said).
+  // picture, for the fastest links and recordings). How many rungs the
+  // machine affords is not a frame's business: VideoPipeline reports it.
   int rung = 0;
-  int rung_budget = 0;
   int rung_kbps = 0;  // the bitrate ceiling it was coded under
-  int ladder_work_pct = 0;  // the video thread's work per picture, % of the frame interval (smoothed)
 };
 
 using EncodedFramePtr = std::shared_ptr<const EncodedFrame>;

@@ -42,6 +42,12 @@ void Hub::remove(VideoSink* sink) {
   refresh_fps();
 }
 
+void Hub::set_rung_budget(int rungs) {
+  if (rungs <= 0 || rungs == budget_) return;
+  budget_ = rungs;
+  replan();
+}
+
 void Hub::publish(const encode::EncodedFramePtr& frame) {
   const int r = std::clamp(frame->rung, 0, kMaxRungs - 1);
   if (frame->key) {
@@ -51,8 +57,6 @@ void Hub::publish(const encode::EncodedFramePtr& frame) {
     rung.last_key_at = now();
     rung.any_key = true;
   }
-  const bool budget_changed = frame->rung_budget > 0 && frame->rung_budget != budget_;
-  if (budget_changed) budget_ = frame->rung_budget;
   // A sink may leave while being fed (its socket failed): iterate a copy,
   // kept between frames so a frame costs no allocation.
   fanout_.clear();
@@ -71,9 +75,7 @@ void Hub::publish(const encode::EncodedFramePtr& frame) {
     }
     feed(s, frame);
   }
-  if (budget_changed) {
-    replan();
-  } else if (switched) {
+  if (switched) {
     refresh_chroma();
     refresh_rungs();
   } else {

@@ -145,10 +145,11 @@ class Hub {
   void set_bitrate_limits(BitrateLimits limits);
 
   // --max-encodes (1..kMaxRungs; 1: one encode for everyone), and how many
-  // of them the machine affords now (LadderBudget, told by the pipeline
-  // with its frames: EncodedFrame::rung_budget).
+  // of them the machine affords now (LadderBudget, as the pipeline reports
+  // it): a change replans every sink's rung.
   void set_max_rungs(int rungs);
   int max_rungs() const { return max_rungs_; }
+  void set_rung_budget(int rungs);
   int rung_budget() const { return budget_; }
   // The rung a sink takes frames of now (0 for an unknown sink), and the
   // one it is moving to (-1: none).

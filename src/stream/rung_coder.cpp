@@ -83,6 +83,71 @@ void RungCoder::adapt_threads(Clock::time_point now, Size picture) {
   }
 }
 
+// Rung 0's format for this frame: 4:4:4 while every consumer takes it and
+// ChromaPolicy says so (a new 4:4:4 encoder at each switch, the 4:4:4
+// picture brought up to date), 4:2:0 otherwise. Lower rungs: 4:2:0.
+RungCoder::Format RungCoder::choose_format(const RungJob& job, PictureStore& pictures, bool key, bool paintover) {
+  Format f;
+  if (index_ != 0) return f;
+  const auto t0 = Clock::now();
+  const Size size = pictures.size();
+  encode::ChromaFormat& format = f.format;
+  const bool allowed = full_chroma_ok_ && job.full_chroma && job.source;
+  format = paintover ? chroma_.on_still(allowed, job.got)
+                     : chroma_.on_change(damaged_fraction(damage_, size), allowed, job.got);
+  if (format == encode::ChromaFormat::k444 && (!encoder444_ || coded_ != encode::ChromaFormat::k444)) {
+    try {
+      auto s = settings_for(job.max_kbps);
+      s.chroma = encode::ChromaFormat::k444;
+      s.range = settings_.full_chroma_range;
+      // A new encoder at every switch, its VBV holding the bits of the
+      // time since the last frame: the switch's IDR is a whole new
+      // picture, which one interval of the ceiling starves.
+      if (last_sent_ && job.interval.count() > 0) s.first_frame_intervals = int((job.got - *last_sent_) / job.interval);
+      encoder444_ = make_encoder_(size, s);
+    } catch (const std::exception& e) {
+      // Not fatal: the stream stays 4:2:0 from here on.
+      log_->warn("cannot encode 4:4:4, staying at 4:2:0: {}", e.what());
+      full_chroma_ok_ = false;
+      format = chroma_.on_change(1.0, false, job.got);
+    }
+  }
+  if (format == encode::ChromaFormat::k444) {
+    // Coming from 4:2:0 (or a new encoder) the 4:4:4 picture is stale
+    // everywhere; after that only the damage is converted again.
+    pictures.full_chroma(*job.source, coded_ != encode::ChromaFormat::k444 || key, damage_);
+    f.convert_us = micros_between(t0, Clock::now());
+  }
+  f.switched = format != coded_;
+  if (f.switched) {
+    log_->debug("video: {} from here on", format == encode::ChromaFormat::k444 ? "4:4:4" : "4:2:0");
+    // The burst after a switch to 4:4:4 refines its IDR.
+    if (format == encode::ChromaFormat::k444) job.schedule->extend_burst(kFullChromaBurst);
+  }
+  return f;
+}
+
+// One frame per part; the last one goes out without a copy.
+void RungCoder::emit_parts(std::shared_ptr<encode::EncodedFrame> out, uint32_t& frame_id, const Emit& emit) {
+  if (rung_.codecs.size() != size_t(out->stripes)) rung_.codecs.assign(size_t(out->stripes), std::string());
+  for (size_t p = 0; p < parts_.size(); ++p) {
+    encode::CodedPart& part = parts_[p];
+    auto frame = p + 1 < parts_.size() ? std::make_shared<encode::EncodedFrame>(*out) : std::move(out);
+    frame->data = std::move(part.data);
+    frame->key = part.key;
+    frame->id = ++frame_id;
+    frame->stripe = part.stripe;
+    frame->band = part.band;
+    frame->last_part = p + 1 == parts_.size();
+    std::string& codec = rung_.codecs[size_t(part.stripe) % rung_.codecs.size()];
+    if (part.key) {
+      if (auto c = encode::codec_string(frame->data)) codec = *c;
+    }
+    frame->codec = codec;
+    emit(std::move(frame));
+  }
+}
+
 RungResult RungCoder::code(const RungJob& job, PictureStore& pictures, const encode::EncodedFrame& base,
                            uint32_t& frame_id, const Emit& emit) {
   RungResult res;
@@ -107,44 +172,10 @@ RungResult RungCoder::code(const RungJob& job, PictureStore& pictures, const enc
     key = true;
     damage_.assign(1, Rect::from_size(size));
   }
-  const auto t0 = Clock::now();
-  encode::ChromaFormat format = encode::ChromaFormat::k420;
-  bool switched = false;
-  uint32_t convert_us = 0;
-  if (index_ == 0) {
-    const bool allowed = full_chroma_ok_ && job.full_chroma && job.source;
-    format = paintover ? chroma_.on_still(allowed, job.got)
-                       : chroma_.on_change(damaged_fraction(damage_, size), allowed, job.got);
-    if (format == encode::ChromaFormat::k444 && (!encoder444_ || coded_ != encode::ChromaFormat::k444)) {
-      try {
-        auto s = settings_for(job.max_kbps);
-        s.chroma = encode::ChromaFormat::k444;
-        s.range = settings_.full_chroma_range;
-        // A new encoder at every switch, its VBV holding the bits of the
-        // time since the last frame: the switch's IDR is a whole new
-        // picture, which one interval of the ceiling starves.
-        if (last_sent_ && job.interval.count() > 0) s.first_frame_intervals = int((job.got - *last_sent_) / job.interval);
-        encoder444_ = make_encoder_(size, s);
-      } catch (const std::exception& e) {
-        // Not fatal: the stream stays 4:2:0 from here on.
-        log_->warn("cannot encode 4:4:4, staying at 4:2:0: {}", e.what());
-        full_chroma_ok_ = false;
-        format = chroma_.on_change(1.0, false, job.got);
-      }
-    }
-    if (format == encode::ChromaFormat::k444) {
-      // Coming from 4:2:0 (or a new encoder) the 4:4:4 picture is stale
-      // everywhere; after that only the damage is converted again.
-      pictures.full_chroma(*job.source, coded_ != encode::ChromaFormat::k444 || key, damage_);
-      convert_us = micros_between(t0, Clock::now());
-    }
-    switched = format != coded_;
-    if (switched) {
-      log_->debug("video: {} from here on", format == encode::ChromaFormat::k444 ? "4:4:4" : "4:2:0");
-      // The burst after a switch to 4:4:4 refines its IDR.
-      if (format == encode::ChromaFormat::k444) job.schedule->extend_burst(kFullChromaBurst);
-    }
-  }
+  const Format f = choose_format(job, pictures, key, paintover);
+  const encode::ChromaFormat format = f.format;
+  const bool switched = f.switched;
+  const uint32_t convert_us = f.convert_us;
   const bool full = format == encode::ChromaFormat::k444;
   encode::VideoEncoder& enc = full ? *encoder444_ : *rung_.encoder;
   const encode::I420Image& pic = full ? pictures.full_chroma_picture() : pictures.picture();
@@ -198,24 +229,7 @@ RungResult RungCoder::code(const RungJob& job, PictureStore& pictures, const enc
   out->stripes = enc.streams();
   out->rung = index_;
   out->rung_kbps = job.max_kbps;
-  if (rung_.codecs.size() != size_t(out->stripes)) rung_.codecs.assign(size_t(out->stripes), std::string());
-  // One frame per part; the last one goes out without a copy.
-  for (size_t p = 0; p < parts_.size(); ++p) {
-    encode::CodedPart& part = parts_[p];
-    auto frame = p + 1 < parts_.size() ? std::make_shared<encode::EncodedFrame>(*out) : std::move(out);
-    frame->data = std::move(part.data);
-    frame->key = part.key;
-    frame->id = ++frame_id;
-    frame->stripe = part.stripe;
-    frame->band = part.band;
-    frame->last_part = p + 1 == parts_.size();
-    std::string& codec = rung_.codecs[size_t(part.stripe) % rung_.codecs.size()];
-    if (part.key) {
-      if (auto c = encode::codec_string(frame->data)) codec = *c;
-    }
-    frame->codec = codec;
-    emit(std::move(frame));
-  }
+  emit_parts(std::move(out), frame_id, emit);
   return res;
 }
 

@@ -108,6 +108,13 @@ class RungCoder {
 
  private:
   encode::EncoderSettings settings_for(int max_kbps) const;
+  struct Format {
+    encode::ChromaFormat format = encode::ChromaFormat::k420;
+    bool switched = false;    // from the last frame's
+    uint32_t convert_us = 0;  // bringing the 4:4:4 picture up to date
+  };
+  Format choose_format(const RungJob& job, PictureStore& pictures, bool key, bool paintover);
+  void emit_parts(std::shared_ptr<encode::EncodedFrame> out, uint32_t& frame_id, const Emit& emit);
 
   int index_;
   RungSettings settings_;

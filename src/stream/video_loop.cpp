@@ -227,13 +227,18 @@ bool VideoLoop::take_picture(const CaptureDriver::Shot& shot, encode::EncodedFra
   }
   base.origin = origin_;
   base.captured = captured_;
-  set_budget_fields(base);
   return true;
 }
 
-void VideoLoop::set_budget_fields(encode::EncodedFrame& base) const {
-  base.rung_budget = budget_.rungs();
-  base.ladder_work_pct = int(budget_.work_share() * 100 + 0.5);
+// Tells the budget's owner when the rungs afforded or the share of work
+// (whole percent) moved: at most once a budget window, or at a failed rung.
+void VideoLoop::report_budget() {
+  const int rungs = budget_.rungs();
+  const int work_pct = int(budget_.work_share() * 100 + 0.5);
+  if (rungs == reported_rungs_ && work_pct == reported_work_pct_) return;
+  reported_rungs_ = rungs;
+  reported_work_pct_ = work_pct;
+  if (budget_changed_) budget_changed_(rungs, work_pct);
 }
 
 VideoLoop::Coded VideoLoop::code_rungs(const LadderPlan& plan, const CaptureDriver::Shot& shot,
@@ -243,7 +248,6 @@ VideoLoop::Coded VideoLoop::code_rungs(const LadderPlan& plan, const CaptureDriv
   const capture::Frame* source = shot.result.frame ? shot.result.frame.get()
                                  : pictures_.last_is_whole() ? pictures_.last()
                                                              : nullptr;
-  encode::EncodedFrame stamped = base;
   for (int i = 0; i < rung_count_; ++i) {
     if (!plan.codes[size_t(i)]) continue;
     RungJob job;
@@ -260,7 +264,7 @@ VideoLoop::Coded VideoLoop::code_rungs(const LadderPlan& plan, const CaptureDriv
     job.max_kbps = controls_.max_kbps(i);
     job.interval = pacer_.interval();
     job.schedule = &schedule_;
-    const RungResult r = coders_[size_t(i)].code(job, pictures_, stamped, frame_id_, emit_);
+    const RungResult r = coders_[size_t(i)].code(job, pictures_, base, frame_id_, emit_);
     if (r.restore_key) controls_.ask_key(i);
     if (r.kind == RungResult::Kind::kFailed) {
       if (i == 0) {
@@ -270,7 +274,6 @@ VideoLoop::Coded VideoLoop::code_rungs(const LadderPlan& plan, const CaptureDriv
         return coded;
       }
       drop_rung(i, r.error);
-      set_budget_fields(stamped);
       continue;
     }
     if (r.kind != RungResult::Kind::kCoded) continue;
@@ -288,10 +291,8 @@ void VideoLoop::drop_rung(int rung, const std::string& why) {
               pictures_.size().width, pictures_.size().height, why, rung, rung == 1 ? "" : "s");
   coders_[size_t(rung)].drop();
   controls_.set_owes(rung, false);
-  const int before = budget_.rungs();
   budget_.cap(rung);
-  if (budget_.rungs() != before && budget_changed_)
-    budget_changed_(budget_.rungs(), int(budget_.work_share() * 100 + 0.5));
+  report_budget();
 }
 
 void VideoLoop::after_picture(CaptureDriver::Shot& shot, const Coded& coded, bool paintover) {
@@ -307,12 +308,11 @@ void VideoLoop::after_picture(CaptureDriver::Shot& shot, const Coded& coded, boo
   if (rung_count_ > 1) {
     const int before = budget_.rungs();
     budget_.on_picture(coded.rungs, double(coded.work_us), 1e6 / std::max(1, paced_fps_), shot.at);
-    if (budget_.rungs() != before) {
+    if (budget_.rungs() != before)
       log_->info("video: the machine affords {} encode{} now (conversion and encodes took {:.0f}% of the frame "
                  "intervals over the last second)",
                  budget_.rungs(), budget_.rungs() == 1 ? "" : "s", budget_.work_share() * 100);
-      if (budget_changed_) budget_changed_(budget_.rungs(), int(budget_.work_share() * 100 + 0.5));
-    }
+    report_budget();
   }
   pacer_.on_capture(shot.at);
 }

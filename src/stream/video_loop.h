@@ -72,7 +72,7 @@ class VideoLoop {
                    bool change, bool paintover);
   void drop_rung(int rung, const std::string& why);
   void after_picture(CaptureDriver::Shot& shot, const Coded& coded, bool paintover);
-  void set_budget_fields(encode::EncodedFrame& base) const;
+  void report_budget();
 
   const PipelineSettings& settings_;
   Logger log_;
@@ -92,6 +92,8 @@ class VideoLoop {
   VideoControls::Rungs rungs_;  // the controls, as last read
   std::vector<Rect> rects_;     // this capture's damage
   int paced_fps_;
+  int reported_rungs_ = 0;
+  int reported_work_pct_ = -1;
   uint32_t frame_id_ = 0;  // over every rung, so a consumer moving between rungs sees them rise
   // Where the picture lies on the desktop, from the newest capture; frames
   // made without one (paintover) show the same area.

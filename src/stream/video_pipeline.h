@@ -8,8 +8,9 @@
 // (the best picture; only rung 0 is ever 4:4:4). A rung whose consumers are
 // congested, or whose frame rate is lower, skips captures and codes what it
 // skipped with its next frame. LadderBudget shrinks the ladder when the
-// encodes no longer fit in the frame interval; the frames say how many rungs
-// the machine affords (EncodedFrame::rung_budget). It runs only
+// encodes no longer fit in the frame interval, and `on_budget` says how many
+// rungs the machine affords whenever that (or the share of work) moves. It
+// runs only
 // while someone consumes (set_active): with no viewer nothing is captured or
 // encoded, and an idle screen wakes it for nothing.
 //

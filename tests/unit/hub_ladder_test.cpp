@@ -50,12 +50,11 @@ struct Viewer : VideoSink {
   bool wants_top_rung() const override { return top; }
 };
 
-EncodedFramePtr frame(uint32_t id, int rung, bool key, int budget = 0) {
+EncodedFramePtr frame(uint32_t id, int rung, bool key) {
   auto f = std::make_shared<EncodedFrame>();
   f->id = id;
   f->rung = rung;
   f->key = key;
-  f->rung_budget = budget;
   return f;
 }
 
@@ -136,7 +135,7 @@ TEST_F(TwoLinks, TheLadderShrinkingMovesEveryoneToTheTopRung) {
   hub.publish(frame(1, 1, true));
   ASSERT_EQ(hub.rung_of(&slow), 1);
   p.keys.clear();
-  hub.publish(frame(2, 0, false, /*budget=*/1));
+  hub.set_rung_budget(1);
   EXPECT_EQ(hub.rung_budget(), 1);
   EXPECT_EQ(hub.moving_to(&slow), 0) << "at once, no hold";
   EXPECT_EQ(p.keys, std::vector<int>{0});

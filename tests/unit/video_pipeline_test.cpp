@@ -66,7 +66,6 @@ TEST(VideoPipeline, ALowerRungThatCannotBeCodedIsDroppedAndTheVideoGoesOn) {
       std::move(screen), nullptr, two_rungs(), null_logger(),
       [out](std::shared_ptr<encode::EncodedFrame> f) {
         std::lock_guard lock(out->mu);
-        if (f->rung_budget > 0) out->budget = f->rung_budget;
         out->frames.push_back(std::move(f));
         out->cv.notify_all();
       },
@@ -78,6 +77,11 @@ TEST(VideoPipeline, ALowerRungThatCannotBeCodedIsDroppedAndTheVideoGoesOn) {
       [](Size size, const encode::EncoderSettings& s) -> std::unique_ptr<encode::VideoEncoder> {
         if (s.max_kbps == kLowerKbps) throw std::runtime_error("x264 refused the lower rung");
         return std::make_unique<FakeEncoder>(size, s);
+      },
+      [out](int rungs, int) {
+        std::lock_guard lock(out->mu);
+        out->budget = rungs;
+        out->cv.notify_all();
       });
   pipeline.set_max_kbps(1, kLowerKbps);
   pipeline.set_active(true);
