@@ -140,7 +140,7 @@ TEST_F(TwoLinks, TheLadderShrinkingMovesEveryoneToTheTopRung) {
   EXPECT_EQ(hub.moving_to(&slow), 0) << "at once, no hold";
   EXPECT_EQ(p.keys, std::vector<int>{0});
   EXPECT_EQ(p.kbps[0], 2000) << "one encode follows the slowest, as without a ladder";
-  hub.publish(frame(3, 0, true, 1));
+  hub.publish(frame(3, 0, true));
   EXPECT_EQ(hub.rung_of(&slow), 0);
   EXPECT_FALSE(p.coded(1));
 }
