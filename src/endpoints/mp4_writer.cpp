@@ -115,124 +115,13 @@ bool Mp4Writer::finish(int64_t end_us) {
     error_ = "no frame was recorded";
     return false;
   }
-  const int64_t t0 = times_us_.front();
-  // Durations from rounded absolute times, so they add up without drift.
-  std::vector<uint32_t> durations(sizes_.size());
-  for (size_t i = 0; i < sizes_.size(); ++i) {
-    const int64_t next = i + 1 < sizes_.size() ? times_us_[i + 1] : std::max(end_us, times_us_[i]);
-    durations[i] = uint32_t(std::max<int64_t>(1, ticks(next - t0) - ticks(times_us_[i] - t0)));
-  }
+  const std::vector<uint32_t> durations = sample_durations(end_us);
   uint64_t total = 0;
   for (uint32_t d : durations) total += d;
   const uint64_t movie_ms = (total * 1000 + kTimescale / 2) / kTimescale;
 
   std::vector<uint8_t> m;
-  {
-    Box moov(m, "moov");
-    {
-      Box mvhd(m, "mvhd");
-      mvhd.full(1, 0);
-      mvhd.u64(0), mvhd.u64(0);  // creation, modification
-      mvhd.u32(1000), mvhd.u64(movie_ms);
-      mvhd.u32(0x10000), mvhd.u16(0x100), mvhd.zeros(10);
-      mvhd.matrix();
-      mvhd.zeros(24);
-      mvhd.u32(2);  // next track id
-    }
-    Box trak(m, "trak");
-    {
-      Box tkhd(m, "tkhd");
-      tkhd.full(1, 3);  // enabled, in movie
-      tkhd.u64(0), tkhd.u64(0);
-      tkhd.u32(1), tkhd.u32(0), tkhd.u64(movie_ms);
-      tkhd.zeros(8), tkhd.u16(0), tkhd.u16(0), tkhd.u16(0), tkhd.u16(0);
-      tkhd.matrix();
-      tkhd.u32(uint32_t(size_.width) << 16), tkhd.u32(uint32_t(size_.height) << 16);
-    }
-    Box mdia(m, "mdia");
-    {
-      Box mdhd(m, "mdhd");
-      mdhd.full(1, 0);
-      mdhd.u64(0), mdhd.u64(0);
-      mdhd.u32(kTimescale), mdhd.u64(total);
-      mdhd.u16(0x55c4), mdhd.u16(0);  // language "und"
-    }
-    {
-      Box hdlr(m, "hdlr");
-      hdlr.full(0, 0);
-      hdlr.u32(0);
-      for (char c : std::string("vide")) hdlr.u8(uint8_t(c));
-      hdlr.zeros(12);
-      for (char c : std::string("voxl video")) hdlr.u8(uint8_t(c));
-      hdlr.u8(0);
-    }
-    Box minf(m, "minf");
-    {
-      Box vmhd(m, "vmhd");
-      vmhd.full(0, 1);
-      vmhd.zeros(8);
-    }
-    {
-      Box dinf(m, "dinf");
-      Box dref(m, "dref");
-      dref.full(0, 0);
-      dref.u32(1);
-      Box url(m, "url ");
-      url.full(0, 1);  // the media is in this file
-    }
-    Box stbl(m, "stbl");
-    {
-      Box stsd(m, "stsd");
-      stsd.full(0, 0);
-      stsd.u32(1);
-      Box avc1(m, "avc1");
-      avc1.zeros(6), avc1.u16(1);
-      avc1.zeros(16);
-      avc1.u16(uint32_t(size_.width)), avc1.u16(uint32_t(size_.height));
-      avc1.u32(0x00480000), avc1.u32(0x00480000), avc1.u32(0);
-      avc1.u16(1);
-      avc1.zeros(32);  // compressor name
-      avc1.u16(0x18), avc1.u16(0xffff);
-      Box avcc(m, "avcC");
-      avcc.u8(1), avcc.u8(sps_[1]), avcc.u8(sps_[2]), avcc.u8(sps_[3]);
-      avcc.u8(0xff);  // 4-byte NAL lengths
-      avcc.u8(0xe1), avcc.u16(uint32_t(sps_.size())), avcc.bytes(sps_);
-      avcc.u8(1), avcc.u16(uint32_t(pps_.size())), avcc.bytes(pps_);
-    }
-    {
-      Box stts(m, "stts");
-      stts.full(0, 0);
-      std::vector<std::pair<uint32_t, uint32_t>> runs;
-      for (uint32_t d : durations) {
-        if (!runs.empty() && runs.back().second == d) ++runs.back().first;
-        else runs.emplace_back(1, d);
-      }
-      stts.u32(uint32_t(runs.size()));
-      for (const auto& [count, d] : runs) stts.u32(count), stts.u32(d);
-    }
-    {
-      Box stss(m, "stss");
-      stss.full(0, 0);
-      stss.u32(uint32_t(keys_.size()));
-      for (uint32_t k : keys_) stss.u32(k);
-    }
-    {
-      Box stsc(m, "stsc");  // every sample in one chunk
-      stsc.full(0, 0);
-      stsc.u32(1), stsc.u32(1), stsc.u32(uint32_t(sizes_.size())), stsc.u32(1);
-    }
-    {
-      Box stsz(m, "stsz");
-      stsz.full(0, 0);
-      stsz.u32(0), stsz.u32(uint32_t(sizes_.size()));
-      for (uint32_t s : sizes_) stsz.u32(s);
-    }
-    {
-      Box co64(m, "co64");
-      co64.full(0, 0);
-      co64.u32(1), co64.u64(mdat_start_ + 16);
-    }
-  }
+  movie_box(m, durations, total, movie_ms);
   if (!write_all(m.data(), m.size())) return false;
   uint8_t size64[8];
   const uint64_t mdat_size = 16 + mdat_bytes_;
@@ -244,6 +133,129 @@ bool Mp4Writer::finish(int64_t end_us) {
     return false;
   }
   return true;
+}
+
+std::vector<uint32_t> Mp4Writer::sample_durations(int64_t end_us) const {
+  const int64_t t0 = times_us_.front();
+  // Durations from rounded absolute times, so they add up without drift.
+  std::vector<uint32_t> durations(sizes_.size());
+  for (size_t i = 0; i < sizes_.size(); ++i) {
+    const int64_t next = i + 1 < sizes_.size() ? times_us_[i + 1] : std::max(end_us, times_us_[i]);
+    durations[i] = uint32_t(std::max<int64_t>(1, ticks(next - t0) - ticks(times_us_[i] - t0)));
+  }
+  return durations;
+}
+
+void Mp4Writer::movie_box(std::vector<uint8_t>& m, const std::vector<uint32_t>& durations, uint64_t total,
+                          uint64_t movie_ms) const {
+  Box moov(m, "moov");
+  {
+    Box mvhd(m, "mvhd");
+    mvhd.full(1, 0);
+    mvhd.u64(0), mvhd.u64(0);  // creation, modification
+    mvhd.u32(1000), mvhd.u64(movie_ms);
+    mvhd.u32(0x10000), mvhd.u16(0x100), mvhd.zeros(10);
+    mvhd.matrix();
+    mvhd.zeros(24);
+    mvhd.u32(2);  // next track id
+  }
+  Box trak(m, "trak");
+  {
+    Box tkhd(m, "tkhd");
+    tkhd.full(1, 3);  // enabled, in movie
+    tkhd.u64(0), tkhd.u64(0);
+    tkhd.u32(1), tkhd.u32(0), tkhd.u64(movie_ms);
+    tkhd.zeros(8), tkhd.u16(0), tkhd.u16(0), tkhd.u16(0), tkhd.u16(0);
+    tkhd.matrix();
+    tkhd.u32(uint32_t(size_.width) << 16), tkhd.u32(uint32_t(size_.height) << 16);
+  }
+  Box mdia(m, "mdia");
+  {
+    Box mdhd(m, "mdhd");
+    mdhd.full(1, 0);
+    mdhd.u64(0), mdhd.u64(0);
+    mdhd.u32(kTimescale), mdhd.u64(total);
+    mdhd.u16(0x55c4), mdhd.u16(0);  // language "und"
+  }
+  {
+    Box hdlr(m, "hdlr");
+    hdlr.full(0, 0);
+    hdlr.u32(0);
+    for (char c : std::string("vide")) hdlr.u8(uint8_t(c));
+    hdlr.zeros(12);
+    for (char c : std::string("voxl video")) hdlr.u8(uint8_t(c));
+    hdlr.u8(0);
+  }
+  Box minf(m, "minf");
+  {
+    Box vmhd(m, "vmhd");
+    vmhd.full(0, 1);
+    vmhd.zeros(8);
+  }
+  {
+    Box dinf(m, "dinf");
+    Box dref(m, "dref");
+    dref.full(0, 0);
+    dref.u32(1);
+    Box url(m, "url ");
+    url.full(0, 1);  // the media is in this file
+  }
+  sample_table(m, durations);
+}
+
+void Mp4Writer::sample_table(std::vector<uint8_t>& m, const std::vector<uint32_t>& durations) const {
+  Box stbl(m, "stbl");
+  {
+    Box stsd(m, "stsd");
+    stsd.full(0, 0);
+    stsd.u32(1);
+    Box avc1(m, "avc1");
+    avc1.zeros(6), avc1.u16(1);
+    avc1.zeros(16);
+    avc1.u16(uint32_t(size_.width)), avc1.u16(uint32_t(size_.height));
+    avc1.u32(0x00480000), avc1.u32(0x00480000), avc1.u32(0);
+    avc1.u16(1);
+    avc1.zeros(32);  // compressor name
+    avc1.u16(0x18), avc1.u16(0xffff);
+    Box avcc(m, "avcC");
+    avcc.u8(1), avcc.u8(sps_[1]), avcc.u8(sps_[2]), avcc.u8(sps_[3]);
+    avcc.u8(0xff);  // 4-byte NAL lengths
+    avcc.u8(0xe1), avcc.u16(uint32_t(sps_.size())), avcc.bytes(sps_);
+    avcc.u8(1), avcc.u16(uint32_t(pps_.size())), avcc.bytes(pps_);
+  }
+  {
+    Box stts(m, "stts");
+    stts.full(0, 0);
+    std::vector<std::pair<uint32_t, uint32_t>> runs;
+    for (uint32_t d : durations) {
+      if (!runs.empty() && runs.back().second == d) ++runs.back().first;
+      else runs.emplace_back(1, d);
+    }
+    stts.u32(uint32_t(runs.size()));
+    for (const auto& [count, d] : runs) stts.u32(count), stts.u32(d);
+  }
+  {
+    Box stss(m, "stss");
+    stss.full(0, 0);
+    stss.u32(uint32_t(keys_.size()));
+    for (uint32_t k : keys_) stss.u32(k);
+  }
+  {
+    Box stsc(m, "stsc");  // every sample in one chunk
+    stsc.full(0, 0);
+    stsc.u32(1), stsc.u32(1), stsc.u32(uint32_t(sizes_.size())), stsc.u32(1);
+  }
+  {
+    Box stsz(m, "stsz");
+    stsz.full(0, 0);
+    stsz.u32(0), stsz.u32(uint32_t(sizes_.size()));
+    for (uint32_t s : sizes_) stsz.u32(s);
+  }
+  {
+    Box co64(m, "co64");
+    co64.full(0, 0);
+    co64.u32(1), co64.u64(mdat_start_ + 16);
+  }
 }
 
 }  // namespace voxl::endpoints

@@ -41,6 +41,12 @@ class Mp4Writer {
  private:
   bool write_all(const void* data, size_t n);
   bool pwrite_all(const void* data, size_t n, uint64_t offset);
+  // finish()'s steps: each sample's duration in kTimescale ticks (the
+  // last lasts until `end_us`), the moov box, and its sample table.
+  std::vector<uint32_t> sample_durations(int64_t end_us) const;
+  void movie_box(std::vector<uint8_t>& m, const std::vector<uint32_t>& durations, uint64_t total,
+                 uint64_t movie_ms) const;
+  void sample_table(std::vector<uint8_t>& m, const std::vector<uint32_t>& durations) const;
 
   platform::NativeFile file_;
   Size size_;

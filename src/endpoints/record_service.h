@@ -168,8 +168,8 @@ class RecordService {
   std::optional<uint64_t> last_free() const { return last_free_; }
 
  private:
-  class Recording;
-  class Buffer;
+  class Recording;  // one recording's loop side (endpoints/recording_sink.h)
+  class Buffer;     // keep_last()'s sink (endpoints/record_buffer.h)
   std::string unavailable_;  // set_unavailable's reason; empty: recordings may start
   // A retroactive recording's start (record_last).
   struct Backlog {

@@ -40,7 +40,7 @@
 namespace voxl::platform::x11 {
 
 class XcbConnection;
-struct RandrState;  // a snapshot of the server's RandR configuration
+struct RandrState;  // a snapshot of the server's RandR configuration (randr_state.h)
 
 class RandrResizer final : public DesktopResizer {
  public:
