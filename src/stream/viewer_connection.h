@@ -285,7 +285,10 @@ class ViewerConnection final : public VideoSink, public AudioSink, public input:
   uint64_t keyframes_put_off_ = 0;
 
   // Rate limit of the debug lines about ignored messages.
-  TokenBucket ignored_log_;  // debug lines about ignored messages
+  // Debug lines about ignored messages: a few at once, then one every 2 s.
+  static constexpr int kIgnoredLogBurst = 5;
+  static constexpr std::chrono::seconds kIgnoredLogRefill{2};
+  TokenBucket ignored_log_;
   uint64_t ignored_ = 0;
 
   bool joined_ = false;
