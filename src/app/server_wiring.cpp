@@ -23,11 +23,11 @@ net::ServerOptions server_options(const Config& c) {
   o.https = c.https;
   o.cert_file = c.https_cert;
   o.key_file = c.https_key;
-  o.max_fps = c.framerate;
-  o.stripes = c.stripes;
-  o.bitrate = {c.min_kbps, c.max_kbps};
+  o.viewers.max_fps = c.framerate;
+  o.viewers.stripes = c.stripes;
+  o.viewers.bitrate = {c.min_kbps, c.max_kbps};
   o.connections = {size_t(c.max_connections), size_t(c.max_connections_per_address)};
-  o.trusted_proxies = c.trusted_proxies;
+  o.settings.trusted_proxies = c.trusted_proxies;
   return o;
 }
 
@@ -52,18 +52,18 @@ std::unique_ptr<net::Server> start_server(const Config& config, boost::asio::io_
     log->info("listening beyond loopback without --enable-basic-auth: an access token made for this run guards "
               "every path; open the address below once (it sets a cookie), or send Authorization: Bearer <token>; "
               "--auth-token-file fixes the token, --insecure-no-auth turns it off");
-  options.access = std::move(access.settings);
-  options.audio_hub = audio.hub();
-  options.microphone = audio.microphone();
-  options.interaction = input.interaction();
-  options.resize = resize;
-  options.stats_json = [&video] { return video.stats_json(); };
-  options.metrics = [&video, &agents](MetricsText& m) { write_app_metrics(m, video, agents); };
-  options.not_ready = [&video] { return video.not_ready(); };
-  options.endpoints = agents.endpoints();
-  options.endpoints.merge(files.endpoints());
-  options.files = files.offered();
-  options.pace_transfers = config.pace_transfers;
+  options.settings.access = std::move(access.settings);
+  options.viewers.audio_hub = audio.hub();
+  options.viewers.microphone = audio.microphone();
+  options.viewers.interaction = input.interaction();
+  options.viewers.resize = resize;
+  options.viewers.stats_json = [&video] { return video.stats_json(); };
+  options.settings.metrics = [&video, &agents](MetricsText& m) { write_app_metrics(m, video, agents); };
+  options.settings.not_ready = [&video] { return video.not_ready(); };
+  options.settings.endpoints = agents.endpoints();
+  options.settings.endpoints.merge(files.endpoints());
+  options.viewers.files = files.offered();
+  options.settings.pace_transfers = config.pace_transfers;
   return std::make_unique<net::Server>(io, options, video.hub(), log);
 }
 
@@ -74,13 +74,13 @@ std::unique_ptr<net::Server> start_metrics_server(const Config& config, boost::a
   net::ServerOptions o;
   o.addr = config.metrics_addr->addr;
   o.port = uint16_t(config.metrics_addr->port);
-  o.metrics_only = true;
+  o.settings.metrics_only = true;
   o.connections = {size_t(config.max_connections), size_t(config.max_connections_per_address)};
-  o.metrics = [&video, &agents, &main](MetricsText& m) {
+  o.settings.metrics = [&video, &agents, &main](MetricsText& m) {
     write_app_metrics(m, video, agents);
     main.write_metrics(m);
   };
-  o.not_ready = [&video] { return video.not_ready(); };
+  o.settings.not_ready = [&video] { return video.not_ready(); };
   auto server = std::make_unique<net::Server>(io, o, video.hub(), log);
   log->info("metrics: {}metrics without credentials (--metrics-addr)", server->url());
   return server;

@@ -106,8 +106,8 @@ Response asset_response(const Request& req, const Asset& a, const AccessSettings
 // (see --metrics-addr); its own would say nothing of the desktop.
 std::string metrics_text(SessionContext& ctx) {
   MetricsText m;
-  if (ctx.metrics) ctx.metrics(m);
-  if (!ctx.metrics_only) write_server_metrics(ctx, m);
+  if (ctx.settings.metrics) ctx.settings.metrics(m);
+  if (!ctx.settings.metrics_only) write_server_metrics(ctx, m);
   std::string text = m.text();
   text.pop_back();  // text_response ends the body with its own newline
   return text;
@@ -122,7 +122,7 @@ std::optional<Response> probe_answer(const Request& req, SessionContext& ctx) {
   if (path == "/healthz") {
     res = text_response(req, http::status::ok, "ok");
   } else if (path == "/readyz") {
-    const auto why = ctx.not_ready ? ctx.not_ready() : std::nullopt;
+    const auto why = ctx.settings.not_ready ? ctx.settings.not_ready() : std::nullopt;
     res = why ? text_response(req, http::status::service_unavailable, "not ready: " + *why)
               : text_response(req, http::status::ok, "ready");
   }
@@ -151,12 +151,12 @@ Response answer(const Request& req, SessionContext& ctx) {
     return res;
   }
   if (path == "/stats") {
-    auto res = text_response(req, http::status::ok, ctx.stats_json ? ctx.stats_json() : "{}");
+    auto res = text_response(req, http::status::ok, ctx.viewers.stats_json ? ctx.viewers.stats_json() : "{}");
     res.set(http::field::content_type, "application/json");
     res.set(http::field::cache_control, "no-store");
     return res;
   }
-  if (const Asset* a = find_asset(path)) return asset_response(req, *a, ctx.access);
+  if (const Asset* a = find_asset(path)) return asset_response(req, *a, ctx.settings.access);
   return text_response(req, http::status::not_found, "no such page: " + std::string(path));
 }
 
@@ -239,7 +239,7 @@ Routed token_redirect(const Request& req, SessionContext& ctx, bool tls) {
   Routed r;
   r.response = text_response(req, http::status::see_other, "signed in");
   r.response.set(http::field::location, relative_location(path_of(req), rest));
-  r.response.set(http::field::set_cookie, token_cookie(ctx.access.token, tls, false));
+  r.response.set(http::field::set_cookie, token_cookie(ctx.settings.access.token, tls, false));
   r.response.set(http::field::cache_control, "no-store");
   r.response.set("Referrer-Policy", "no-referrer");
   return r;
@@ -270,8 +270,8 @@ Routed stream_check_reply(const Request& req, SessionContext& ctx, const Request
     r.response.set(http::field::allow, "POST");
     return r;
   }
-  const AccessDecision d = check_access(ctx.access, facts);
-  const StreamCheck c = stream_check(ctx.access, facts, d);
+  const AccessDecision d = check_access(ctx.settings.access, facts);
+  const StreamCheck c = stream_check(ctx.settings.access, facts, d);
   if (d.status != 200) r.close = count_refusal(req, ctx, d, seen.remote);
   EndpointReply e;
   e.status = c.status;
@@ -319,14 +319,14 @@ Routed route_request(Request& req, SessionContext& ctx, const std::string& remot
   };
   // Behind a trusted reverse proxy, what the browser used and who it is.
   const RequestOrigin seen =
-      resolve_origin(ctx.trusted_proxies, remote_address, ctx.tls, header(http::field::host).value_or(""),
+      resolve_origin(ctx.settings.trusted_proxies, remote_address, ctx.settings.tls, header(http::field::host).value_or(""),
                      {named("X-Forwarded-Proto"), named("X-Forwarded-Host"), named("X-Forwarded-For")});
   if (auto probe = probe_answer(req, ctx)) {
     Routed r;
     r.response = std::move(*probe);
     return r;
   }
-  if (ctx.metrics_only) {
+  if (ctx.settings.metrics_only) {
     Routed r;
     const bool get = req.method() == http::verb::get || req.method() == http::verb::head;
     r.response = get && path_of(req) == "/metrics"
@@ -358,7 +358,7 @@ Routed route_request(Request& req, SessionContext& ctx, const std::string& remot
   facts.websocket = upgrade || checking;
   facts.tls = seen.tls;
   if (checking) return stream_check_reply(req, ctx, facts, seen);
-  const AccessDecision d = check_access(ctx.access, facts);
+  const AccessDecision d = check_access(ctx.settings.access, facts);
   if (d.status != 200) return refused(req, ctx, d, seen);
   if (d.credential != Credential::kNone && ctx.auth_throttle.size() > 0) ctx.auth_throttle.record_success(seen.remote);
   Routed r;
@@ -371,7 +371,7 @@ Routed route_request(Request& req, SessionContext& ctx, const std::string& remot
       (req.method() == http::verb::get || req.method() == http::verb::head))
     return token_redirect(req, ctx, seen.tls);
   const std::string_view path = path_of(req);
-  if (const auto it = ctx.endpoints.find(std::string(path)); it != ctx.endpoints.end()) {
+  if (const auto it = ctx.settings.endpoints.find(std::string(path)); it != ctx.settings.endpoints.end()) {
     const Endpoint& e = it->second;
     const std::string method(req.method_string());
     if (std::find(e.methods.begin(), e.methods.end(), method) == e.methods.end()) {
@@ -383,7 +383,7 @@ Routed route_request(Request& req, SessionContext& ctx, const std::string& remot
     }
     // The one rule against cross-site requests (docs/security.md): what a
     // page of another site makes the browser send may look, never act.
-    const auto cross = cross_site_reason(ctx.access, header(http::field::origin), named("Sec-Fetch-Site"), seen.host,
+    const auto cross = cross_site_reason(ctx.settings.access, header(http::field::origin), named("Sec-Fetch-Site"), seen.host,
                                          seen.tls);
     const bool safe = req.method() == http::verb::get || req.method() == http::verb::head ||
                       req.method() == http::verb::options;
@@ -396,7 +396,7 @@ Routed route_request(Request& req, SessionContext& ctx, const std::string& remot
     r.call.method = method;
     r.call.path = std::string(path);
     // The access token is the server's, not a parameter of the endpoint.
-    r.call.query = ctx.access.token.empty() ? std::string(query_of(req)) : without_query_param(query_of(req), kTokenParam);
+    r.call.query = ctx.settings.access.token.empty() ? std::string(query_of(req)) : without_query_param(query_of(req), kTokenParam);
     r.call.body = std::move(req.body());
     r.call.headers.reserve(size_t(std::distance(req.begin(), req.end())));
     for (const auto& field : req) {

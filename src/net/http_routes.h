@@ -24,7 +24,7 @@ using Response = boost::beast::http::response<boost::beast::http::string_body>;
 struct Routed {
   bool upgrade = false;  // a permitted WebSocket upgrade on /ws: hand over
   Role role = Role::kNone;
-  // A permitted request for a path in ctx.endpoints with an allowed
+  // A permitted request for a path in ctx.settings.endpoints with an allowed
   // method: the session calls endpoint->handle(call, ...). `call` has the
   // request's headers (names in lower case) and the remote address.
   const Endpoint* endpoint = nullptr;

@@ -179,22 +179,15 @@ Server::Server(asio::io_context& io, ServerOptions o, stream::Hub& hub, Logger l
   error_code ec;
   const auto address = asio::ip::make_address(o.addr == "localhost" ? "127.0.0.1" : o.addr, ec);
   if (ec) throw std::runtime_error("--addr: '" + o.addr + "' is not an IP address");
-  o.access.loopback_only = address.is_loopback();
-  impl_ = std::make_shared<Impl>(io,
-                                 SessionContext{hub, o.access, o.https, log, o.stats_json, 0, std::move(o.endpoints),
-                                                o.max_fps, o.bitrate},
-                                 o.connections);
-  impl_->ctx.audio_hub = o.audio_hub;
-  impl_->ctx.microphone = o.microphone;
-  impl_->ctx.interaction = o.interaction;
-  impl_->ctx.resize = o.resize;
-  impl_->ctx.files = o.files;
-  impl_->ctx.pace_transfers = o.pace_transfers;
-  impl_->ctx.stripes = o.stripes;
-  impl_->ctx.trusted_proxies = o.trusted_proxies;
-  impl_->ctx.metrics = o.metrics;
-  impl_->ctx.not_ready = o.not_ready;
-  impl_->ctx.metrics_only = o.metrics_only;
+  SessionContext ctx;
+  ctx.settings = std::move(o.settings);
+  ctx.settings.access.loopback_only = address.is_loopback();
+  ctx.settings.tls = o.https;
+  ctx.viewers = std::move(o.viewers);
+  ctx.viewers.hub = &hub;
+  ctx.viewers.log = log;
+  ctx.log = log;
+  impl_ = std::make_shared<Impl>(io, std::move(ctx), o.connections);
   impl_->ctx.started_unix =
       std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   if (o.https) {
@@ -234,7 +227,7 @@ std::string Server::url() const {
   return std::string(impl_->tls ? "https://" : "http://") + impl_->host_for_url + ":" + std::to_string(port()) + "/";
 }
 
-std::string Server::signed_url() const { return with_access_token(url(), impl_->ctx.access.token); }
+std::string Server::signed_url() const { return with_access_token(url(), impl_->ctx.settings.access.token); }
 
 void Server::stop() {
   error_code ec;

@@ -178,8 +178,8 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
     if (ctx_.sessions->stopped()) return abort();
     const std::string_view target = parser_->get().target();
     body_path_ = std::string(target.substr(0, target.find('?')));
-    const auto e = ctx_.endpoints.find(body_path_);
-    body_limit_ = e != ctx_.endpoints.end() && !over_cap_ ? e->second.max_body : kBodyLimit;
+    const auto e = ctx_.settings.endpoints.find(body_path_);
+    body_limit_ = e != ctx_.settings.endpoints.end() && !over_cap_ ? e->second.max_body : kBodyLimit;
     if (const auto length = parser_->content_length(); length && *length > body_limit_) return too_large();
     parser_->body_limit(uint64_t(body_limit_));
     // Beast reads into what the buffer has room for: a header-sized buffer
@@ -198,7 +198,7 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
     version_ = parser_->get().version();
     keep_alive_ = false;
     if (over_cap_) return refuse_over_cap();
-    const bool endpoint = ctx_.endpoints.contains(body_path_);
+    const bool endpoint = ctx_.settings.endpoints.contains(body_path_);
     send_reply(json_error(413, "body",
                           "the request body is larger than the " + std::to_string(body_limit_) + " bytes " +
                               (endpoint ? body_path_ : std::string("this server")) + " takes"));
@@ -406,7 +406,7 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
   // viewer watches takes what the picture leaves of the link: the kernel
   // paces this socket at the part LinkShares hands out.
   void begin_pacing() {
-    if (!ctx_.pace_transfers || remote_.empty() || transfer_) return;
+    if (!ctx_.settings.pace_transfers || remote_.empty() || transfer_) return;
     std::weak_ptr<HttpSession> weak = this->shared_from_this();
     transfer_ = ctx_.link_shares.add_transfer(
         remote_,

@@ -28,7 +28,8 @@
 #include "net/forwarded.h"
 #include "net/connection_limits.h"
 #include "net/endpoint.h"
-#include "stream/bitrate_controller.h"
+#include "net/server_settings.h"
+#include "stream/viewer_services.h"
 
 namespace boost::asio {
 class io_context;
@@ -55,25 +56,12 @@ struct ServerOptions {
   bool https = false;
   std::string cert_file;
   std::string key_file;
-  AccessSettings access;  // loopback_only is derived from addr; the caller decides the token
-  std::function<std::string()> stats_json;  // figures for /stats and viewers
-  EndpointTable endpoints;  // more paths, behind the same access rules
-  int max_fps = 60;                 // viewers' link windows are sized for it
-  int stripes = 1;                  // --stripes, said in the hello
-  stream::BitrateLimits bitrate;    // each viewer's controller stays within
-  stream::AudioHub* audio_hub = nullptr;     // desktop sound; null when disabled
-  audio::Microphone* microphone = nullptr;   // viewers' microphones; null when disabled
-  input::Interaction* interaction = nullptr;  // outlives the server's sessions
-  stream::ResizeController* resize = nullptr;  // outlives them too; null without --enable-resize
-  bool pace_transfers = true;  // see SessionContext::pace_transfers
-  bool files = false;  // the /files endpoints are in `endpoints`: hello offers full viewers the Files panel
   // Open connections (HTTP and WebSocket, from accept to close) in all and
-  // per remote address; one over either is closed at once.
+  // per remote address; one over either is answered 503 and closed.
   ConnectionCaps connections;
-  std::vector<AddressRange> trusted_proxies;  // see SessionContext::trusted_proxies
-  std::function<void(MetricsText&)> metrics;   // see SessionContext::metrics
-  std::function<std::optional<std::string>()> not_ready;  // see SessionContext::not_ready
-  bool metrics_only = false;  // see SessionContext::metrics_only
+  ServerSettings settings;
+  // What every viewer is given; the server sets its hub and log.
+  stream::ViewerServices viewers;
 };
 
 // Whether the certificate chain and key load as the server would load them

@@ -34,9 +34,7 @@ constexpr auto kShutdownGrace = std::chrono::seconds(2);
 // `link_id`: where this viewer's link samples go in ctx.link_shares (0
 // until it is registered).
 stream::ViewerServices services_of(SessionContext& ctx, const uint64_t& link_id) {
-  stream::ViewerServices s{ctx.hub, ctx.log, ctx.stats_json, ctx.max_fps, ctx.bitrate, ctx.audio_hub, ctx.microphone,
-                           ctx.interaction, ctx.resize, ctx.files};
-  s.stripes = ctx.stripes;
+  stream::ViewerServices s = ctx.viewers;
   s.metrics = &ctx.viewer_metrics;
   s.on_link_sample = [&ctx, &link_id](const stream::LinkSample& sample, std::chrono::steady_clock::time_point now) {
     if (link_id) ctx.link_shares.on_viewer_sample(link_id, sample, now);

@@ -84,7 +84,7 @@ void ViewerConnection::start(uint64_t id) {
   if (closed_) return;
   joined_ = true;
   if (services_.metrics) services_.metrics->add(id_, [this] { return figures(); });
-  services_.hub.add(this);
+  services_.hub->add(this);
   if (services_.audio_hub) services_.audio_hub->add(this);
   if (services_.interaction) input_ = services_.interaction->join(*this, view_only_, id_);
   send_settings();
@@ -94,7 +94,7 @@ void ViewerConnection::start(uint64_t id) {
 
 void ViewerConnection::leave() {
   if (joined_ && services_.metrics) services_.metrics->remove(id_);
-  if (joined_) services_.hub.remove(this);
+  if (joined_) services_.hub->remove(this);
   if (joined_ && services_.audio_hub) services_.audio_hub->remove(this);
   if (joined_ && services_.microphone) services_.microphone->forget(this);
   if (joined_ && services_.resize) services_.resize->leave(id_);
@@ -262,7 +262,7 @@ void ViewerConnection::on_written() {
   }
   if (closed_) return;
   pump();
-  if (was == InFlight::kVideo) services_.hub.refresh_pause();
+  if (was == InFlight::kVideo) services_.hub->refresh_pause();
 }
 
 // Starts the next write if none is in flight.
@@ -404,9 +404,9 @@ std::string ViewerConnection::stats_text() {
                  {"min_rtt_ms", link_.min_rtt_ms()},
                  {"delivery_kbps", link_.delivery_kbps()},
                  {"target_kbps", rate_.target_kbps()},
-                 {"encoder_kbps", services_.hub.target_kbps(services_.hub.rung_of(this))},
-                 {"rung", services_.hub.rung_of(this)},
-                 {"moving_to", services_.hub.moving_to(this)},
+                 {"encoder_kbps", services_.hub->target_kbps(services_.hub->rung_of(this))},
+                 {"rung", services_.hub->rung_of(this)},
+                 {"moving_to", services_.hub->moving_to(this)},
                  {"held_back", held_back_count_},
                  {"queue_ms", queue_ms_},
                  {"send_ms", send_ms_},

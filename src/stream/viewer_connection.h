@@ -43,6 +43,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "stream/viewer_services.h"
 #include "base/json_fields.h"
 #include "base/logging.h"
 #include "base/token_bucket.h"
@@ -96,24 +97,6 @@ class ViewerTransport {
   virtual ~ViewerTransport() = default;
 };
 
-// What every viewer of one server shares; outlives the connections.
-struct ViewerServices {
-  Hub& hub;
-  Logger log = {};
-  std::function<std::string()> stats_json = {};  // the stream's figures, JSON; may be empty
-  int max_fps = 60;
-  BitrateLimits bitrate = {};
-  AudioHub* audio_hub = nullptr;            // desktop sound; null when disabled
-  audio::Microphone* microphone = nullptr;  // null when disabled
-  input::Interaction* interaction = nullptr;  // null: watch only
-  ResizeController* resize = nullptr;         // null: --enable-resize is off
-  bool files = false;  // the server answers /files: full viewers are offered the Files panel
-  // This connection's: what each ack says about the link (file transfers
-  // to the same address yield to the picture, LinkShares). May be empty.
-  std::function<void(const LinkSample&, std::chrono::steady_clock::time_point)> on_link_sample = {};
-  int stripes = 1;  // --stripes, said in the hello
-  ViewerMetrics* metrics = nullptr;  // figures for /metrics; null: none kept
-};
 
 // The clocks a connection reads; empty members mean the system's.
 struct ViewerClocks {

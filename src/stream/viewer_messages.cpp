@@ -130,8 +130,8 @@ void ViewerConnection::acked(uint32_t id, double hold_ms) {
                               double(target_kbps())},
                              t);
   pump();
-  services_.hub.refresh_pause();
-  services_.hub.refresh_rate();
+  services_.hub->refresh_pause();
+  services_.hub->refresh_rate();
 }
 
 void ViewerConnection::on_keyframe_request(JsonFields& f) {
@@ -143,7 +143,7 @@ void ViewerConnection::on_keyframe_request(JsonFields& f) {
   // fill its link window with frames it never acks.
   queue_.drop_until_key();
   ask_keyframe(now());
-  services_.hub.refresh_pause();
+  services_.hub->refresh_pause();
 }
 
 // Through the viewer's bucket; a request it puts off is made with the
@@ -151,7 +151,7 @@ void ViewerConnection::on_keyframe_request(JsonFields& f) {
 void ViewerConnection::ask_keyframe(Time t) {
   if (key_bucket_.take(t)) {
     key_owed_ = false;
-    services_.hub.request_keyframe(this);
+    services_.hub->request_keyframe(this);
     return;
   }
   if (!key_owed_) ++keyframes_put_off_;
@@ -194,8 +194,8 @@ void ViewerConnection::on_settings(JsonFields& f) {
   const bool kbps_changed = next.max_kbps != settings_.max_kbps;
   settings_ = std::move(next);
   services_.log->debug("viewer {} settings: max_fps {}, max_kbps {}", id_, settings_.max_fps, settings_.max_kbps);
-  if (joined_ && fps_changed) services_.hub.refresh_fps();
-  if (joined_ && kbps_changed) services_.hub.refresh_rate();
+  if (joined_ && fps_changed) services_.hub->refresh_fps();
+  if (joined_ && kbps_changed) services_.hub->refresh_rate();
   // Renames go through the viewer's action bucket: one over it keeps the
   // name (the answer says which).
   if (input_ && !input_->rename(settings_.name)) {
@@ -232,7 +232,7 @@ void ViewerConnection::on_decoder(JsonFields& f) {
   if (full == full_chroma_) return;
   full_chroma_ = full;
   services_.log->debug("viewer {} {} High 4:4:4", id_, full ? "decodes" : "does not decode");
-  if (joined_) services_.hub.refresh_chroma();
+  if (joined_) services_.hub->refresh_chroma();
 }
 
 // The desktop size the viewer's window would show 1:1. Refused once to a

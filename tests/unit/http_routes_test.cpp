@@ -33,7 +33,10 @@ Logger null_logger() {
 // directions go through real HTTP serialisation and parsing.
 class HttpRoutesTest : public testing::Test {
  protected:
-  HttpRoutesTest() : client_(ioc_), server_(ioc_), ctx_{hub_, {}, false, null_logger(), {}, 0, {}, 60, {}} {
+  HttpRoutesTest() : client_(ioc_), server_(ioc_) {
+    ctx_.viewers.hub = &hub_;
+    ctx_.viewers.log = null_logger();
+    ctx_.log = ctx_.viewers.log;
     client_.connect(server_);
     ctx_.now = [this] { return now_; };
   }
@@ -197,7 +200,7 @@ TEST_F(HttpRoutesTest, OtherMethodsAre405WithAllow) {
 }
 
 TEST_F(HttpRoutesTest, StatsAreJson) {
-  ctx_.stats_json = [] { return std::string(R"({"fps":42})"); };
+  ctx_.viewers.stats_json = [] { return std::string(R"({"fps":42})"); };
   const auto res = get("GET /stats HTTP/1.1\r\nHost: localhost\r\n\r\n");
   EXPECT_EQ(res.result(), http::status::ok);
   EXPECT_EQ(header(res, http::field::content_type), "application/json");
@@ -230,10 +233,10 @@ TEST_F(HttpRoutesTest, UpgradeElsewhereIsNotAWebSocket) {
 }
 
 TEST_F(HttpRoutesTest, ViewOnlyCredentialsGiveAViewOnlyWebSocket) {
-  ctx_.access.basic_auth = true;
-  ctx_.access.user = "user";
-  ctx_.access.password = "secret";
-  ctx_.access.viewonly_password = "look";
+  ctx_.settings.access.basic_auth = true;
+  ctx_.settings.access.user = "user";
+  ctx_.settings.access.password = "secret";
+  ctx_.settings.access.viewonly_password = "look";
   const Routed r = route(std::string("GET /ws HTTP/1.1\r\nHost: localhost\r\n") + kUpgradeHeaders +
                          "Authorization: Basic dXNlcjpsb29r\r\n\r\n");
   EXPECT_TRUE(r.upgrade);
@@ -248,7 +251,7 @@ TEST_F(HttpRoutesTest, WebSocketFromAForeignOriginIsRefused) {
 }
 
 TEST_F(HttpRoutesTest, ForeignHostIsRefusedWhenLoopbackOnly) {
-  ctx_.access.loopback_only = true;
+  ctx_.settings.access.loopback_only = true;
   const auto res = get("GET / HTTP/1.1\r\nHost: attacker.example:6901\r\n\r\n");
   EXPECT_EQ(res.result(), http::status::forbidden);
   EXPECT_NE(res.body().find("attacker.example"), std::string::npos);
@@ -261,9 +264,9 @@ TEST_F(HttpRoutesTest, MissingHostIs400) {
 }
 
 TEST_F(HttpRoutesTest, BasicAuthChallengesAndAccepts) {
-  ctx_.access.basic_auth = true;
-  ctx_.access.user = "user";
-  ctx_.access.password = "secret";
+  ctx_.settings.access.basic_auth = true;
+  ctx_.settings.access.user = "user";
+  ctx_.settings.access.password = "secret";
   const auto missing = get("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n");
   EXPECT_EQ(missing.result(), http::status::unauthorized);
   EXPECT_EQ(header(missing, http::field::www_authenticate).rfind("Basic realm=", 0), 0u)
@@ -285,7 +288,7 @@ TEST_F(HttpRoutesTest, KeepAliveFollowsTheRequest) {
 
 TEST_F(HttpRoutesTest, RegisteredEndpointsGetTheCallAfterAccessAndMethodChecks) {
   Endpoint e{{"POST"}, [](const EndpointRequest&, ReplyFn) { return CancelFn(); }};
-  ctx_.endpoints["/record/start"] = e;
+  ctx_.settings.endpoints["/record/start"] = e;
   const Routed ok = route("POST /record/start?x=1%20 HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n");
   ASSERT_NE(ok.endpoint, nullptr);
   EXPECT_EQ(ok.call.method, "POST");
@@ -298,7 +301,7 @@ TEST_F(HttpRoutesTest, RegisteredEndpointsGetTheCallAfterAccessAndMethodChecks) 
   EXPECT_EQ(res.result(), http::status::method_not_allowed);
   EXPECT_EQ(header(res, http::field::allow), "POST");
 
-  ctx_.access.loopback_only = true;
+  ctx_.settings.access.loopback_only = true;
   const Routed refused = route("POST /record/start HTTP/1.1\r\nHost: evil.example\r\nContent-Length: 0\r\n\r\n");
   EXPECT_EQ(refused.endpoint, nullptr);
   EXPECT_EQ(refused.response.result(), http::status::forbidden);
@@ -307,7 +310,7 @@ TEST_F(HttpRoutesTest, RegisteredEndpointsGetTheCallAfterAccessAndMethodChecks) 
 // ------------------------------------------------------------ Host allow-list
 
 TEST_F(HttpRoutesTest, ForeignHostIsRefusedOnAnyAddress) {
-  ctx_.access.own_hosts = {"desk"};
+  ctx_.settings.access.own_hosts = {"desk"};
   const auto res = get("GET / HTTP/1.1\r\nHost: attacker.example:6901\r\n\r\n");
   EXPECT_EQ(res.result(), http::status::forbidden);
   EXPECT_NE(res.body().find("attacker.example"), std::string::npos);
@@ -327,7 +330,7 @@ TEST_F(HttpRoutesTest, RebindingWebSocketIsRefusedThoughOriginEqualsHost) {
 constexpr std::string_view kToken = "0123456789abcdef0123456789abcdef";
 
 TEST_F(HttpRoutesTest, TokenIsAskedForWithABearerChallenge) {
-  ctx_.access.token = std::string(kToken);
+  ctx_.settings.access.token = std::string(kToken);
   const auto res = get("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n");
   EXPECT_EQ(res.result(), http::status::unauthorized);
   EXPECT_EQ(header(res, http::field::www_authenticate), "Bearer realm=\"voxl\"");
@@ -335,7 +338,7 @@ TEST_F(HttpRoutesTest, TokenIsAskedForWithABearerChallenge) {
 }
 
 TEST_F(HttpRoutesTest, QueryTokenRedirectsToTheCleanUrlWithACookie) {
-  ctx_.access.token = std::string(kToken);
+  ctx_.settings.access.token = std::string(kToken);
   const auto res = get("GET /?stats&token=" + std::string(kToken) + "&x=1 HTTP/1.1\r\nHost: localhost\r\n\r\n");
   EXPECT_EQ(res.result(), http::status::see_other);
   EXPECT_EQ(header(res, http::field::location), "./?stats&x=1");
@@ -349,13 +352,13 @@ TEST_F(HttpRoutesTest, QueryTokenRedirectsToTheCleanUrlWithACookie) {
   const auto deep = get("GET /files/download?path=a&token=" + std::string(kToken) + " HTTP/1.1\r\nHost: localhost\r\n\r\n");
   EXPECT_EQ(header(deep, http::field::location), "./download?path=a");
 
-  ctx_.tls = true;
+  ctx_.settings.tls = true;
   const auto secure = get("GET /?token=" + std::string(kToken) + " HTTP/1.1\r\nHost: localhost\r\n\r\n");
   EXPECT_NE(header(secure, http::field::set_cookie).find("; Secure"), std::string::npos);
 }
 
 TEST_F(HttpRoutesTest, CookieAndBearerLetIn) {
-  ctx_.access.token = std::string(kToken);
+  ctx_.settings.access.token = std::string(kToken);
   EXPECT_EQ(get("GET / HTTP/1.1\r\nHost: localhost\r\nCookie: a=b; voxl_token=" + std::string(kToken) + "\r\n\r\n")
                 .result(),
             http::status::ok);
@@ -378,16 +381,16 @@ TEST_F(HttpRoutesTest, ATrustedProxysSchemeAndHostDecideTheOriginCheck) {
   const std::string upgrade = std::string("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:6901\r\n") + kUpgradeHeaders +
                               "Origin: https://desk.example.com\r\nX-Forwarded-Proto: https\r\n"
                               "X-Forwarded-Host: desk.example.com\r\nX-Forwarded-For: 203.0.113.9\r\n\r\n";
-  ctx_.access.allowed_hosts = {"desk.example.com"};
+  ctx_.settings.access.allowed_hosts = {"desk.example.com"};
   const Routed untrusted = route(upgrade);
   EXPECT_FALSE(untrusted.upgrade);
   EXPECT_EQ(untrusted.response.result(), http::status::forbidden);
 
-  ctx_.trusted_proxies = *parse_address_ranges("10.0.0.0/24");
+  ctx_.settings.trusted_proxies = *parse_address_ranges("10.0.0.0/24");
   EXPECT_TRUE(route(upgrade).upgrade);
 
   // The cookie of a token handed over through the proxy is a Secure one.
-  ctx_.access.token = std::string(kToken);
+  ctx_.settings.access.token = std::string(kToken);
   const auto res = get("GET /?token=" + std::string(kToken) +
                        " HTTP/1.1\r\nHost: 127.0.0.1:6901\r\nX-Forwarded-Proto: https\r\n\r\n");
   EXPECT_EQ(res.result(), http::status::see_other);
@@ -395,8 +398,8 @@ TEST_F(HttpRoutesTest, ATrustedProxysSchemeAndHostDecideTheOriginCheck) {
 }
 
 TEST_F(HttpRoutesTest, WrongCredentialsThroughATrustedProxyCountAgainstTheClientNotTheProxy) {
-  ctx_.access.token = std::string(kToken);
-  ctx_.trusted_proxies = *parse_address_ranges("10.0.0.9");
+  ctx_.settings.access.token = std::string(kToken);
+  ctx_.settings.trusted_proxies = *parse_address_ranges("10.0.0.9");
   const auto wrong_from = [this](const std::string& client) {
     return get("GET /stats HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer wrong-token-0123456789\r\n"
                "X-Forwarded-For: " + client + "\r\n\r\n");
@@ -412,14 +415,14 @@ TEST_F(HttpRoutesTest, WrongCredentialsThroughATrustedProxyCountAgainstTheClient
 }
 
 TEST_F(HttpRoutesTest, StaleCookieIsCleared) {
-  ctx_.access.token = std::string(kToken);
+  ctx_.settings.access.token = std::string(kToken);
   const auto res = get("GET / HTTP/1.1\r\nHost: localhost\r\nCookie: voxl_token=old\r\n\r\n");
   EXPECT_EQ(res.result(), http::status::unauthorized);
   EXPECT_EQ(header(res, http::field::set_cookie), "voxl_token=; HttpOnly; SameSite=Strict; Max-Age=0");
 }
 
 TEST_F(HttpRoutesTest, RepeatedWrongCredentialsCloseTheConnectionThenBackOff) {
-  ctx_.access.token = std::string(kToken);
+  ctx_.settings.access.token = std::string(kToken);
   const std::string wrong = "GET / HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer wrongwrongwrongwrong\r\n\r\n";
   const std::string right = "GET / HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + std::string(kToken) + "\r\n\r\n";
   EXPECT_FALSE(route(wrong).close);
@@ -442,7 +445,7 @@ TEST_F(HttpRoutesTest, RepeatedWrongCredentialsCloseTheConnectionThenBackOff) {
 }
 
 TEST_F(HttpRoutesTest, NoCredentialIsNotAFailedAttempt) {
-  ctx_.access.token = std::string(kToken);
+  ctx_.settings.access.token = std::string(kToken);
   for (int i = 0; i < 10; ++i) EXPECT_FALSE(route("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n").close);
   EXPECT_EQ(ctx_.auth_throttle.size(), 0u);
 }
@@ -451,7 +454,7 @@ TEST_F(HttpRoutesTest, NoCredentialIsNotAFailedAttempt) {
 
 TEST_F(HttpRoutesTest, PagesOfOtherSitesMayNotActScriptsNeedNoContentType) {
   Endpoint e{{"POST", "GET"}, [](const EndpointRequest&, ReplyFn) { return CancelFn(); }};
-  ctx_.endpoints["/input"] = e;
+  ctx_.settings.endpoints["/input"] = e;
   for (const char* from : {"Origin: http://evil.example\r\n", "Origin: null\r\n", "Sec-Fetch-Site: cross-site\r\n",
                            "Sec-Fetch-Site: same-site\r\n",
                            "Origin: http://evil.example\r\nSec-Fetch-Site: same-origin\r\n"}) {
@@ -494,9 +497,9 @@ TEST_F(HttpRoutesTest, WsCheckAnswersWhatTheUpgradeWouldGet) {
   EXPECT_EQ(foreign.result(), http::status::forbidden);
   EXPECT_EQ(header(foreign, http::field::content_type), "application/json");
   EXPECT_NE(foreign.body().find("\"refused\":\"origin\""), std::string::npos) << foreign.body();
-  ctx_.access.basic_auth = true;
-  ctx_.access.user = "voxl";
-  ctx_.access.password = "secret";
+  ctx_.settings.access.basic_auth = true;
+  ctx_.settings.access.user = "voxl";
+  ctx_.settings.access.password = "secret";
   const auto wrong = deliver(route("POST /ws-check HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost\r\n"
                                    "Authorization: Basic dm94bDp3cm9uZw==\r\nContent-Length: 0\r\n\r\n")
                                  .response);
@@ -516,7 +519,7 @@ TEST_F(HttpRoutesTest, PageMayOnlyBeFramedByItself) {
 }
 
 TEST_F(HttpRoutesTest, AllowedOriginsMayFrameThePageTooButThenNoXFrameOptions) {
-  ctx_.access.allowed_origins = {"https://app.example.com", "http://10.0.0.5:8080"};
+  ctx_.settings.access.allowed_origins = {"https://app.example.com", "http://10.0.0.5:8080"};
   const auto res = get("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n");
   EXPECT_EQ(header(res, "Content-Security-Policy"),
             "frame-ancestors 'self' https://app.example.com http://10.0.0.5:8080");

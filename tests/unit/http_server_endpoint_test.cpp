@@ -130,7 +130,7 @@ class HttpServerEndpointTest : public testing::Test {
     ServerOptions o;
     o.addr = "127.0.0.1";
     o.port = 0;
-    o.endpoints["/small"] = {{"POST"}, [this](const EndpointRequest& call, ReplyFn reply) -> CancelFn {
+    o.settings.endpoints["/small"] = {{"POST"}, [this](const EndpointRequest& call, ReplyFn reply) -> CancelFn {
                                EndpointReply r;
                                r.body = std::to_string(call.body.size());
                                std::lock_guard lock(mutex_);
@@ -138,8 +138,8 @@ class HttpServerEndpointTest : public testing::Test {
                                reply(std::move(r));
                                return nullptr;
                              }};
-    o.endpoints["/small"].max_body = 100;
-    o.endpoints["/stream"] = {{"GET", "HEAD"}, [this](const EndpointRequest& call, ReplyFn reply) -> CancelFn {
+    o.settings.endpoints["/small"].max_body = 100;
+    o.settings.endpoints["/stream"] = {{"GET", "HEAD"}, [this](const EndpointRequest& call, ReplyFn reply) -> CancelFn {
                                 EndpointReply r;
                                 r.content_type = "text/plain";
                                 const bool chunked = call.query == "chunked";
@@ -151,7 +151,7 @@ class HttpServerEndpointTest : public testing::Test {
                                 reply(std::move(r));
                                 return nullptr;
                               }};
-    o.endpoints["/stuck"] = {{"GET"}, [this](const EndpointRequest&, ReplyFn reply) -> CancelFn {
+    o.settings.endpoints["/stuck"] = {{"GET"}, [this](const EndpointRequest&, ReplyFn reply) -> CancelFn {
                                EndpointReply r;
                                r.source = std::make_shared<StuckSource>(alive_);
                                reply(std::move(r));

@@ -55,10 +55,10 @@ TEST(HttpServerFaults, AThrowingEndpointGetsA500AndTheServerCarriesOn) {
   ServerOptions o;
   o.addr = "127.0.0.1";
   o.port = 0;
-  o.endpoints["/boom"] = {{"GET"}, [](const EndpointRequest&, ReplyFn) -> CancelFn {
+  o.settings.endpoints["/boom"] = {{"GET"}, [](const EndpointRequest&, ReplyFn) -> CancelFn {
                             throw std::runtime_error("the handler broke");
                           }};
-  o.endpoints["/fine"] = {{"GET"}, [](const EndpointRequest&, ReplyFn reply) -> CancelFn {
+  o.settings.endpoints["/fine"] = {{"GET"}, [](const EndpointRequest&, ReplyFn reply) -> CancelFn {
                             EndpointReply r;
                             r.body = "{}\n";
                             reply(std::move(r));

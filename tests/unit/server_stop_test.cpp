@@ -83,7 +83,7 @@ TEST(ServerStop, ClosesOpenViewersAndPendingHttpRequests) {
   ServerOptions o;
   o.addr = "127.0.0.1";
   o.port = 0;
-  o.endpoints["/never"] = {{"GET"}, [&](const EndpointRequest&, ReplyFn) -> CancelFn {
+  o.settings.endpoints["/never"] = {{"GET"}, [&](const EndpointRequest&, ReplyFn) -> CancelFn {
                              called.set_value();
                              return [&] { cancelled = true; };
                            }};

@@ -109,7 +109,7 @@ class ViewerConnectionTest : public ::testing::Test {
   input::Interaction interaction{&inj, &clip, nullptr, {}, spdlog::default_logger()};
 
   ViewerServices services() {
-    ViewerServices s{.hub = hub, .log = spdlog::default_logger()};
+    ViewerServices s{.hub = &hub, .log = spdlog::default_logger()};
     s.interaction = &interaction;
     s.bitrate = {2000, 30000};
     return s;
