@@ -22,7 +22,7 @@ double damaged_fraction(std::span<const Rect> rects, Size size) {
 
 }  // namespace
 
-RungCoder::RungCoder(int index, const RungSettings& settings, EncoderFactory make_encoder, Logger log)
+RungCoder::RungCoder(int index, const PipelineSettings& settings, EncoderFactory make_encoder, Logger log)
     : index_(index),
       settings_(settings),
       make_encoder_(std::move(make_encoder)),

@@ -27,18 +27,10 @@
 #include "stream/frame_schedule.h"
 #include "stream/ladder_rung.h"
 #include "stream/picture_store.h"
+#include "stream/video_settings.h"
 
 namespace voxl::stream {
 
-struct RungSettings {
-  encode::EncoderSettings encoder;  // max_kbps comes with each job
-  int min_fps = 60;
-  int max_fps = 60;
-  int paintover_crf = 16;
-  bool adaptive_threads = false;
-  bool full_chroma = true;  // rung 0 may code 4:4:4 at all
-  encode::ColourRange full_chroma_range = encode::ColourRange::kLimited;
-};
 
 // What one capture asks of a rung.
 struct RungJob {
@@ -82,7 +74,7 @@ class RungCoder {
   // Paintover frames in a row at most after a switch to 4:4:4.
   static constexpr int kFullChromaBurst = 60;
 
-  RungCoder(int index, const RungSettings& settings, EncoderFactory make_encoder, Logger log);
+  RungCoder(int index, const PipelineSettings& settings, EncoderFactory make_encoder, Logger log);
 
   LadderRung& ladder() { return rung_; }
   const LadderRung& ladder() const { return rung_; }
@@ -117,7 +109,7 @@ class RungCoder {
   void emit_parts(std::shared_ptr<encode::EncodedFrame> out, uint32_t& frame_id, const Emit& emit);
 
   int index_;
-  RungSettings settings_;
+  const PipelineSettings& settings_;  // the pipeline's, which outlives its coders
   EncoderFactory make_encoder_;
   Logger log_;
   LadderRung rung_;

@@ -10,17 +10,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-RungSettings rung_settings(const PipelineSettings& s) {
-  RungSettings r;
-  r.encoder = s.encoder;
-  r.min_fps = s.min_fps;
-  r.max_fps = s.max_fps;
-  r.paintover_crf = s.paintover_crf;
-  r.adaptive_threads = s.adaptive_threads;
-  r.full_chroma = s.full_chroma;
-  r.full_chroma_range = s.full_chroma_range;
-  return r;
-}
 
 }  // namespace
 
@@ -44,7 +33,7 @@ VideoLoop::VideoLoop(const PipelineSettings& settings, Logger log, VideoControls
       budget_(rung_count_),
       paced_fps_(settings.max_fps) {
   coders_.reserve(size_t(rung_count_));
-  for (int i = 0; i < rung_count_; ++i) coders_.emplace_back(i, rung_settings(settings), make_encoder, log_);
+  for (int i = 0; i < rung_count_; ++i) coders_.emplace_back(i, settings_, make_encoder, log_);
 }
 
 void VideoLoop::run() {

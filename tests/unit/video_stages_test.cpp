@@ -123,6 +123,7 @@ TEST(PictureStore, ANewSizeMakesTheWholePictureAnew) {
 // --- RungCoder -----------------------------------------------------------
 
 struct CoderFixture {
+  PipelineSettings settings;
   PictureStore store{1, encode::ColourRange::kLimited};
   std::vector<uint8_t> pixels = std::vector<uint8_t>(64 * 48 * 4, 0x80);
   capture::Frame frame{pixels.data(), {64, 48}, 64 * 4};
@@ -157,7 +158,7 @@ struct CoderFixture {
 
 TEST(RungCoder, CodesAKeyFrameFirstAndNumbersItsFrames) {
   CoderFixture fx;
-  RungCoder coder(1, RungSettings{}, [](Size s, const encode::EncoderSettings& e) {
+  RungCoder coder(1, fx.settings, [](Size s, const encode::EncoderSettings& e) {
     return std::make_unique<FakeEncoder>(s, e);
   }, null_logger());
   EXPECT_EQ(fx.code(coder, fx.job(true)).kind, RungResult::Kind::kCoded);
@@ -173,7 +174,7 @@ TEST(RungCoder, CodesAKeyFrameFirstAndNumbersItsFrames) {
 
 TEST(RungCoder, AnEncoderThatCannotBeMadeIsReportedNotThrown) {
   CoderFixture fx;
-  RungCoder coder(1, RungSettings{}, [](Size, const encode::EncoderSettings&) -> std::unique_ptr<encode::VideoEncoder> {
+  RungCoder coder(1, fx.settings, [](Size, const encode::EncoderSettings&) -> std::unique_ptr<encode::VideoEncoder> {
     throw std::runtime_error("refused");
   }, null_logger());
   auto j = fx.job(true);
@@ -188,7 +189,7 @@ TEST(RungCoder, AnEncoderThatCannotBeMadeIsReportedNotThrown) {
 TEST(RungCoder, RungZeroStaysAt420WhenNo444EncoderCanBeMade) {
   CoderFixture fx;
   int tries444 = 0;
-  RungCoder coder(0, RungSettings{}, [&tries444](Size s, const encode::EncoderSettings& e)
+  RungCoder coder(0, fx.settings, [&tries444](Size s, const encode::EncoderSettings& e)
                                          -> std::unique_ptr<encode::VideoEncoder> {
     if (e.chroma == encode::ChromaFormat::k444) {
       ++tries444;
