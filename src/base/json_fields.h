@@ -1,8 +1,9 @@
 // Reading the fields of an untrusted JSON object (a viewer's message)
-// without ever throwing: each getter checks the field's type and range and
-// gives nullopt when the field is absent or unusable; a present but
-// unusable field (wrong type, out of range, not finite, too long) also marks
-// the reader bad, so the caller can ignore the whole message.
+// without ever throwing: each getter checks the field's type and range
+// (numbers by the one rule of base/json_number.h) and gives nullopt when
+// the field is absent or unusable; a present but unusable field (wrong
+// type, out of range, not finite, too long) also marks the reader bad, so
+// the caller can ignore the whole message.
 //
 //   JsonFields f(m);
 //   const auto t = f.number("t", -1e15, 1e15);
@@ -14,7 +15,6 @@
 // hands out point into that object.
 #pragma once
 
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -22,42 +22,31 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_number.h"
+
 namespace voxl {
 
 class JsonFields {
  public:
   explicit JsonFields(const nlohmann::json& object) noexcept : object_(object) {}
 
-  // A finite number in [lo, hi].
+  // A finite number in [lo, hi] (json_number).
   std::optional<double> number(const char* key, double lo, double hi) {
     const auto* v = find(key);
     if (!v) return std::nullopt;
-    if (!v->is_number()) return bad(key);
-    const double d = as_double(*v);
-    if (!std::isfinite(d) || d < lo || d > hi) return bad(key);
+    double d = 0;
+    if (json_number(*v, lo, hi, d) != JsonNumberFault::kNone) return bad(key);
     return d;
   }
 
-  // An integer in [lo, hi]; a number with a fraction is not one.
+  // An integer in [lo, hi] by the one rule (json_integer): 3.0 is 3; 3.5,
+  // true and "3" are none.
   std::optional<int64_t> integer(const char* key, int64_t lo, int64_t hi) {
     const auto* v = find(key);
     if (!v) return std::nullopt;
-    if (v->is_number_unsigned()) {
-      const uint64_t u = v->get<uint64_t>();
-      if (hi < 0 || u > uint64_t(hi) || (lo > 0 && u < uint64_t(lo))) return bad(key);
-      return int64_t(u);
-    }
-    if (v->is_number_integer()) {
-      const int64_t i = v->get<int64_t>();
-      if (i < lo || i > hi) return bad(key);
-      return i;
-    }
-    if (v->is_number_float()) {  // 3.0 is the integer 3; 3.5, NaN and 1e300 are none
-      const double d = v->get<double>();
-      if (!std::isfinite(d) || d != std::floor(d) || d < double(lo) || d > double(hi)) return bad(key);
-      return int64_t(d);
-    }
-    return bad(key);
+    int64_t n = 0;
+    if (json_integer(*v, lo, hi, n) != JsonNumberFault::kNone) return bad(key);
+    return n;
   }
 
   std::optional<bool> boolean(const char* key) {
@@ -89,12 +78,6 @@ class JsonFields {
     const auto& o = object_.get_ref<const nlohmann::json::object_t&>();
     const auto it = o.find(key);
     return it == o.end() ? nullptr : &it->second;
-  }
-
-  static double as_double(const nlohmann::json& v) noexcept {
-    if (v.is_number_unsigned()) return double(v.get<uint64_t>());
-    if (v.is_number_integer()) return double(v.get<int64_t>());
-    return v.get<double>();
   }
 
   std::nullopt_t bad(const char* key) noexcept {

@@ -1,11 +1,11 @@
 #include "endpoints/input_actions.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_number.h"
 #include "input/key_mapping.h"
 #include "input/scroll_accumulator.h"
 
@@ -32,20 +32,19 @@ struct Checker {
   }
 
   bool integer(const json& v, const std::string& field, int64_t min, int64_t max, int& out) {
-    if (!v.is_number_integer()) return fail(field, "must be a whole number");
-    const int64_t n = v.is_number_unsigned() ? int64_t(std::min<uint64_t>(v.get<uint64_t>(), uint64_t(INT64_MAX)))
-                                             : v.get<int64_t>();
-    if (n < min || n > max)
-      return fail(field, "must be between " + std::to_string(min) + " and " + std::to_string(max));
+    int64_t n = 0;
+    if (const auto fault = json_integer(v, min, max, n); fault != JsonNumberFault::kNone)
+      return fail(field, json_integer_rule(fault, min, max));
     out = int(n);
     return true;
   }
 
   bool coordinate(const json& v, const std::string& field, bool horizontal, int& out) {
-    if (!v.is_number_integer()) return fail(field, "must be a whole number of desktop pixels");
-    const int64_t n = v.is_number_unsigned() ? int64_t(std::min<uint64_t>(v.get<uint64_t>(), uint64_t(INT64_MAX)))
-                                             : v.get<int64_t>();
-    if (n < 0 || n >= (horizontal ? desktop.width : desktop.height))
+    int64_t n = 0;
+    const auto fault = json_integer(v, 0, int64_t(horizontal ? desktop.width : desktop.height) - 1, n);
+    if (fault == JsonNumberFault::kNotANumber || fault == JsonNumberFault::kNotWhole)
+      return fail(field, "must be a whole number of desktop pixels");
+    if (fault == JsonNumberFault::kOutOfRange)
       return fail(field, "outside the " + std::to_string(desktop.width) + "x" + std::to_string(desktop.height) +
                              " desktop");
     out = int(n);
@@ -84,9 +83,9 @@ struct Checker {
         if (b.get<std::string>() == name) return out.button = n, true;
       return fail(field, "unknown button '" + b.get<std::string>() + "' (left, middle, right, back, forward)");
     }
-    if (b.is_number_integer()) {
+    if (int64_t number = 0; json_integer(b, 1, 9, number) == JsonNumberFault::kNone) {
       for (const auto& [name, n] : kNames)
-        if (b == n) return out.button = n, true;
+        if (number == n) return out.button = n, true;
     }
     return fail(field, "must be left, middle, right, back, forward or 1, 2, 3, 8, 9 (scroll with type scroll)");
   }
@@ -153,10 +152,9 @@ bool parse_one(const json& a, const std::string& base, Checker& c, input::Scroll
     const double max = kMaxScrollNotches * scroll.px_per_notch();
     for (int i = 0; i < 2; ++i) {
       if (!a.contains(names[i])) continue;
-      const json& v = a[names[i]];
-      if (!v.is_number()) return c.fail(Checker::join(base, names[i]), "must be a number of pixels");
-      px[i] = v.get<double>();
-      if (!std::isfinite(px[i]) || std::fabs(px[i]) > max)
+      const auto fault = json_number(a[names[i]], -max, max, px[i]);
+      if (fault == JsonNumberFault::kNotANumber) return c.fail(Checker::join(base, names[i]), "must be a number of pixels");
+      if (fault != JsonNumberFault::kNone)
         return c.fail(Checker::join(base, names[i]), "must be within +-" + std::to_string(int64_t(max)) + " pixels");
     }
     const input::Notches n = scroll.add_pixels(px[0], px[1]);

@@ -5,6 +5,7 @@
 #include <initializer_list>
 
 #include "base/json_depth.h"
+#include "base/json_number.h"
 
 namespace voxl::endpoints::mcp {
 
@@ -86,13 +87,18 @@ struct Args {
   }
   bool integer(const char* name, int64_t min, int64_t max, std::optional<int64_t>& out) {
     if (!a.contains(name)) return true;
-    const json& v = a[name];
-    if (!v.is_number() || !std::isfinite(v.get<double>()) || std::floor(v.get<double>()) != v.get<double>())
-      return fail(name, "must be a whole number");
-    const double d = v.get<double>();
-    if (d < double(min) || d > double(max))
-      return fail(name, "must be between " + std::to_string(min) + " and " + std::to_string(max));
-    out = int64_t(d);
+    int64_t n = 0;
+    if (const auto fault = json_integer(a[name], min, max, n); fault != JsonNumberFault::kNone)
+      return fail(name, json_integer_rule(fault, min, max));
+    out = n;
+    return true;
+  }
+  // A finite number; its range is make_scale's to check.
+  bool number(const char* name, std::optional<double>& out) {
+    if (!a.contains(name)) return true;
+    double d = 0;
+    if (json_number(a[name], -HUGE_VAL, HUGE_VAL, d) != JsonNumberFault::kNone) return fail(name, "must be a number");
+    out = d;
     return true;
   }
   bool boolean(const char* name, bool& out) {
@@ -112,10 +118,7 @@ struct Args {
     o.screenshot = true;
     std::optional<int64_t> w, h, idle, cap, react;
     std::optional<double> scale;
-    if (a.contains("scale")) {
-      if (!a["scale"].is_number()) return fail("scale", "must be a number");
-      scale = a["scale"].get<double>();
-    }
+    if (!number("scale", scale)) return false;
     if (!boolean("screenshot", o.screenshot) || !boolean("cursor", o.cursor) || !integer("max_width", 0, 1 << 20, w) ||
         !integer("max_height", 0, 1 << 20, h) || !integer("settle_ms", 0, max_wait.count(), idle) ||
         !integer("react_ms", 0, max_wait.count(), react) ||
@@ -147,10 +150,10 @@ struct Args {
     int v[4];
     const char* fields[4] = {"x", "y", "width", "height"};
     for (int i = 0; i < 4; ++i) {
-      const json* f = r.contains(fields[i]) ? &r[fields[i]] : nullptr;
-      if (!f || !f->is_number_integer()) return fail(std::string(name) + "." + fields[i], "must be a whole number");
-      const int64_t n = f->is_number_unsigned() ? int64_t(std::min<uint64_t>(f->get<uint64_t>(), 1u << 20)) : f->get<int64_t>();
-      if (n < (i < 2 ? 0 : 1) || n > (1 << 20)) return fail(std::string(name) + "." + fields[i], "is out of range");
+      const int64_t lo = i < 2 ? 0 : 1, hi = 1 << 20;
+      int64_t n = 0;
+      const auto fault = r.contains(fields[i]) ? json_integer(r[fields[i]], lo, hi, n) : JsonNumberFault::kNotANumber;
+      if (fault != JsonNumberFault::kNone) return fail(std::string(name) + "." + fields[i], json_integer_rule(fault, lo, hi));
       v[i] = int(n);
     }
     if (r.size() != 4) return fail(name, "takes only x, y, width and height");
@@ -418,12 +421,8 @@ std::optional<ToolPlan> plan_tool(const std::string& name, const json& arguments
     std::optional<int64_t> w, h;
     std::optional<double> scale;
     if (!args.only({"max_width", "max_height", "scale"}, false) || !args.integer("max_width", 0, 1 << 20, w) ||
-        !args.integer("max_height", 0, 1 << 20, h))
+        !args.integer("max_height", 0, 1 << 20, h) || !args.number("scale", scale))
       return std::nullopt;
-    if (a.contains("scale")) {
-      if (!a["scale"].is_number()) return args.fail("scale", "must be a number"), std::nullopt;
-      scale = a["scale"].get<double>();
-    }
     ParamError e;
     if (!make_scale(scale, w, h, plan.options.scale, e)) return args.fail(e.parameter, e.message), std::nullopt;
     return plan;

@@ -1,5 +1,6 @@
 // JsonFields, json_depth_within and TokenBucket: the checks every viewer
-// message goes through.
+// message goes through; and the one rule for JSON numbers
+// (base/json_number.h) that JsonFields and every other argument reader use.
 #include "base/json_fields.h"
 
 #include <gtest/gtest.h>
@@ -9,12 +10,15 @@
 #include <string>
 
 #include "base/json_depth.h"
+#include "base/json_number.h"
 #include "base/token_bucket.h"
 
 namespace voxl {
 namespace {
 
 using json = nlohmann::json;
+
+constexpr int64_t kMin = std::numeric_limits<int64_t>::min(), kMax = std::numeric_limits<int64_t>::max();
 
 TEST(JsonFields, AbsentFieldsAreNotBad) {
   const json m = json::object();
@@ -74,6 +78,128 @@ TEST(JsonFields, IntegersAreWholeAndInRange) {
   EXPECT_FALSE(JsonFields(m).integer("d", 0, 10));
   EXPECT_FALSE(JsonFields(m).integer("e", 0, 0xffffffff));
   EXPECT_FALSE(JsonFields(m).integer("f", 0, std::numeric_limits<int64_t>::max()));
+}
+
+// The one integer rule (base/json_number.h) as JsonFields applies it.
+TEST(JsonFields, IntegersFollowTheOneRule) {
+  const json m = json::parse(R"({"three":3,"three_f":3.0,"zero":-0.0,"half":3.5,"huge_f":1e300,"yes":true,
+                                 "text":"3","int64_max":9223372036854775807,"beyond":9223372036854775808,
+                                 "uint64_max":18446744073709551615,"int64_min":-9223372036854775808,
+                                 "below":-9223372036854775809,"two63_f":9223372036854775807.0,"e":1e2})");
+  const auto read = [&m](const char* key, int64_t lo, int64_t hi) {
+    JsonFields f(m);
+    const auto v = f.integer(key, lo, hi);
+    EXPECT_EQ(f.ok(), v.has_value()) << key;
+    return v;
+  };
+  EXPECT_EQ(read("three", 0, 10), 3);
+  EXPECT_EQ(read("three_f", 0, 10), 3);
+  EXPECT_EQ(read("zero", 0, 10), 0);
+  EXPECT_EQ(read("e", 0, 100), 100);
+  EXPECT_EQ(read("half", 0, 10), std::nullopt);
+  EXPECT_EQ(read("half", kMin, kMax), std::nullopt);
+  EXPECT_EQ(read("huge_f", kMin, kMax), std::nullopt) << "1e300 is whole, but no int64";
+  EXPECT_EQ(read("yes", 0, 10), std::nullopt) << "a boolean is no number";
+  EXPECT_EQ(read("text", 0, 10), std::nullopt) << "nor is a string of digits";
+  EXPECT_EQ(read("int64_max", kMin, kMax), kMax);
+  EXPECT_EQ(read("int64_max", 0, kMax - 1), std::nullopt);
+  EXPECT_EQ(read("beyond", kMin, kMax), std::nullopt);
+  EXPECT_EQ(read("uint64_max", kMin, kMax), std::nullopt);
+  EXPECT_EQ(read("int64_min", kMin, kMax), kMin);
+  EXPECT_EQ(read("int64_min", kMin + 1, kMax), std::nullopt);
+  // Too big for 64 bits, so parsed as a double (-2^63 - 1 rounds to -2^63):
+  // a double is taken only strictly inside +-2^63.
+  EXPECT_EQ(read("below", kMin, kMax), std::nullopt);
+  // 9223372036854775807.0 is the double 2^63: whole, and one past int64.
+  EXPECT_EQ(read("two63_f", kMin, kMax), std::nullopt);
+  EXPECT_EQ(read("two63_f", 0, kMax), std::nullopt);
+}
+
+TEST(JsonFields, NumbersAreNeverBooleansOrStrings) {
+  const json m = json::parse(R"({"yes":true,"no":false,"text":"3","zero":-0.0,"big":18446744073709551615})");
+  EXPECT_EQ(JsonFields(m).number("yes", -10, 10), std::nullopt);
+  EXPECT_EQ(JsonFields(m).number("no", -10, 10), std::nullopt);
+  EXPECT_EQ(JsonFields(m).number("text", -10, 10), std::nullopt);
+  EXPECT_EQ(JsonFields(m).number("zero", 0, 10), 0.0);
+  EXPECT_EQ(JsonFields(m).number("big", 0, 2e19), 18446744073709551615.0);
+}
+
+// The rule itself, value by value, with the fault each refusal gives.
+TEST(JsonNumber, IntegersAreWholeNumbersInRange) {
+  using F = JsonNumberFault;
+  const auto fault = [](const char* text, int64_t lo = kMin, int64_t hi = kMax) {
+    int64_t out = -42;
+    const F f = json_integer(json::parse(text), lo, hi, out);
+    EXPECT_TRUE(f == F::kNone || out == -42) << text << ": left alone on a fault";
+    return f;
+  };
+  const auto value = [](const char* text, int64_t lo = kMin, int64_t hi = kMax) {
+    int64_t out = -42;
+    EXPECT_EQ(json_integer(json::parse(text), lo, hi, out), F::kNone) << text;
+    return out;
+  };
+  EXPECT_EQ(value("3"), 3);
+  EXPECT_EQ(value("3.0"), 3);
+  EXPECT_EQ(value("3e0"), 3);
+  EXPECT_EQ(value("0.3e1"), 3);
+  EXPECT_EQ(value("-0.0"), 0);
+  EXPECT_EQ(value("-3.0"), -3);
+  EXPECT_EQ(value("9223372036854775807"), kMax);
+  EXPECT_EQ(value("-9223372036854775808"), kMin);
+  EXPECT_EQ(value("4503599627370497.0"), 4503599627370497) << "whole doubles below 2^53 are exact";
+  EXPECT_EQ(fault("3.5"), F::kNotWhole);
+  EXPECT_EQ(fault("-0.5"), F::kNotWhole);
+  EXPECT_EQ(fault("1e-300"), F::kNotWhole);
+  EXPECT_EQ(fault("true"), F::kNotANumber);
+  EXPECT_EQ(fault("false"), F::kNotANumber);
+  EXPECT_EQ(fault("\"3\""), F::kNotANumber);
+  EXPECT_EQ(fault("null"), F::kNotANumber);
+  EXPECT_EQ(fault("[3]"), F::kNotANumber);
+  EXPECT_EQ(fault("{}"), F::kNotANumber);
+  EXPECT_EQ(fault("1e300"), F::kOutOfRange);
+  EXPECT_EQ(fault("-1e300"), F::kOutOfRange);
+  EXPECT_EQ(fault("9223372036854775808"), F::kOutOfRange);
+  EXPECT_EQ(fault("18446744073709551615"), F::kOutOfRange);
+  EXPECT_EQ(fault("9223372036854775807.0"), F::kOutOfRange) << "the double 2^63";
+  EXPECT_EQ(fault("-9223372036854775809"), F::kOutOfRange) << "the double -2^63";
+  EXPECT_EQ(fault("11", 0, 10), F::kOutOfRange);
+  EXPECT_EQ(fault("10.0", 0, 9), F::kOutOfRange);
+  EXPECT_EQ(fault("-1", 0, 10), F::kOutOfRange);
+  EXPECT_EQ(fault("3.5", 0, 1), F::kNotWhole) << "a fraction is named before the range";
+  EXPECT_EQ(value("10.0", 0, 10), 10);
+  EXPECT_EQ(value("0", 0, 0), 0);
+  EXPECT_EQ(fault("0", 1, 0), F::kOutOfRange) << "an empty range takes nothing";
+  // Not from the parser, but a json can hold them.
+  int64_t out = 0;
+  EXPECT_EQ(json_integer(json(std::nan("")), kMin, kMax, out), F::kNotWhole);
+  EXPECT_EQ(json_integer(json(std::numeric_limits<double>::infinity()), kMin, kMax, out), F::kNotWhole);
+}
+
+TEST(JsonNumber, NumbersAreFiniteAndInRange) {
+  using F = JsonNumberFault;
+  double out = -42;
+  EXPECT_EQ(json_number(json::parse("3.5"), 0, 10, out), F::kNone);
+  EXPECT_EQ(out, 3.5);
+  EXPECT_EQ(json_number(json::parse("18446744073709551615"), 0, 2e19, out), F::kNone);
+  EXPECT_EQ(out, 18446744073709551615.0);
+  EXPECT_EQ(json_number(json::parse("-7"), -10, 10, out), F::kNone);
+  EXPECT_EQ(out, -7.0);
+  out = -42;
+  EXPECT_EQ(json_number(json::parse("true"), 0, 10, out), F::kNotANumber);
+  EXPECT_EQ(json_number(json::parse("\"3\""), 0, 10, out), F::kNotANumber);
+  EXPECT_EQ(json_number(json(std::nan("")), -1e300, 1e300, out), F::kNotANumber);
+  EXPECT_EQ(json_number(json(-std::numeric_limits<double>::infinity()), -HUGE_VAL, HUGE_VAL, out), F::kNotANumber);
+  EXPECT_EQ(json_number(json::parse("1e300"), -1e15, 1e15, out), F::kOutOfRange);
+  EXPECT_EQ(out, -42) << "left alone on a fault";
+}
+
+TEST(JsonNumber, TheRuleInWords) {
+  using F = JsonNumberFault;
+  EXPECT_EQ(json_integer_rule(F::kNotWhole, 0, 10), "must be a whole number");
+  EXPECT_EQ(json_integer_rule(F::kNotANumber, 0, 10), "must be a whole number");
+  EXPECT_EQ(json_integer_rule(F::kOutOfRange, -100, 100), "must be between -100 and 100");
+  EXPECT_EQ(json_integer_rule(F::kOutOfRange, 1, kMax), "must be a whole number of at least 1");
+  EXPECT_EQ(json_integer_rule(F::kOutOfRange, kMin, 0), "must be a whole number of at most 0");
 }
 
 TEST(JsonFields, StringsHaveAMaximumLength) {
