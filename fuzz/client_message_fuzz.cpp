@@ -74,7 +74,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const bool rival = data[0] & 4;
   const std::span<const uint8_t> message(data + 1, size - 1);
 
-  stream::ViewerServices services{.hub = world.hub, .log = world.log};
+  stream::ViewerServices services{.hub = &world.hub, .log = world.log};
   services.interaction = &world.interaction;
   services.resize = &world.resize;
   Transport rival_transport;

@@ -126,10 +126,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (flags & 64) access.token = "0123456789abcdef0123456789abcdef";
   if (flags & 128) access.allowed_hosts = {"desk.example"};
   access.own_hosts = {"voxl-host"};
-  net::SessionContext ctx{.hub = hub, .access = access, .tls = (flags & 16) != 0, .log = log};
-  if (flags & 32) ctx.stats_json = [] { return std::string("{\"viewers\":0}"); };
-  ctx.endpoints["/screenshot"] = {{"GET", "HEAD"}, nullptr};
-  ctx.endpoints["/input"] = {{"POST"}, nullptr, true};
+  net::SessionContext ctx;
+  ctx.settings.access = access;
+  ctx.settings.tls = (flags & 16) != 0;
+  ctx.viewers.hub = &hub;
+  ctx.viewers.log = log;
+  ctx.log = log;
+  if (flags & 32) ctx.viewers.stats_json = [] { return std::string("{\"viewers\":0}"); };
+  ctx.settings.endpoints["/screenshot"] = {{"GET", "HEAD"}, nullptr};
+  ctx.settings.endpoints["/input"] = {{"POST"}, nullptr};
 
   // The peer: each fuzz input comes from one of a few addresses, so the
   // back-off table sees repeated failures as well as new addresses.
@@ -143,9 +148,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   if (r.endpoint) {
-    FUZZ_CHECK(r.call.path == req_path && ctx.endpoints.count(r.call.path));
+    FUZZ_CHECK(r.call.path == req_path && ctx.settings.endpoints.count(r.call.path));
     FUZZ_CHECK(r.call.body == sent_body);
-    const auto& methods = ctx.endpoints[r.call.path].methods;
+    const auto& methods = ctx.settings.endpoints[r.call.path].methods;
     FUZZ_CHECK(std::find(methods.begin(), methods.end(), r.call.method) != methods.end());
     const std::string_view t(req.target());
     FUZZ_CHECK(r.call.query == (t.find('?') == std::string_view::npos ? "" : t.substr(t.find('?') + 1)));
