@@ -9,8 +9,24 @@ add_library(voxl_warnings INTERFACE)
 target_compile_options(voxl_warnings INTERFACE -Wall -Wextra -Wshadow -Wnon-virtual-dtor
                                                -Wold-style-cast -Wpedantic)
 
-option(VOXL_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
-if(VOXL_SANITIZE)
+# VOXL_SANITIZE picks the sanitizers: "address" (AddressSanitizer and
+# UndefinedBehaviorSanitizer, the dev preset), "thread" (ThreadSanitizer, the
+# tsan preset) or empty for none. ON is taken as "address", as it was when
+# this was a boolean, so older build trees keep their meaning.
+set(VOXL_SANITIZE "" CACHE STRING "Sanitizers to build with: address (ASan + UBSan), thread (TSan) or empty")
+set_property(CACHE VOXL_SANITIZE PROPERTY STRINGS "" address thread)
+string(TOLOWER "${VOXL_SANITIZE}" voxl_sanitize)
+set(voxl_sanitize_address address on true yes 1)
+set(voxl_sanitize_none off false no 0 none)
+if(voxl_sanitize IN_LIST voxl_sanitize_address)
+  set(voxl_sanitize address)
+elseif(voxl_sanitize STREQUAL "thread")
+elseif(voxl_sanitize STREQUAL "" OR voxl_sanitize IN_LIST voxl_sanitize_none)
+  set(voxl_sanitize "")
+else()
+  message(FATAL_ERROR "VOXL_SANITIZE is \"${VOXL_SANITIZE}\": use address, thread or leave it empty")
+endif()
+if(voxl_sanitize STREQUAL "address")
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer
                       -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
@@ -19,6 +35,16 @@ if(VOXL_SANITIZE)
   # large and start once per test, and relocating them was half of each
   # start (about 0.9 s of 1.8). Release builds stay PIE (ASLR).
   add_link_options(-no-pie)
+elseif(voxl_sanitize STREQUAL "thread")
+  # ThreadSanitizer alone: it cannot be combined with ASan, and UBSan is
+  # the dev preset's. Every library of ours is instrumented; the system
+  # libraries (x264, libpulse, libav, OpenSSL) are not, so TSan sees their
+  # locks (it intercepts pthreads) but not their memory accesses.
+  # -Wno-tsan: gcc warns at every Boost.Asio handler that TSan does not
+  # model atomic_thread_fence (Asio's std_fenced_block). Asio hands each
+  # handler over under its scheduler's mutex, which TSan does see.
+  add_compile_options(-fsanitize=thread -Wno-tsan)
+  add_link_options(-fsanitize=thread)
 endif()
 
 # The fuzz preset: libFuzzer's coverage hooks, ASan and UBSan on every
