@@ -10,9 +10,11 @@
 #include <exception>
 #include <optional>
 
+#include <nlohmann/json.hpp>
 #include <spdlog/fmt/fmt.h>
 
 #include "base/backoff.h"
+#include "base/json_text.h"
 #include "base/rate_limit.h"
 #include "net/connection_limits.h"
 #include "net/http_routes.h"
@@ -36,6 +38,8 @@ namespace {
 // it is closed without a word. Such a session reads one request and has
 // this long for it.
 constexpr ConnectionCaps kRefusalCaps{64, 4};
+// What a refused client is told to wait before trying again.
+constexpr auto kRefusalRetryAfter = std::chrono::seconds(5);
 
 // Out of descriptors (or memory): accept again after this, doubling.
 constexpr auto kFirstAcceptBackoff = std::chrono::milliseconds(50);
@@ -50,6 +54,15 @@ bool out_of_resources(const error_code& ec) {
 }
 
 }  // namespace
+
+EndpointReply over_cap_reply(const OverCap& cap) {
+  const auto wait = kRefusalRetryAfter.count();
+  EndpointReply reply;
+  reply.status = 503;
+  reply.headers = {{"Retry-After", std::to_string(wait)}};
+  reply.body = json_text(nlohmann::json{{"error", cap.reason}, {"limit", cap.limit}, {"retry_after", wait}}) + "\n";
+  return reply;
+}
 
 struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   Impl(asio::io_context& context, SessionContext shared, ConnectionCaps caps)

@@ -16,13 +16,11 @@
 #include <limits>
 #include <optional>
 
-#include <nlohmann/json.hpp>
 #include <spdlog/fmt/fmt.h>
 
-#include "platform/socket_pacing.h"
-#include "base/json_text.h"
 #include "net/http_routes.h"
 #include "net/streamed_body.h"
+#include "net/transfer_pacing.h"
 #include "net/websocket_session.h"
 
 namespace voxl::net {
@@ -51,8 +49,6 @@ constexpr size_t kBodyReadChunk = 64 * 1024;  // Beast reads at most this much a
 // A session refusing a connection over a cap reads one request and has
 // this long for it.
 constexpr auto kRefusalReadTimeout = std::chrono::seconds(5);
-// What a refused client is told to wait before trying again.
-constexpr auto kRefusalRetryAfter = std::chrono::seconds(5);
 
 bool ignorable(const beast::error_code& ec) {
   return ec == asio::error::operation_aborted || ec == asio::error::eof ||
@@ -74,7 +70,6 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
         over_cap_(std::move(over_cap)) {}
 
   ~HttpSession() {
-    if (transfer_) ctx_.link_shares.remove_transfer(transfer_);
     if (registered_) ctx_.sessions->remove(registered_);
   }
 
@@ -239,15 +234,7 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
   // WebSocket upgrade too, before it happens); the connection closes.
   void refuse_over_cap() {
     keep_alive_ = false;
-    const auto wait = std::chrono::seconds(kRefusalRetryAfter).count();
-    EndpointReply reply;
-    reply.status = 503;
-    reply.headers = {{"Retry-After", std::to_string(wait)}};
-    reply.body = json_text(nlohmann::json{{"error", over_cap_->reason},
-                                          {"limit", over_cap_->limit},
-                                          {"retry_after", wait}}) +
-                 "\n";
-    send_reply(std::move(reply));
+    send_reply(over_cap_reply(*over_cap_));
   }
 
   // The handler may answer long after this returns (/wait, /record): until
@@ -387,7 +374,7 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
       const auto self = weak.lock();
       if (!self) return;
       beast::get_lowest_layer(self->stream_).expires_after(kWriteTimeout);
-      if (self->transfer_) self->ctx_.link_shares.on_transfer_progress(self->transfer_, std::chrono::steady_clock::now());
+      self->pacing_.progress();
     };
     hooks.finished = [weak](StreamEnd end, const std::string& why) {
       if (const auto self = weak.lock()) self->on_streamed(end, why);
@@ -402,44 +389,22 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
     streamed_->start();
   }
 
-  // A streamed body (a download, a folder's zip) to an address where a
-  // viewer watches takes what the picture leaves of the link: the kernel
-  // paces this socket at the part LinkShares hands out.
+  // A streamed body to an address where a viewer watches takes what the
+  // picture leaves of the link (transfer_pacing.h).
   void begin_pacing() {
-    if (!ctx_.settings.pace_transfers || remote_.empty() || transfer_) return;
     std::weak_ptr<HttpSession> weak = this->shared_from_this();
-    transfer_ = ctx_.link_shares.add_transfer(
-        remote_,
-        [weak](std::optional<uint64_t> bytes_per_second) {
-          if (const auto self = weak.lock()) self->apply_pacing(bytes_per_second);
-        },
-        std::chrono::steady_clock::now());
+    pacing_.begin(remote_, [weak](std::optional<uint64_t> bytes_per_second) {
+      if (const auto self = weak.lock()) self->pacing_.apply(self->native_socket(), bytes_per_second);
+    });
   }
 
-  void apply_pacing(std::optional<uint64_t> bytes_per_second) {
+  TransferPacing::Socket native_socket() {
     auto& socket = beast::get_lowest_layer(stream_).socket();
-    if (!socket.is_open()) return;
-    // The limit is kept for what this connection sends next only while paced.
-    if (!platform::set_send_pacing(std::intptr_t(socket.native_handle()), bytes_per_second) && bytes_per_second &&
-        !pacing_unsupported_logged_) {
-      pacing_unsupported_logged_ = true;
-      ctx_.log->debug("this system cannot pace a socket: the download is not held back for the picture");
-    }
-    paced_ = bytes_per_second.has_value();
+    if (!socket.is_open()) return std::nullopt;
+    return std::intptr_t(socket.native_handle());
   }
 
-  void end_pacing() noexcept {
-    if (!transfer_) return;
-    try {
-      ctx_.link_shares.remove_transfer(std::exchange(transfer_, 0));  // the others' parts grow
-    } catch (...) {
-    }
-    if (paced_) {
-      auto& socket = beast::get_lowest_layer(stream_).socket();
-      if (socket.is_open()) platform::set_send_pacing(std::intptr_t(socket.native_handle()), std::nullopt);
-      paced_ = false;
-    }
-  }
+  void end_pacing() noexcept { pacing_.end(native_socket()); }
 
   void on_streamed(StreamEnd end, const std::string& why) {
     end_pacing();
@@ -487,9 +452,7 @@ class HttpSession final : public ClosableSession, public std::enable_shared_from
   SessionContext& ctx_;
   uint64_t registered_ = 0;  // in ctx_.sessions
   std::string remote_;       // the client's address ("" when unknown), of the request being answered
-  uint64_t transfer_ = 0;    // in ctx_.link_shares while a streamed body is written (begin_pacing)
-  bool paced_ = false;       // the socket has a pacing ceiling set
-  bool pacing_unsupported_logged_ = false;
+  TransferPacing pacing_{ctx_};  // while a streamed body is written
   std::shared_ptr<SessionShared> shared_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;

@@ -31,6 +31,10 @@ struct OverCap {
   std::string reason;  // for the JSON answer
 };
 
+// The 503 a connection over a cap gets, whatever it asked (a WebSocket
+// upgrade too): Retry-After and the cap in JSON.
+EndpointReply over_cap_reply(const OverCap& cap);
+
 // Serves `socket` (after a TLS handshake when `tls` is set) until the
 // client leaves or the connection becomes a viewer's; with `over_cap`, one
 // request is answered 503 (Retry-After, the cap in JSON) and it closes.
