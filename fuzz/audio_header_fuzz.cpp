@@ -19,7 +19,7 @@
 #include "audio/audio_format.h"
 #include "audio/microphone.h"
 #include "fuzz_check.h"
-#include "stream/wire_format.h"
+#include "stream/viewer/wire_format.h"
 
 namespace {
 

@@ -18,9 +18,9 @@
 #include <spdlog/spdlog.h>
 
 #include "input/interaction.h"
-#include "stream/hub.h"
-#include "stream/resize_controller.h"
-#include "stream/viewer_connection.h"
+#include "stream/fanout/hub.h"
+#include "stream/viewer/resize_controller.h"
+#include "stream/viewer/viewer_connection.h"
 
 namespace {
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/utf8.h"
 #include "endpoints/computer_action.h"
 #include "endpoints/picture_scale.h"
 #include "fuzz_check.h"
@@ -34,7 +35,7 @@ struct CheckingInjector : input::InputInjector {
     return InputStatus::kOk;
   }
   InputStatus type_text(std::string_view t) override {
-    FUZZ_CHECK(input::decode_utf8(t).has_value() && !t.empty());
+    FUZZ_CHECK(decode_utf8(t).has_value() && !t.empty());
     return InputStatus::kOk;
   }
   void move(int x, int y) override { FUZZ_CHECK(x >= 0 && y >= 0 && x < size.width && y < size.height); }

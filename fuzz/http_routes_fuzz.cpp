@@ -22,7 +22,7 @@
 #include "fuzz_check.h"
 #include "net/embedded_assets.h"
 #include "net/http_routes.h"
-#include "stream/hub.h"
+#include "stream/fanout/hub.h"
 
 namespace {
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/utf8.h"
 #include "endpoints/input_actions.h"
 #include "fuzz_check.h"
 #include "input/input_injector.h"
@@ -33,7 +34,7 @@ struct CheckingInjector : input::InputInjector {
     return InputStatus::kOk;
   }
   InputStatus type_text(std::string_view t) override {
-    FUZZ_CHECK(input::decode_utf8(t).has_value());
+    FUZZ_CHECK(decode_utf8(t).has_value());
     return InputStatus::kOk;
   }
   void move(int x, int y) override { FUZZ_CHECK(x >= 0 && y >= 0 && x < size.width && y < size.height); }
@@ -98,7 +99,7 @@ void actions(std::string_view body, uint8_t shape) {
     FUZZ_CHECK(a.count >= 1 && a.count <= endpoints::kMaxClickCount);
     if (a.type == endpoints::InputAction::Type::kKey) FUZZ_CHECK(!a.keys.empty());
     if (a.type == endpoints::InputAction::Type::kType) {
-      const auto cps = input::decode_utf8(a.text);
+      const auto cps = decode_utf8(a.text);
       FUZZ_CHECK(cps.has_value());
       typed += cps->size();
     }
@@ -144,7 +145,7 @@ void combo(std::string_view text) {
 }
 
 void utf8(std::string_view text) {
-  const auto cps = input::decode_utf8(text);
+  const auto cps = decode_utf8(text);
   // The same verdict as nlohmann's validator, and a faithful decoding.
   FUZZ_CHECK(cps.has_value() == fuzz::valid_utf8(std::string(text)));
   if (!cps) return;

@@ -32,7 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                  ? m.params["name"].get<std::string>()
                                  : std::string();
     const nlohmann::json args = m.params.contains("arguments") ? m.params["arguments"] : nlohmann::json::object();
-    endpoints::ParamError e;
+    net::ParamError e;
     const auto plan = mcp::plan_tool(name, args, max_wait, e);
     if (!plan) {
       FUZZ_CHECK(!e.message.empty());

@@ -12,14 +12,14 @@
 #include <string_view>
 #include <vector>
 
-#include "endpoints/query.h"
+#include "net/query.h"
 #include "fuzz_check.h"
 #include "net/endpoint.h"
 
 namespace {
 
-using voxl::endpoints::ParamError;
-using voxl::endpoints::Query;
+using voxl::net::ParamError;
+using voxl::net::Query;
 
 // The error reply must be valid UTF-8 JSON naming the parameter.
 void check_error_reply(const ParamError& e) {

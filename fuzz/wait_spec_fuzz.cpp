@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "endpoints/change_log.h"
-#include "endpoints/query.h"
+#include "net/query.h"
 #include "endpoints/wait_spec.h"
 #include "fuzz_check.h"
 #include "net/endpoint.h"
@@ -52,8 +52,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     log.add(std::move(rects));
   }
 
-  ParamError e;
-  const auto q = Query::parse(query, e);
+  voxl::net::ParamError e;
+  const auto q = voxl::net::Query::parse(query, e);
   if (!q) return 0;
   const auto spec = parse_wait(*q, log.seq(), e);
   if (!spec) {

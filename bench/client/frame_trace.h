@@ -29,7 +29,7 @@
 #include <nlohmann/json.hpp>
 
 #include "marker/marker.h"
-#include "stream/wire_format.h"
+#include "stream/viewer/wire_format.h"
 
 namespace voxl::bench {
 

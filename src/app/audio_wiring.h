@@ -14,7 +14,7 @@
 
 #include "app/config.h"
 #include "base/logging.h"
-#include "stream/audio_hub.h"
+#include "stream/fanout/audio_hub.h"
 
 namespace boost::asio {
 class io_context;

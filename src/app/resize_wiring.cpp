@@ -6,7 +6,7 @@
 
 #include "platform/desktop_environment.h"
 #include "platform/desktop_resizer.h"
-#include "stream/resize_controller.h"
+#include "stream/viewer/resize_controller.h"
 
 namespace voxl::app {
 

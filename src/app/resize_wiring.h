@@ -1,6 +1,6 @@
 // Dynamic resolution (--enable-resize): the platform's desktop resizer and
 // the controller that decides, from the viewers' requests, which size it is
-// given (stream/resize_controller.h). Without the flag there is neither and
+// given (stream/viewer/resize_controller.h). Without the flag there is neither and
 // viewers are not told about resizing; with it but a display that cannot
 // follow, viewers are told why and their pages keep scaling the picture.
 //

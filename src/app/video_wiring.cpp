@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "stream/video_pipeline.h"
+#include "stream/video/video_pipeline.h"
 
 namespace voxl::app {
 

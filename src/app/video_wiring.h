@@ -22,9 +22,9 @@
 #include "base/logging.h"
 #include "base/metrics_text.h"
 #include "capture/capturer.h"
-#include "stream/encode_metrics.h"
-#include "stream/hub.h"
-#include "stream/stream_stats.h"
+#include "stream/video/encode_metrics.h"
+#include "stream/fanout/hub.h"
+#include "stream/fanout/stream_stats.h"
 
 namespace boost::asio {
 class io_context;

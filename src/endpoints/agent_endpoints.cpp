@@ -22,9 +22,9 @@ namespace {
 
 constexpr const char* kSeqHeader = "X-Voxl-Seq";
 
-EndpointReply bad(const ParamError& e) { return bad_parameter(e); }
+EndpointReply bad(const net::ParamError& e) { return bad_parameter(e); }
 
-std::optional<Query> query_of(const EndpointRequest& req, const std::vector<std::string>& known, ReplyFn& reply) {
+std::optional<net::Query> query_of(const EndpointRequest& req, const std::vector<std::string>& known, ReplyFn& reply) {
   return endpoint_query(req, known, reply);
 }
 
@@ -46,7 +46,7 @@ EndpointReply mp4_reply(RecordOutcome o) {
 CancelFn screenshot(const AgentServices& s, const EndpointRequest& req, ReplyFn reply) {
   auto q = query_of(req, {"region", "scale", "max_width", "max_height", "cursor"}, reply);
   if (!q) return nullptr;
-  ParamError error;
+  net::ParamError error;
   ShotRequest request;
   bool cursor = false;
   if (!q->rect("region", request.region, error) || !parse_scale(*q, request.scale, error) ||
@@ -100,7 +100,7 @@ CancelFn wait(const AgentServices& s, const EndpointRequest& req, ReplyFn reply)
   auto q = query_of(req, {"idle", "change", "region", "timeout", "since"}, reply);
   if (!q) return nullptr;
   const uint64_t seq = s.changes.current_seq();
-  ParamError error;
+  net::ParamError error;
   auto spec = parse_wait(*q, seq, error, s.max_wait);
   if (!spec) return reply(bad(error)), nullptr;
   // Regions are in the coordinates of what the agent sees (the stream and
@@ -134,7 +134,7 @@ CancelFn record(const AgentServices& s, const EndpointRequest& req, ReplyFn repl
     return reply(net::json_error(403, "", "recording from a foreign origin refused; allow it with --allowed-origins")),
            nullptr;
   int64_t seconds = 0;
-  ParamError error;
+  net::ParamError error;
   const int64_t max = s.recordings.max_length().count();
   RecordRefusal why;
   uint64_t id = 0;
@@ -201,7 +201,7 @@ CancelFn record_stop(const AgentServices& s, const EndpointRequest& req, ReplyFn
   if (req.view_only) return reply(net::json_error(403, "", kViewOnlyRecordControl)), nullptr;
   if (!q->has("id")) return reply(net::json_error(400, "id", "id is required: /record/stop?id=N")), nullptr;
   uint64_t id = 0;
-  ParamError error;
+  net::ParamError error;
   if (!q->unsigned_integer("id", id, error)) return reply(bad(error)), nullptr;
   if (!s.recordings.stop(id, [reply](RecordOutcome o) { reply(mp4_reply(std::move(o))); }))
     return reply(net::json_error(404, "id", "no recording " + std::to_string(id) + " (unknown or already stopped)")),
@@ -229,7 +229,7 @@ CancelFn input_actions(const AgentServices& s, const EndpointRequest& req, Reply
   // Positions in a scaled picture (/screenshot?max_width=...), mapped back
   // by the same rule.
   ScaleSpec scale;
-  ParamError scale_error;
+  net::ParamError scale_error;
   if (!parse_scale(*q, scale, scale_error)) return reply(bad(scale_error)), nullptr;
   if (req.view_only) return reply(net::json_error(403, "", "view-only credentials cannot send input")), nullptr;
   input::InputInjector* injector = s.interaction ? s.interaction->injector() : nullptr;

@@ -17,14 +17,14 @@ std::optional<Point> pointer_in_picture(const AgentServices& s, const input::Pic
   return Point{p->x - picture.origin.x, p->y - picture.origin.y};
 }
 
-net::EndpointReply bad_parameter(const ParamError& e) {
+net::EndpointReply bad_parameter(const net::ParamError& e) {
   return net::json_error(400, e.parameter, e.parameter + " " + e.message);
 }
 
-std::optional<Query> endpoint_query(const net::EndpointRequest& req, const std::vector<std::string>& known,
+std::optional<net::Query> endpoint_query(const net::EndpointRequest& req, const std::vector<std::string>& known,
                                     const net::ReplyFn& reply) {
-  ParamError error;
-  auto q = Query::parse(req.query, error);
+  net::ParamError error;
+  auto q = net::Query::parse(req.query, error);
   if (!q) return reply(bad_parameter(error)), std::nullopt;
   if (auto u = q->unknown(known)) {
     std::string list;

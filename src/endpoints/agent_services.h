@@ -57,11 +57,11 @@ input::PictureMapping picture_now(const AgentServices& s);
 std::optional<Point> pointer_in_picture(const AgentServices& s, const input::PictureMapping& picture);
 
 // A 400 naming the bad parameter.
-net::EndpointReply bad_parameter(const ParamError& e);
+net::EndpointReply bad_parameter(const net::ParamError& e);
 
 // The request's query, with any parameter not in `known` refused: on a
 // bad one `reply` gets a 400 naming it and the result is nullopt.
-std::optional<Query> endpoint_query(const net::EndpointRequest& req, const std::vector<std::string>& known,
+std::optional<net::Query> endpoint_query(const net::EndpointRequest& req, const std::vector<std::string>& known,
                                     const net::ReplyFn& reply);
 
 }  // namespace voxl::endpoints

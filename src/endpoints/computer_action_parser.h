@@ -22,6 +22,7 @@
 
 #include "base/geometry.h"
 #include "base/json_number.h"
+#include "base/utf8.h"
 #include "endpoints/computer_action.h"
 #include "endpoints/input_actions.h"
 #include "input/key_mapping.h"
@@ -116,7 +117,7 @@ struct ComputerActionParser {
 
   // Text a type action types: valid UTF-8, every character typeable.
   bool typeable(const std::string& text, const std::string& field) {
-    const auto cps = input::decode_utf8(text);
+    const auto cps = decode_utf8(text);
     if (!cps) return fail(field, "is not valid UTF-8");
     if (cps->empty()) return fail(field, "is empty: nothing to type");
     if (cps->size() > kMaxTypedChars)

@@ -6,7 +6,7 @@
 
 #include "base/base64.h"
 #include "base/json_text.h"
-#include "endpoints/query.h"
+#include "net/query.h"
 
 namespace voxl::endpoints {
 
@@ -19,7 +19,7 @@ namespace {
 
 constexpr const char* kSeqHeader = "X-Voxl-Seq";
 
-EndpointReply bad(const ParamError& e) { return bad_parameter(e); }
+EndpointReply bad(const net::ParamError& e) { return bad_parameter(e); }
 
 CancelFn computer(ComputerUse& c, const EndpointRequest& req, ReplyFn reply) {
   auto q = endpoint_query(req, {"scale", "max_width", "max_height", "screenshot", "cursor", "react", "settle", "settle_timeout"},
@@ -27,7 +27,7 @@ CancelFn computer(ComputerUse& c, const EndpointRequest& req, ReplyFn reply) {
   if (!q) return nullptr;
   ComputerOptions options;
   options.settle_cap = std::min(options.settle_cap, c.services().max_wait);
-  ParamError error;
+  net::ParamError error;
   if (!parse_computer_options(*q, c.services().max_wait, options, error)) return reply(bad(error)), nullptr;
   options.view_only = req.view_only;
   return c.run(req.body, options, [reply](ComputerOutcome o) { reply(computer_reply(std::move(o))); });
@@ -37,7 +37,7 @@ CancelFn cursor(ComputerUse& c, const EndpointRequest& req, ReplyFn reply) {
   auto q = endpoint_query(req, {"scale", "max_width", "max_height"}, reply);
   if (!q) return nullptr;
   ScaleSpec scale;
-  ParamError error;
+  net::ParamError error;
   if (!parse_scale(*q, scale, error)) return reply(bad(error)), nullptr;
   std::string why;
   auto where = c.cursor(scale, why);

@@ -28,8 +28,8 @@ struct ComputerUse::Job {
   bool cancelled = false;
 };
 
-bool parse_computer_options(const Query& q, std::chrono::milliseconds max_wait, ComputerOptions& out,
-                            ParamError& error) {
+bool parse_computer_options(const net::Query& q, std::chrono::milliseconds max_wait, ComputerOptions& out,
+                            net::ParamError& error) {
   if (!parse_scale(q, out.scale, error) || !q.flag("screenshot", out.screenshot, error) ||
       !q.flag("cursor", out.cursor, error))
     return false;

@@ -58,8 +58,8 @@ struct ComputerOutcome {
 // scale/max_width/max_height, screenshot, cursor, react, settle,
 // settle_timeout (milliseconds; the most is `max_wait`). What the query does not name
 // keeps its value in `out`.
-bool parse_computer_options(const Query& q, std::chrono::milliseconds max_wait, ComputerOptions& out,
-                            ParamError& error);
+bool parse_computer_options(const net::Query& q, std::chrono::milliseconds max_wait, ComputerOptions& out,
+                            net::ParamError& error);
 
 class ComputerUse {
  public:

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/json_number.h"
+#include "base/utf8.h"
 #include "input/key_mapping.h"
 #include "input/scroll_accumulator.h"
 
@@ -180,7 +181,7 @@ bool parse_one(const json& a, const std::string& base, Checker& c, input::Scroll
     const std::string field = Checker::join(base, "text");
     if (!a.contains("text") || !a["text"].is_string()) return c.fail(field, "is required: the text to type");
     out.text = a["text"].get<std::string>();
-    const auto cps = input::decode_utf8(out.text);
+    const auto cps = decode_utf8(out.text);
     if (!cps) return c.fail(field, "is not valid UTF-8");
     for (size_t i = 0; i < cps->size(); ++i)
       if (!input::keysym_for_char((*cps)[i]))

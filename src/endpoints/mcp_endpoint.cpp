@@ -151,7 +151,7 @@ std::function<void()> call_tool(Context& c, const json& params, bool view_only, 
   }
   const std::string name = params["name"].get<std::string>();
   const json arguments = params.contains("arguments") ? params["arguments"] : json::object();
-  ParamError error;
+  net::ParamError error;
   auto plan = mcp::plan_tool(name, arguments, c.computer.services().max_wait, error);
   if (!plan) {
     if (error.parameter == "name") {

@@ -68,7 +68,7 @@ json tool(const char* name, const std::string& description, json properties, std
 
 struct Args {
   const json& a;
-  ParamError& error;
+  net::ParamError& error;
 
   bool fail(const std::string& name, const std::string& message) {
     error = {"arguments." + name, message};
@@ -124,7 +124,7 @@ struct Args {
         !integer("react_ms", 0, max_wait.count(), react) ||
         !integer("settle_timeout_ms", 1, max_wait.count(), cap))
       return false;
-    ParamError e;
+    net::ParamError e;
     if (!make_scale(scale, w, h, o.scale, e)) return fail(e.parameter, e.message);
     if (idle) o.settle_idle = std::chrono::milliseconds(*idle);
     if (react) o.react = std::chrono::milliseconds(*react);
@@ -331,7 +331,7 @@ json tools_list() {
 }
 
 std::optional<ToolPlan> plan_tool(const std::string& name, const json& arguments, std::chrono::milliseconds max_wait,
-                                  ParamError& error) {
+                                  net::ParamError& error) {
   const json empty = json::object();
   const json& a = arguments.is_null() ? empty : arguments;
   Args args{a, error};
@@ -423,7 +423,7 @@ std::optional<ToolPlan> plan_tool(const std::string& name, const json& arguments
     if (!args.only({"max_width", "max_height", "scale"}, false) || !args.integer("max_width", 0, 1 << 20, w) ||
         !args.integer("max_height", 0, 1 << 20, h) || !args.number("scale", scale))
       return std::nullopt;
-    ParamError e;
+    net::ParamError e;
     if (!make_scale(scale, w, h, plan.options.scale, e)) return args.fail(e.parameter, e.message), std::nullopt;
     return plan;
   } else if (name == "record_start") {

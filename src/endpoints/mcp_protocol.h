@@ -15,7 +15,7 @@
 
 #include "base/geometry.h"
 #include "endpoints/computer_use.h"
-#include "endpoints/query.h"
+#include "net/query.h"
 
 namespace voxl::endpoints::mcp {
 
@@ -78,6 +78,6 @@ struct ToolPlan {
 // Reads a tools/call's name and arguments. nullopt with `error` naming the
 // argument ("arguments.x") for unknown tools and bad arguments.
 std::optional<ToolPlan> plan_tool(const std::string& name, const nlohmann::json& arguments,
-                                  std::chrono::milliseconds max_wait, ParamError& error);
+                                  std::chrono::milliseconds max_wait, net::ParamError& error);
 
 }  // namespace voxl::endpoints::mcp

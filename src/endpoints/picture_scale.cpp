@@ -25,7 +25,7 @@ int map_centre(int v, int from, int to) {
 }  // namespace
 
 bool make_scale(std::optional<double> scale, std::optional<int64_t> max_width, std::optional<int64_t> max_height,
-                ScaleSpec& out, ParamError& error) {
+                ScaleSpec& out, net::ParamError& error) {
   if (scale && (max_width || max_height)) {
     error = {"scale", "cannot be combined with max_width or max_height"};
     return false;
@@ -50,7 +50,7 @@ bool make_scale(std::optional<double> scale, std::optional<int64_t> max_width, s
   return side("max_width", max_width, out.max_width) && side("max_height", max_height, out.max_height);
 }
 
-bool parse_scale(const Query& q, ScaleSpec& out, ParamError& error) {
+bool parse_scale(const net::Query& q, ScaleSpec& out, net::ParamError& error) {
   std::optional<double> scale;
   std::optional<int64_t> w, h;
   if (const std::string* t = q.text("scale")) {

@@ -11,7 +11,7 @@
 #include <optional>
 
 #include "base/geometry.h"
-#include "endpoints/query.h"
+#include "net/query.h"
 #include "input/cursor_source.h"
 
 namespace voxl::endpoints {
@@ -30,10 +30,10 @@ inline constexpr int kMaxScaledSide = 16384;
 // Reads "scale" (a decimal from 0.05 to 1), "max_width" and "max_height"
 // (16 to 16384; either or both) from the query; scale cannot be combined
 // with max_*. False with `error` naming the parameter.
-bool parse_scale(const Query& q, ScaleSpec& out, ParamError& error);
+bool parse_scale(const net::Query& q, ScaleSpec& out, net::ParamError& error);
 // The same rules for values that came some other way (a JSON body).
 bool make_scale(std::optional<double> scale, std::optional<int64_t> max_width, std::optional<int64_t> max_height,
-                ScaleSpec& out, ParamError& error);
+                ScaleSpec& out, net::ParamError& error);
 
 // A picture of size `full` shown at `scaled` (no larger, aspect kept to
 // the pixel, each side at least 1).

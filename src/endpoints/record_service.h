@@ -24,7 +24,7 @@
 // comes once its index is written: after end, stop() or its length, not
 // within the call.
 //
-// A sink that throws is dropped by the hub (stream/hub.h): a recording
+// A sink that throws is dropped by the hub (stream/fanout/hub.h): a recording
 // fails with 500, the buffer stops and refuses further record_last().
 //
 // Threads: the loop thread only, but for the disk thread described above;
@@ -46,7 +46,7 @@
 #include "endpoints/record_disk.h"
 #include "endpoints/record_ring.h"
 #include "net/endpoint.h"
-#include "stream/hub.h"
+#include "stream/fanout/hub.h"
 
 namespace voxl::endpoints {
 

@@ -8,7 +8,7 @@ std::string WaitOutcome::json() const {
          ",\"waited_ms\":" + std::to_string(waited_ms) + "}";
 }
 
-std::optional<WaitSpec> parse_wait(const Query& q, uint64_t current_seq, ParamError& error,
+std::optional<WaitSpec> parse_wait(const net::Query& q, uint64_t current_seq, net::ParamError& error,
                                    std::chrono::milliseconds max_wait) {
   if (auto u = q.unknown({"idle", "change", "region", "timeout", "since"})) {
     error = {*u, "unknown parameter (known: idle, change, region, timeout, since)"};

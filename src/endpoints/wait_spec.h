@@ -11,7 +11,7 @@
 
 #include "base/geometry.h"
 #include "endpoints/change_log.h"
-#include "endpoints/query.h"
+#include "net/query.h"
 
 namespace voxl::endpoints {
 
@@ -38,7 +38,7 @@ constexpr std::chrono::milliseconds kDefaultMaxWait{300 * 1000};
 // Parses idle, change, region, timeout and since; `current_seq` bounds
 // since, `max_wait` bounds timeout and idle (the error then names
 // --max-wait-seconds).
-std::optional<WaitSpec> parse_wait(const Query& q, uint64_t current_seq, ParamError& error,
+std::optional<WaitSpec> parse_wait(const net::Query& q, uint64_t current_seq, net::ParamError& error,
                                    std::chrono::milliseconds max_wait = kDefaultMaxWait);
 
 class Waiter {

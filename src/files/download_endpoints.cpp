@@ -1,3 +1,4 @@
+#include "base/utf8.h"
 #include "files/files_state.h"
 
 #include <algorithm>
@@ -14,7 +15,6 @@
 #include "files/download_headers.h"
 #include "files/relative_path.h"
 #include "files/reply_words.h"
-#include "input/key_mapping.h"
 
 namespace voxl::files {
 
@@ -76,7 +76,7 @@ EndpointReply FilesService::State::listing_reply(const std::string& rel, Listing
   e.erase(std::remove_if(e.begin(), e.end(),
                          [&unlisted](const platform::DirEntry& d) {
                            if (d.name.starts_with(kPartialPrefix)) return true;
-                           if (input::decode_utf8(d.name)) return false;
+                           if (decode_utf8(d.name)) return false;
                            ++unlisted;
                            return true;
                          }),

@@ -44,10 +44,10 @@ bool FilesService::State::direction(bool on, const char* what, ReplyFn& reply) c
   return false;
 }
 
-std::optional<endpoints::Query> FilesService::State::query(const EndpointRequest& req,
+std::optional<net::Query> FilesService::State::query(const EndpointRequest& req,
                                                            const std::vector<std::string>& known, ReplyFn& reply) {
-  endpoints::ParamError error;
-  auto q = endpoints::Query::parse(req.query, error);
+  net::ParamError error;
+  auto q = net::Query::parse(req.query, error);
   if (!q) {
     reply(json_error(400, error.parameter, error.parameter + " " + error.message));
     return std::nullopt;
@@ -59,7 +59,7 @@ std::optional<endpoints::Query> FilesService::State::query(const EndpointRequest
   return q;
 }
 
-std::optional<std::string> FilesService::State::path_param(const endpoints::Query& q, ReplyFn& reply) {
+std::optional<std::string> FilesService::State::path_param(const net::Query& q, ReplyFn& reply) {
   const std::string* text = q.text("path");
   std::string why;
   auto rel = parse_relative_path(text ? *text : std::string(), why);

@@ -23,7 +23,7 @@
 #include <utility>
 #include <vector>
 
-#include "endpoints/query.h"
+#include "net/query.h"
 #include "files/disk_job.h"
 #include "files/files_service.h"
 
@@ -61,9 +61,9 @@ struct FilesService::State : std::enable_shared_from_this<FilesService::State> {
   // Who may use files at all: full viewers on this site's pages.
   static bool admitted(const net::EndpointRequest& req, net::ReplyFn& reply);
   bool direction(bool on, const char* what, net::ReplyFn& reply) const;
-  static std::optional<endpoints::Query> query(const net::EndpointRequest& req, const std::vector<std::string>& known,
+  static std::optional<net::Query> query(const net::EndpointRequest& req, const std::vector<std::string>& known,
                                                net::ReplyFn& reply);
-  static std::optional<std::string> path_param(const endpoints::Query& q, net::ReplyFn& reply);
+  static std::optional<std::string> path_param(const net::Query& q, net::ReplyFn& reply);
   void busy(net::ReplyFn& reply) const;
 
   // --- GET /files (files_service.cpp) --------------------------------------
@@ -115,7 +115,7 @@ struct FilesService::State : std::enable_shared_from_this<FilesService::State> {
     std::string error;  // a write the system refused
   };
 
-  net::CancelFn chunk(Upload& u, const endpoints::Query& q, net::EndpointRequest& req, net::ReplyFn reply);
+  net::CancelFn chunk(Upload& u, const net::Query& q, net::EndpointRequest& req, net::ReplyFn reply);
 
   struct Placed {
     platform::JailStatus status;

@@ -1,6 +1,6 @@
 #include "files/relative_path.h"
 
-#include "input/key_mapping.h"
+#include "base/utf8.h"
 
 namespace voxl::files {
 
@@ -17,7 +17,7 @@ bool check_text(std::string_view text, std::string& why) {
     if (c == '\\') return why = "the path holds a backslash: use '/' between names", false;
     if (c < 0x20 || c == 0x7F) return why = "the path holds a control character", false;
   }
-  if (!input::decode_utf8(text)) return why = "the path is not UTF-8", false;
+  if (!decode_utf8(text)) return why = "the path is not UTF-8", false;
   return true;
 }
 

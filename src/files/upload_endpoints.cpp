@@ -127,8 +127,8 @@ std::optional<EndpointReply> FilesService::State::space_for(uint64_t bytes) cons
                                      human_bytes(*free) + " free");
 }
 
-CancelFn FilesService::State::chunk(Upload& u, const endpoints::Query& q, EndpointRequest& req, ReplyFn reply) {
-  endpoints::ParamError error;
+CancelFn FilesService::State::chunk(Upload& u, const net::Query& q, EndpointRequest& req, ReplyFn reply) {
+  net::ParamError error;
   uint64_t offset = 0;
   if (!q.has("offset") || !q.unsigned_integer("offset", offset, error))
     return reply(json_error(400, "offset", "offset must be the number of bytes confirmed so far")), nullptr;

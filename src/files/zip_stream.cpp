@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "input/key_mapping.h"
+#include "base/utf8.h"
 
 namespace voxl::files {
 namespace {
@@ -286,7 +286,7 @@ struct ZipStream::Impl {
     }
     const platform::DirEntry& d = top.entries[top.index++];
     const std::string& name = d.name;
-    if (!input::decode_utf8(name)) {
+    if (!decode_utf8(name)) {
       ++skipped_names;
       return;
     }

@@ -58,7 +58,4 @@ std::optional<std::vector<uint32_t>> parse_key_list(const std::vector<std::strin
 // True for Shift, Control, Alt, Super, Meta and AltGr keysyms.
 bool is_modifier_keysym(uint32_t keysym);
 
-// UTF-8 to code points; nullopt on malformed input.
-std::optional<std::u32string> decode_utf8(std::string_view utf8);
-
 }  // namespace voxl::input

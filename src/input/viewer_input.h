@@ -1,5 +1,5 @@
 // One viewer's input: reads its input and clipboard messages (see
-// src/stream/wire_format.h), keeps track of the keys and buttons it holds
+// src/stream/viewer/wire_format.h), keeps track of the keys and buttons it holds
 // so they are released when it loses focus or goes, keeps its modifier and
 // lock keys in step with the page, turns smooth wheel deltas into notches,
 // and refuses everything but watching to a view-only viewer. Its input

@@ -29,7 +29,7 @@
 #include "net/connection_limits.h"
 #include "net/endpoint.h"
 #include "net/server_settings.h"
-#include "stream/viewer_services.h"
+#include "stream/viewer/viewer_services.h"
 
 namespace boost::asio {
 class io_context;

@@ -15,10 +15,10 @@
 #include "net/forwarded.h"
 #include "net/server_settings.h"
 #include "net/session_registry.h"
-#include "stream/bitrate_controller.h"
-#include "stream/link_shares.h"
-#include "stream/viewer_metrics.h"
-#include "stream/viewer_services.h"
+#include "stream/viewer/bitrate_controller.h"
+#include "stream/pacing/link_shares.h"
+#include "stream/viewer/viewer_metrics.h"
+#include "stream/viewer/viewer_services.h"
 
 namespace voxl::audio {
 class Microphone;

@@ -16,7 +16,7 @@
 #include <exception>
 #include <string>
 
-#include "stream/viewer_connection.h"
+#include "stream/viewer/viewer_connection.h"
 
 namespace voxl::net {
 

@@ -362,7 +362,7 @@ TEST_F(AgentTest, RecordForSecondsGivesThatLongAClip) {
   EXPECT_NEAR(p.duration, 2.0, 0.1);
   EXPECT_GE(p.frames, 10) << "the square was repainted all along";
   // At most the pacer's rate: the cap plus its one catch-up frame a second
-  // (stream/frame_pacer.h), and the first frame.
+  // (stream/video/frame_pacer.h), and the first frame.
   EXPECT_LE(p.frames, 2 * (60 + 1) + 1);
   EXPECT_EQ(a.header("x-voxl-ended"), "length");
 }

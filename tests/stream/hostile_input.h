@@ -14,7 +14,7 @@
 
 namespace voxl::testing {
 
-// The client message types of src/stream/wire_format.h with a well-formed
+// The client message types of src/stream/viewer/wire_format.h with a well-formed
 // example each ("type" first, then every field the server reads).
 std::vector<std::string> client_message_types();
 

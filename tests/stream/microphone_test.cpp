@@ -13,7 +13,7 @@
 
 #include "platform/pulse/microphone_fifo.h"
 #include "pulse_server.h"
-#include "stream/wire_format.h"
+#include "stream/viewer/wire_format.h"
 #include "tone.h"
 #include "voxl_fixture.h"
 

@@ -25,7 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "h264_decoder.h"
-#include "stream/wire_format.h"
+#include "stream/viewer/wire_format.h"
 
 namespace voxl::testing {
 

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "endpoints/change_log.h"
-#include "endpoints/query.h"
+#include "net/query.h"
 #include "endpoints/wait_spec.h"
 
 namespace voxl::endpoints {
@@ -11,17 +11,17 @@ namespace {
 
 using std::chrono::milliseconds;
 
-Query parse(const std::string& s) {
-  ParamError e;
-  auto q = Query::parse(s, e);
+net::Query parse(const std::string& s) {
+  net::ParamError e;
+  auto q = net::Query::parse(s, e);
   EXPECT_TRUE(q) << e.parameter << ": " << e.message;
-  return q.value_or(Query{});
+  return q.value_or(net::Query{});
 }
 
 TEST(AgentQuery, DecodesFlagsValuesAndRects) {
-  const Query q = parse("change&idle=250&region=16%2C32,8,4&x=a+b");
+  const net::Query q = parse("change&idle=250&region=16%2C32,8,4&x=a+b");
   EXPECT_TRUE(q.has("change"));
-  ParamError e;
+  net::ParamError e;
   bool change = false;
   EXPECT_TRUE(q.flag("change", change, e));
   EXPECT_TRUE(change);
@@ -35,12 +35,12 @@ TEST(AgentQuery, DecodesFlagsValuesAndRects) {
 }
 
 TEST(AgentQuery, RejectsBadValuesNamingTheParameter) {
-  ParamError e;
-  EXPECT_FALSE(Query::parse("idle=1&idle=2", e));
+  net::ParamError e;
+  EXPECT_FALSE(net::Query::parse("idle=1&idle=2", e));
   EXPECT_EQ(e.parameter, "idle");
-  EXPECT_FALSE(Query::parse("a=%zz", e));
+  EXPECT_FALSE(net::Query::parse("a=%zz", e));
 
-  const Query q = parse("idle=-5&timeout=abc&region=1,2,0,4&r2=1,2,3&since=-1&change=maybe");
+  const net::Query q = parse("idle=-5&timeout=abc&region=1,2,0,4&r2=1,2,3&since=-1&change=maybe");
   int64_t v = 0;
   EXPECT_FALSE(q.integer("idle", 0, 100, v, e));
   EXPECT_EQ(e.parameter, "idle");
@@ -59,7 +59,7 @@ TEST(AgentQuery, RejectsBadValuesNamingTheParameter) {
 }
 
 TEST(AgentWaitSpec, DefaultsAndLimits) {
-  ParamError e;
+  net::ParamError e;
   auto s = parse_wait(parse(""), 7, e);
   ASSERT_TRUE(s);
   EXPECT_FALSE(s->change);
@@ -78,7 +78,7 @@ TEST(AgentWaitSpec, DefaultsAndLimits) {
 }
 
 TEST(AgentWaitSpec, LongestWaitIsTheFlagsAndTheErrorNamesIt) {
-  ParamError e;
+  net::ParamError e;
   auto s = parse_wait(parse("timeout=300000"), 7, e);
   ASSERT_TRUE(s) << e.message;
   EXPECT_EQ(s->timeout, milliseconds(300000));

@@ -1,4 +1,4 @@
-#include "stream/audio_hub.h"
+#include "stream/fanout/audio_hub.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "stream/audio_queue.h"
+#include "stream/viewer/audio_queue.h"
 
 namespace voxl::stream {
 namespace {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "stream/wire_format.h"
+#include "stream/viewer/wire_format.h"
 
 namespace voxl::stream {
 namespace {

@@ -3,7 +3,7 @@
 // decodes one frame at a time): synthetic traces of rate drops, RTT steps,
 // recovery and two viewers. Simulated time, so nothing here depends on the
 // machine's speed.
-#include "stream/bitrate_controller.h"
+#include "stream/viewer/bitrate_controller.h"
 
 #include <gtest/gtest.h>
 

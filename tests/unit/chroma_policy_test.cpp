@@ -1,4 +1,4 @@
-#include "stream/chroma_policy.h"
+#include "stream/video/chroma_policy.h"
 
 #include <gtest/gtest.h>
 

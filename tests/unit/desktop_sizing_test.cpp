@@ -1,4 +1,4 @@
-#include "stream/desktop_sizing.h"
+#include "stream/viewer/desktop_sizing.h"
 
 #include <gtest/gtest.h>
 

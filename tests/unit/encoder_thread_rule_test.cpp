@@ -1,6 +1,6 @@
-// --adaptive-threads' rule (stream/encoder_thread_rule.h) on synthetic
+// --adaptive-threads' rule (stream/video/encoder_thread_rule.h) on synthetic
 // encode-time traces: simulated time, nothing depends on the machine.
-#include "stream/encoder_thread_rule.h"
+#include "stream/video/encoder_thread_rule.h"
 
 #include <gtest/gtest.h>
 

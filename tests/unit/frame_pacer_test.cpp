@@ -1,4 +1,4 @@
-#include "stream/frame_pacer.h"
+#include "stream/video/frame_pacer.h"
 
 #include <gtest/gtest.h>
 

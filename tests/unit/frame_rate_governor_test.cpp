@@ -1,7 +1,7 @@
 // The frame rate traded against the quantiser, on synthetic traces of
 // rate factors: a link too slow for the content at the full rate, room
 // coming back, a locked rate, and noise around the ceiling.
-#include "stream/frame_rate_governor.h"
+#include "stream/video/frame_rate_governor.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "stream/frame_schedule.h"
+#include "stream/video/frame_schedule.h"
 
 #include <gtest/gtest.h>
 

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "net/embedded_assets.h"
-#include "stream/hub.h"
+#include "stream/fanout/hub.h"
 
 namespace voxl::net {
 namespace {

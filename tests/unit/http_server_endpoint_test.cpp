@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "net/server.h"
-#include "stream/hub.h"
+#include "stream/fanout/hub.h"
 
 namespace voxl::net {
 namespace {

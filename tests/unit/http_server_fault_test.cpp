@@ -18,7 +18,7 @@
 #include <spdlog/sinks/ostream_sink.h>
 
 #include "net/server.h"
-#include "stream/hub.h"
+#include "stream/fanout/hub.h"
 
 namespace voxl::net {
 namespace {

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "stream/hub.h"
+#include "stream/fanout/hub.h"
 
 namespace voxl::stream {
 namespace {

@@ -1,4 +1,4 @@
-#include "stream/hub.h"
+#include "stream/fanout/hub.h"
 
 #include <gtest/gtest.h>
 #include <spdlog/sinks/ostream_sink.h>

@@ -16,7 +16,7 @@
 #include "endpoints/computer_action.h"
 #include "endpoints/input_actions.h"
 #include "endpoints/mcp_protocol.h"
-#include "stream/viewer_settings.h"
+#include "stream/viewer/viewer_settings.h"
 
 namespace voxl {
 namespace {
@@ -128,7 +128,7 @@ TEST(JsonIntegerRule, ComputerActionScrollAmount) {
 
 TEST(JsonIntegerRule, McpScrollAmount) {
   expect_the_rule("MCP scroll amount", true, [](const json& value) {
-    endpoints::ParamError e;
+    net::ParamError e;
     const auto p = endpoints::mcp::plan_tool("scroll", {{"direction", "down"}, {"amount", value}},
                                              std::chrono::milliseconds(300000), e);
     if (!p) {
@@ -186,7 +186,7 @@ TEST(JsonIntegerRule, ComputerActionMessages) {
 // A rectangle and a position of the MCP tools: whole numbers by the same
 // rule.
 TEST(JsonIntegerRule, McpRegionAndPosition) {
-  endpoints::ParamError e;
+  net::ParamError e;
   const auto max_wait = std::chrono::milliseconds(300000);
   auto p = endpoints::mcp::plan_tool(
       "wait_for_change", {{"since", 5.0}, {"region", {{"x", 1.0}, {"y", 2}, {"width", 3e0}, {"height", 4}}}}, max_wait, e);
@@ -212,7 +212,7 @@ TEST(JsonIntegerRule, McpRegionAndPosition) {
 
 // A seq keeps every digit: it is no double on the way.
 TEST(JsonIntegerRule, McpSinceKeepsEveryDigit) {
-  endpoints::ParamError e;
+  net::ParamError e;
   const auto max_wait = std::chrono::milliseconds(300000);
   for (const uint64_t since : {uint64_t(9007199254740993u), uint64_t(INT64_MAX)}) {
     const auto p = endpoints::mcp::plan_tool("wait_for_change", {{"since", since}}, max_wait, e);

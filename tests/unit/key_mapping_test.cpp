@@ -84,15 +84,6 @@ TEST(KeyMapping, Modifiers) {
   EXPECT_FALSE(is_modifier_keysym('a'));
 }
 
-TEST(KeyMapping, Utf8Decoding) {
-  EXPECT_EQ(decode_utf8("aé€😀"), std::u32string(U"aé€😀"));
-  EXPECT_FALSE(decode_utf8("\xc3"));          // truncated
-  EXPECT_FALSE(decode_utf8("\xc0\xaf"));      // overlong
-  EXPECT_FALSE(decode_utf8("\xed\xa0\x80"));  // surrogate
-  EXPECT_FALSE(decode_utf8("\xff"));
-  EXPECT_EQ(decode_utf8(""), std::u32string());
-}
-
 }  // namespace
 }  // namespace voxl::input
 

@@ -1,4 +1,4 @@
-#include "stream/ladder_budget.h"
+#include "stream/video/ladder_budget.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "stream/ladder_rung.h"
+#include "stream/video/ladder_rung.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "stream/link_estimator.h"
+#include "stream/viewer/link_estimator.h"
 
 #include <gtest/gtest.h>
 

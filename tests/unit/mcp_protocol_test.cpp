@@ -15,14 +15,14 @@ using json = nlohmann::json;
 constexpr std::chrono::milliseconds kMaxWait{300000};
 
 ToolPlan plan_ok(const std::string& name, const json& args) {
-  ParamError e;
+  net::ParamError e;
   auto p = plan_tool(name, args, kMaxWait, e);
   EXPECT_TRUE(p) << name << " " << args.dump() << " -> " << e.parameter << " " << e.message;
   return p ? *p : ToolPlan{};
 }
 
 std::string plan_bad(const std::string& name, const json& args) {
-  ParamError e;
+  net::ParamError e;
   EXPECT_FALSE(plan_tool(name, args, kMaxWait, e)) << name << " " << args.dump();
   EXPECT_FALSE(e.message.empty());
   return e.parameter;

@@ -11,8 +11,8 @@ namespace voxl::endpoints {
 namespace {
 
 ScaleSpec spec_of(const std::string& query) {
-  ParamError e;
-  auto q = Query::parse(query, e);
+  net::ParamError e;
+  auto q = net::Query::parse(query, e);
   EXPECT_TRUE(q) << query;
   ScaleSpec s;
   EXPECT_TRUE(parse_scale(*q, s, e)) << query << " -> " << e.message;
@@ -20,8 +20,8 @@ ScaleSpec spec_of(const std::string& query) {
 }
 
 std::string bad(const std::string& query) {
-  ParamError e;
-  auto q = Query::parse(query, e);
+  net::ParamError e;
+  auto q = net::Query::parse(query, e);
   EXPECT_TRUE(q) << query;
   ScaleSpec s;
   EXPECT_FALSE(parse_scale(*q, s, e)) << query;

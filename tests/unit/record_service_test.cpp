@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "platform/owned_file.h"
-#include "stream/hub.h"
+#include "stream/fanout/hub.h"
 
 namespace voxl::endpoints {
 namespace {

@@ -1,4 +1,4 @@
-#include "stream/resize_controller.h"
+#include "stream/viewer/resize_controller.h"
 
 #include <map>
 #include <string>

@@ -1,4 +1,4 @@
-#include "stream/rung_planner.h"
+#include "stream/video/rung_planner.h"
 
 #include <gtest/gtest.h>
 

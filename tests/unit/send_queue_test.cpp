@@ -1,4 +1,4 @@
-#include "stream/send_queue.h"
+#include "stream/viewer/send_queue.h"
 
 #include <gtest/gtest.h>
 

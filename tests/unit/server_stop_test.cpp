@@ -24,7 +24,7 @@
 #include <spdlog/sinks/null_sink.h>
 
 #include "net/server.h"
-#include "stream/hub.h"
+#include "stream/fanout/hub.h"
 
 namespace voxl::net {
 namespace {

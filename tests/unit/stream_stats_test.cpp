@@ -1,4 +1,4 @@
-#include "stream/stream_stats.h"
+#include "stream/fanout/stream_stats.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "stream/text_queue.h"
+#include "stream/viewer/text_queue.h"
 
 #include <gtest/gtest.h>
 

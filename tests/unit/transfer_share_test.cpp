@@ -8,8 +8,8 @@
 #include <optional>
 #include <vector>
 
-#include "stream/link_shares.h"
-#include "stream/transfer_share.h"
+#include "stream/pacing/link_shares.h"
+#include "stream/pacing/transfer_share.h"
 
 namespace voxl::stream {
 namespace {

@@ -1,6 +1,6 @@
 // The video thread over a fake screen and fake encoders: what a viewer
 // would see when a stage fails, without a display or x264.
-#include "stream/video_pipeline.h"
+#include "stream/video/video_pipeline.h"
 
 #include <gtest/gtest.h>
 #include <spdlog/sinks/null_sink.h>

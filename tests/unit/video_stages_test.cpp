@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "fake_video.h"
-#include "stream/capture_driver.h"
-#include "stream/ladder_plan.h"
-#include "stream/picture_store.h"
-#include "stream/rung_coder.h"
+#include "stream/video/capture_driver.h"
+#include "stream/video/ladder_plan.h"
+#include "stream/video/picture_store.h"
+#include "stream/video/rung_coder.h"
 
 namespace voxl::stream {
 namespace {

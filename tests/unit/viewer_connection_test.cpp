@@ -1,8 +1,8 @@
 // ViewerConnection over a recording fake transport: what a viewer's
 // messages make voxl do, what is refused, and the limits on both
 // directions. Times come from a clock the test moves.
-#include "stream/viewer_connection.h"
-#include "stream/resize_controller.h"
+#include "stream/viewer/viewer_connection.h"
+#include "stream/viewer/resize_controller.h"
 
 #include <gtest/gtest.h>
 

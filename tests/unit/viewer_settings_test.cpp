@@ -1,6 +1,6 @@
 // A viewer's own settings: what a settings message may say, and how the
 // caps of several viewers sharing one encode combine.
-#include "stream/viewer_settings.h"
+#include "stream/viewer/viewer_settings.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-#include "stream/wire_format.h"
+#include "stream/viewer/wire_format.h"
 
 #include "input/clipboard.h"
 #include "input/viewer_input.h"
-#include "stream/viewer_settings.h"
+#include "stream/viewer/viewer_settings.h"
 
 #include <gtest/gtest.h>
 

@@ -272,7 +272,7 @@ function client({ wantStats = false, stage = { width: 1280, height: 720 } } = {}
 
 const settle = () => new Promise((r) => setImmediate(r));
 
-// A video message as the server writes it (src/stream/wire_format.cpp).
+// A video message as the server writes it (src/stream/viewer/wire_format.cpp).
 function videoMessage({ key = true, frameId = 7, captureUs = 1_700_000_000_000_000, width = 640, height = 480, payload = [9, 9, 9] } = {}) {
   const headerBytes = P.VIDEO_STAMPS_HEADER_BYTES;
   const buf = new ArrayBuffer(headerBytes + payload.length);

@@ -21,7 +21,7 @@ const { FramePresenter } = await load("src/video/frame_presenter.ts");
 const { CanvasDrawer } = await load("src/video/canvas_drawer.ts");
 const { VideoRenderer } = await load("src/video/video_renderer.ts");
 
-// A video message as the server writes it (src/stream/wire_format.cpp).
+// A video message as the server writes it (src/stream/viewer/wire_format.cpp).
 function message({ headerBytes = 52, key = true, frameId = 7, captureUs = 123456789, width = 640, height = 480, stripe, payload = [9, 9] } = {}) {
   const buf = new ArrayBuffer(headerBytes + payload.length);
   const v = new DataView(buf);

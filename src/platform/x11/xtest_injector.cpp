@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "base/utf8.h"
 #include "platform/x11/xcb_connection.h"
 #include "platform/x11/xcb_util.h"
 #include "input/key_mapping.h"
@@ -178,7 +179,7 @@ input::InputStatus XTestInjector::key(uint32_t keysym, bool down) {
 
 input::InputStatus XTestInjector::type_text(std::string_view utf8) {
   if (conn_->failed()) return input::InputStatus::kFailed;
-  const auto cps = input::decode_utf8(utf8);
+  const auto cps = decode_utf8(utf8);
   if (!cps) return input::InputStatus::kUnknownKey;
   const auto shift = find_any_level(input::keysym::kShiftL);
   input::InputStatus status = input::InputStatus::kOk;

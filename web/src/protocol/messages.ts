@@ -1,4 +1,4 @@
-// voxl wire format, version 1: the client's half. src/stream/wire_format.h
+// voxl wire format, version 1: the client's half. src/stream/viewer/wire_format.h
 // defines it and documents every message; tests/unit/wire_format_test.cpp
 // checks that the constants below match the server's.
 

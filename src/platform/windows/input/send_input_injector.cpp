@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "base/utf8.h"
 #include "input/key_mapping.h"
 #include "input/keysyms.h"
 #include "platform/windows/input/virtual_keys.h"
@@ -188,7 +189,7 @@ InputStatus SendInputInjector::key(uint32_t keysym, bool down) {
 }
 
 InputStatus SendInputInjector::type_text(std::string_view utf8) {
-  const auto cps = input::decode_utf8(utf8);
+  const auto cps = decode_utf8(utf8);
   if (!cps) return InputStatus::kUnknownKey;
   const unsigned held = held_modifiers();
   const bool caps = (GetKeyState(VK_CAPITAL) & 1) != 0;

@@ -1,0 +1,75 @@
+// The bitrate one viewer's link can take, as a target for x264's VBV: a
+// delay-based AIMD in the spirit of WebRTC's congestion control, fed by the
+// viewer's LinkEstimator.
+// - A standing queue (the least RTT of the last few acks above the minimum,
+//   LinkEstimator::standing_queue_delay_ms) above a threshold means frames
+//   are piling up at the bottleneck: drop to 85% of the recent delivery
+//   rate, so the queue drains (or by 10% once per RTT when nothing was
+//   measured). A few late acks from a busy machine are not a queue: the
+//   delivery rate they measure is the content's, and cutting to it would
+//   walk a link that is not full down to the floor.
+// - Queueing delay near zero: grow every kGrowEvery, by 3% near the rate
+//   at which the link last pushed back, then faster and faster past it (up
+//   to 15%, also the step far below it), but only while
+//   the stream uses at least half of the target, so a still screen does not
+//   push the target to a rate the link was never shown to carry.
+// Always within [min_kbps, max_kbps].
+//
+// Pure logic; callers pass steady_clock times. One owner (a viewer session,
+// loop thread).
+#pragma once
+
+#include <chrono>
+#include <span>
+
+#include "stream/viewer/link_estimator.h"
+
+namespace voxl::stream {
+
+struct BitrateLimits {
+  int min_kbps = 2000;
+  int max_kbps = 30000;
+};
+
+class BitrateController {
+ public:
+  using Time = LinkEstimator::Time;
+
+  static constexpr int kStartKbps = 10000;  // clamped to the limits
+  static constexpr double kMinQueueMs = 15;  // about one frame at 60 fps
+  static constexpr auto kGrowEvery = std::chrono::milliseconds(100);
+  static constexpr double kMinGrowth = 0.03;
+  static constexpr double kMaxGrowth = 0.15;
+
+  explicit BitrateController(BitrateLimits limits);
+
+  // After each ack. `sent_kbps`: what the viewer was actually sent over
+  // the last second or so.
+  void on_feedback(const LinkEstimator& link, double sent_kbps, Time now);
+
+  int target_kbps() const { return target_kbps_; }
+  // The last feedback showed a queue building up on the link.
+  bool congested() const { return congested_; }
+  // The link has pushed back at least once (the target came down for a
+  // queue): its rate is known to be limited, not just not probed yet.
+  bool pushed_back() const { return congested_at_kbps_ > 0; }
+  // Queueing delay above which the link counts as congested.
+  static double threshold_ms(const LinkEstimator& link);
+
+ private:
+  BitrateLimits limits_;
+  int target_kbps_;
+  bool congested_ = false;
+  Time last_change_{};
+  Time last_decrease_{};
+  double congested_at_kbps_ = 0;  // the target when the link last pushed back
+  double growth_ = kMaxGrowth;    // per kGrowEvery
+};
+
+// The one encoder target for several viewers: the slowest viewer's, but not
+// below min_kbps: a viewer whose link cannot take even that skips frames
+// (its window stays full) and resyncs on a key frame instead of dragging
+// every other viewer's picture down. No viewers: max_kbps.
+int combined_target_kbps(std::span<const int> viewer_targets, BitrateLimits limits);
+
+}  // namespace voxl::stream
