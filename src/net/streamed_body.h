@@ -34,15 +34,9 @@
 #include <utility>
 
 #include "net/endpoint.h"
+#include "net/http_exchange.h"  // StreamEnd
 
 namespace voxl::net {
-
-// How a streamed response ended.
-enum class StreamEnd {
-  kComplete,      // all of it was written
-  kWriteFailed,   // the client went away (or the write timed out)
-  kSourceFailed,  // the source gave an error, or bytes that do not fit the announced length
-};
 
 template <class Stream>
 class StreamedBody : public std::enable_shared_from_this<StreamedBody<Stream>> {
