@@ -4,6 +4,12 @@
 // may end the attempts (the component is stopping). A reason repeated is
 // reported once, so a long outage writes one line, not one per attempt.
 //
+// Two shapes over the same policy: run() blocks its thread through the
+// waits (the video capture driver); restart(), next_wait() and try_once()
+// take one step at a time for a caller that waits on its own timer or clock
+// (the loop thread's parts: input/rebuilt_part.h, input/recovering_injector.h,
+// endpoints/change_monitor.h).
+//
 // Pure control flow over the caller's functions; one owner, not
 // thread-safe (it runs on the thread that reconnects).
 #pragma once
@@ -31,21 +37,39 @@ class Reconnector {
   // starts again from its first wait at every call.
   template <class Attempt, class Wait, class Failed>
   auto run(Attempt attempt, Wait wait, Failed failed) -> decltype(attempt()) {
-    backoff_.reset();
-    std::string last;
+    restart();
     for (;;) {
-      if (!wait(backoff_.next())) return std::nullopt;
-      try {
-        if (auto got = attempt()) return got;
-      } catch (const std::exception& e) {
-        if (last != e.what()) failed(std::string(e.what()));
-        last = e.what();
-      }
+      if (!wait(next_wait())) return std::nullopt;
+      if (auto got = try_once(attempt, failed)) return got;
     }
+  }
+
+  // One step at a time. restart() when the thing is lost: the back-off
+  // starts again from its first wait and no reason has been reported.
+  void restart() {
+    backoff_.reset();
+    last_reason_.clear();
+  }
+  // The wait before the next attempt; each call doubles the one after, up
+  // to the longest.
+  Duration next_wait() { return backoff_.next(); }
+  // One attempt, as run() makes it: attempt()'s value, or nullopt when it
+  // returned nullopt or threw std::exception; a thrown reason that differs
+  // from the last one since restart() goes to failed(reason).
+  template <class Attempt, class Failed>
+  auto try_once(Attempt&& attempt, Failed&& failed) -> decltype(attempt()) {
+    try {
+      if (auto got = attempt()) return got;
+    } catch (const std::exception& e) {
+      if (last_reason_ != e.what()) failed(std::string(e.what()));
+      last_reason_ = e.what();
+    }
+    return std::nullopt;
   }
 
  private:
   Backoff backoff_;
+  std::string last_reason_;  // since restart()
 };
 
 }  // namespace voxl

@@ -2,7 +2,8 @@
 
 #include <boost/asio/post.hpp>
 
-#include <exception>
+#include <optional>
+#include <string>
 #include <utility>
 
 namespace voxl::endpoints {
@@ -38,36 +39,34 @@ void ChangeMonitor::lost() {
   log_sink_->warn("the damage watcher lost the display: watching again once it is back");
   // Destroyed once the handler that found it dead has returned.
   asio::post(io_, [dead = std::move(watcher_)] {});
-  backoff_.reset();
+  reconnector_.restart();
   retry_later();
 }
 
 void ChangeMonitor::retry_later() {
-  retry_.expires_after(backoff_.next());
+  retry_.expires_after(reconnector_.next_wait());
   retry_.async_wait([this, alive = alive_](boost::system::error_code ec) {
     if (!ec && *alive) try_again();
   });
 }
 
 void ChangeMonitor::try_again() {
-  try {
-    auto fresh = make_watcher_();
-    if (fresh && !fresh->failed()) {
-      watcher_ = std::move(fresh);
-      last_error_.clear();
-      log_sink_->info("the damage watcher is back: /wait sees the screen again");
-      // A new server: everything on its screen is new.
-      if (!pending_since_) pending_since_ = Clock::now();
-      pump(true);
-      watch();
-      return;
-    }
-  } catch (const std::exception& e) {
-    // Said once per distinct reason: the display may stay away a while.
-    if (last_error_ != e.what()) log_sink_->warn("the damage watcher still cannot watch: {}", e.what());
-    last_error_ = e.what();
-  }
-  retry_later();
+  // Taking the new server's screen is part of the attempt: if it throws, the
+  // attempt failed and another follows after the next wait.
+  const auto back = reconnector_.try_once(
+      [this]() -> std::optional<capture::DamageWatcher*> {
+        auto fresh = make_watcher_();
+        if (!fresh || fresh->failed()) return std::nullopt;
+        watcher_ = std::move(fresh);
+        log_sink_->info("the damage watcher is back: /wait sees the screen again");
+        // A new server: everything on its screen is new.
+        if (!pending_since_) pending_since_ = Clock::now();
+        pump(true);
+        watch();
+        return watcher_.get();
+      },
+      [this](const std::string& why) { log_sink_->warn("the damage watcher still cannot watch: {}", why); });
+  if (!back) retry_later();
 }
 
 void ChangeMonitor::post_pump() {

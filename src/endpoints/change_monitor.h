@@ -9,8 +9,9 @@
 //
 // When the watcher loses the display (the X server went away), the monitor
 // makes a new one, backing off from kFirstRetry to kLongestRetry while the
-// display stays away; the new server's screen counts as one change of the
-// whole screen, and the seq goes on from where it was.
+// display stays away (base/reconnector.h, a repeated reason logged once);
+// the new server's screen counts as one change of the whole screen, and the
+// seq goes on from where it was.
 //
 // Threads: the loop thread only; construct and destroy there, before the
 // io_context is destroyed. Blocking: current_seq() and start_wait() make one
@@ -28,8 +29,8 @@
 #include <optional>
 #include <string>
 
-#include "base/backoff.h"
 #include "base/logging.h"
+#include "base/reconnector.h"
 #include "capture/damage_watcher.h"
 #include "endpoints/change_log.h"
 #include "endpoints/wait_spec.h"
@@ -78,8 +79,7 @@ class ChangeMonitor {
   WatcherFactory make_watcher_;
   std::unique_ptr<capture::DamageWatcher> watcher_;  // null while the display is away
   boost::asio::steady_timer retry_;
-  Backoff backoff_{kFirstRetry, kLongestRetry};
-  std::string last_error_;
+  Reconnector reconnector_{kFirstRetry, kLongestRetry};
   Logger log_sink_;
   ChangeLog log_;
   std::optional<Clock::time_point> pending_since_;  // notified, not yet taken

@@ -1,9 +1,10 @@
 // One part of the desktop that reports on the loop (a cursor source, a
 // clipboard), made again when it says it lost the desktop: the dead one is
 // destroyed once its own handler has returned, then new ones are tried with
-// a back-off (kFirstRetry doubling to kLongestRetry) until one can be made;
-// `on_made` then sets it up as the first one was. While the desktop is away
-// get() is null. A part that never loses the desktop costs nothing.
+// a back-off (base/reconnector.h: kFirstRetry doubling to kLongestRetry, a
+// repeated reason logged once) until one can be made; `on_made` then sets it
+// up as the first one was. While the desktop is away get() is null. A part
+// that never loses the desktop costs nothing.
 //
 // Threads: the loop thread only; construct and destroy there. Owns the part.
 #pragma once
@@ -13,14 +14,14 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include <chrono>
-#include <exception>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
-#include "base/backoff.h"
 #include "base/logging.h"
+#include "base/reconnector.h"
 
 namespace voxl::input {
 
@@ -61,31 +62,30 @@ class RebuiltPart {
     log_->warn("{}: lost the desktop; making them again once it is back", what_);
     // Its handler may still be on the stack: destroyed from the loop.
     boost::asio::post(io_, [dead = std::move(current_)] {});
-    backoff_.reset();
+    reconnector_.restart();
     retry_later();
   }
 
   void retry_later() {
-    retry_.expires_after(backoff_.next());
+    retry_.expires_after(reconnector_.next_wait());
     retry_.async_wait([this, alive = alive_](boost::system::error_code ec) {
       if (!ec && *alive) try_again();
     });
   }
 
   void try_again() {
-    try {
-      if (auto fresh = make_()) {
-        last_error_.clear();
-        log_->info("{}: back", what_);
-        adopt(std::move(fresh));
-        return;
-      }
-    } catch (const std::exception& e) {
-      // Said once per distinct reason: the desktop may stay away a while.
-      if (last_error_ != e.what()) log_->warn("{}: still cannot reach the desktop: {}", what_, e.what());
-      last_error_ = e.what();
-    }
-    retry_later();
+    // Setting the new part up is part of the attempt: if it throws, the
+    // attempt failed and another follows after the next wait.
+    const auto made = reconnector_.try_once(
+        [this]() -> std::optional<Part*> {
+          auto fresh = make_();
+          if (!fresh) return std::nullopt;
+          log_->info("{}: back", what_);
+          adopt(std::move(fresh));
+          return current_.get();
+        },
+        [this](const std::string& why) { log_->warn("{}: still cannot reach the desktop: {}", what_, why); });
+    if (!made) retry_later();
   }
 
   boost::asio::io_context& io_;
@@ -95,8 +95,7 @@ class RebuiltPart {
   std::function<void(Part&)> on_made_;
   std::unique_ptr<Part> current_;
   boost::asio::steady_timer retry_;
-  Backoff backoff_{kFirstRetry, kLongestRetry};
-  std::string last_error_;
+  Reconnector reconnector_{kFirstRetry, kLongestRetry};
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 

@@ -1,6 +1,7 @@
 #include "input/recovering_injector.h"
 
-#include <exception>
+#include <optional>
+#include <string>
 #include <utility>
 
 namespace voxl::input {
@@ -18,24 +19,21 @@ InputInjector* RecoveringInjector::live() {
     log_->warn("input lost: the desktop's connection failed; making a new one");
     current_.reset();
     next_try_ = now;  // the desktop may be back already
-    backoff_.reset();
+    reconnector_.restart();
   }
   if (now < next_try_) return nullptr;
-  try {
-    auto fresh = make_();
-    if (fresh && !fresh->failed()) {
-      log_->info("input is back");
-      current_ = std::move(fresh);
-      last_size_ = current_->desktop_size();
-      last_error_.clear();
-      return current_.get();
-    }
-  } catch (const std::exception& e) {
-    // Said once per distinct reason: the desktop may stay away a while.
-    if (last_error_ != e.what()) log_->warn("input: still cannot reach the desktop: {}", e.what());
-    last_error_ = e.what();
-  }
-  next_try_ = now + backoff_.next();
+  const auto back = reconnector_.try_once(
+      [this]() -> std::optional<InputInjector*> {
+        auto fresh = make_();
+        if (!fresh || fresh->failed()) return std::nullopt;
+        log_->info("input is back");
+        current_ = std::move(fresh);
+        last_size_ = current_->desktop_size();
+        return current_.get();
+      },
+      [this](const std::string& why) { log_->warn("input: still cannot reach the desktop: {}", why); });
+  if (back) return *back;
+  next_try_ = now + reconnector_.next_wait();
   return nullptr;
 }
 

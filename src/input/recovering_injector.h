@@ -2,8 +2,9 @@
 // holds has failed (the X server went away and maybe came back), the next
 // call makes a new one and is made again on it, so input works again once
 // the desktop is back, without a restart. While the desktop stays away,
-// attempts back off from kFirstRetry to kLongestRetry; only input calls
-// trigger them, so an unused injector costs nothing.
+// attempts back off from kFirstRetry to kLongestRetry (base/reconnector.h,
+// a repeated reason logged once); only input calls trigger them, so an
+// unused injector costs nothing.
 //
 // Threads: like the injector it wraps (the loop thread). Owns the injector.
 // The clock is injected for tests.
@@ -15,8 +16,8 @@
 #include <memory>
 #include <string>
 
-#include "base/backoff.h"
 #include "base/logging.h"
+#include "base/reconnector.h"
 #include "input/input_injector.h"
 
 namespace voxl::input {
@@ -61,8 +62,7 @@ class RecoveringInjector final : public InputInjector {
   std::function<Clock::time_point()> now_;
   Size last_size_;
   Clock::time_point next_try_{};
-  Backoff backoff_{kFirstRetry, kLongestRetry};
-  std::string last_error_;
+  Reconnector reconnector_{kFirstRetry, kLongestRetry};
 };
 
 }  // namespace voxl::input

@@ -6,8 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
 
+#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -37,6 +39,8 @@ struct Desktop {
   int refusals = 0;                 // the next attempts that throw
   int attempts = 0;
   Clock::time_point now{std::chrono::seconds(100)};
+  std::ostringstream log_text;
+  Logger log = std::make_shared<spdlog::logger>("test", std::make_shared<spdlog::sinks::ostream_sink_mt>(log_text));
 
   RecoveringInjector recovering(std::unique_ptr<InputInjector> first) {
     return RecoveringInjector(
@@ -51,7 +55,7 @@ struct Desktop {
           made.push_back(fresh.get());
           return fresh;
         },
-        spdlog::default_logger(), [this] { return now; });
+        log, [this] { return now; });
   }
 };
 
@@ -122,6 +126,30 @@ TEST(RecoveringInjector, BacksOffWhileTheDesktopStaysAway) {
   ASSERT_EQ(d.made.size(), 1u);
   EXPECT_EQ(d.made[0]->log, (std::vector<std::string>{"key 0x62 down"}));
   EXPECT_FALSE(r.failed());
+}
+
+TEST(RecoveringInjector, LogsTheLossOnceAndEachReasonOnceWhileItRepeats) {
+  Desktop d;
+  auto first = std::make_unique<DyingInjector>();
+  first->broken = true;
+  RecoveringInjector r = d.recovering(std::move(first));
+  d.refusals = 100;
+  for (int i = 0; i < 10; ++i) {
+    r.move(1, 1);
+    d.now += RecoveringInjector::kLongestRetry;
+  }
+  EXPECT_EQ(d.attempts, 10);
+  d.refusals = 0;
+  r.move(1, 1);
+  const std::string log = d.log_text.str();
+  const auto count = [&](const std::string& line) {
+    size_t n = 0;
+    for (size_t at = log.find(line); at != std::string::npos; at = log.find(line, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("input lost: the desktop's connection failed; making a new one"), 1u);
+  EXPECT_EQ(count("input: still cannot reach the desktop: cannot open display :9"), 1u);
+  EXPECT_EQ(count("input is back"), 1u);
 }
 
 TEST(RecoveringInjector, KeepsTheLastDesktopSizeWhileThereIsNone) {
