@@ -132,7 +132,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ctx.viewers.hub = &hub;
   ctx.viewers.log = log;
   ctx.log = log;
-  if (flags & 32) ctx.viewers.stats_json = [] { return std::string("{\"viewers\":0}"); };
+  if (flags & 32) ctx.viewers.stream_figures = [] { return stream::StreamFigures{}; };
   ctx.settings.endpoints["/screenshot"] = {{"GET", "HEAD"}, nullptr};
   ctx.settings.endpoints["/input"] = {{"POST"}, nullptr};
 

@@ -57,7 +57,7 @@ std::unique_ptr<net::Server> start_server(const Config& config, boost::asio::io_
   options.viewers.microphone = audio.microphone();
   options.viewers.interaction = input.interaction();
   options.viewers.resize = resize;
-  options.viewers.stats_json = [&video] { return video.stats_json(); };
+  options.viewers.stream_figures = [&video] { return video.figures(); };
   options.settings.metrics = [&video, &agents](MetricsText& m) { write_app_metrics(m, video, agents); };
   options.settings.not_ready = [&video] { return video.not_ready(); };
   options.settings.endpoints = agents.endpoints();

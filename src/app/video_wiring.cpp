@@ -7,8 +7,6 @@
 #include <algorithm>
 #include <chrono>
 
-#include <nlohmann/json.hpp>
-
 #include "stream/video/video_pipeline.h"
 
 namespace voxl::app {
@@ -16,6 +14,11 @@ namespace voxl::app {
 namespace {
 
 namespace asio = boost::asio;
+
+// The ladder's rule (stream::LadderBudget), as /stats states it.
+constexpr const char* kLadderRule =
+    "one rung fewer after a second in which converting and coding the pictures took over 90% of their frame "
+    "intervals; one more, 10 s later at the soonest, after 3 s in which the estimate with it stayed under 60%";
 
 stream::PipelineSettings pipeline_settings(const Config& c) {
   stream::PipelineSettings s;
@@ -75,34 +78,21 @@ VideoWiring::VideoWiring(const Config& config, asio::io_context& io, const Logge
 
 VideoWiring::~VideoWiring() { stop(); }
 
-// Rung 0's figures (the stream a lone viewer or a recording gets), and the
-// ladder's: each coded rung's consumers, bitrate ceiling and figures, and
-// how many rungs the machine affords (stream::LadderBudget).
-std::string VideoWiring::stats_json() const {
+stream::StreamFigures VideoWiring::figures() const {
   const auto now = std::chrono::steady_clock::now();
-  nlohmann::json s = nlohmann::json::parse(stats_[0].json(now), nullptr, false);
-  if (!s.is_object()) s = nlohmann::json::object();
-  nlohmann::json rungs = nlohmann::json::array();
+  stream::StreamFigures f;
+  f.stream = stats_[0].figures(now);
+  stream::LadderFigures& ladder = f.ladder.emplace();
+  ladder.max_encodes = hub_.max_rungs();
+  ladder.affordable = std::min(hub_.max_rungs(), hub_.rung_budget());
+  ladder.work_pct = ladder_work_pct_;
+  ladder.moves = hub_.rung_moves();
+  ladder.rule = kLadderRule;
   for (int r = 0; r < hub_.max_rungs(); ++r) {
     if (!hub_.rung_coded(r) && hub_.sinks_on(r) == 0) continue;
-    nlohmann::json figures = nlohmann::json::parse(stats_[size_t(r)].json(now), nullptr, false);
-    nlohmann::json rung = {{"rung", r}, {"consumers", hub_.sinks_on(r)}, {"target_kbps", hub_.target_kbps(r)}};
-    if (figures.is_object()) {
-      for (const char* key : {"fps", "kbps", "frame_rate", "rate_factor", "width", "height"})
-        if (figures.contains(key)) rung[key] = figures[key];
-      if (figures.contains("stage_ms")) rung["encode_ms"] = figures["stage_ms"].value("encode", 0.0);
-    }
-    rungs.push_back(std::move(rung));
+    ladder.rungs.push_back({r, hub_.sinks_on(r), hub_.target_kbps(r), stats_[size_t(r)].figures(now)});
   }
-  s["ladder"] = {{"max_encodes", hub_.max_rungs()},
-                 {"affordable", std::min(hub_.max_rungs(), hub_.rung_budget())},
-                 {"work_pct", ladder_work_pct_},
-                 {"moves", hub_.rung_moves()},
-                 {"rule", "one rung fewer after a second in which converting and coding the pictures took over 90% "
-                          "of their frame intervals; one more, 10 s later at the soonest, after 3 s in which the "
-                          "estimate with it stayed under 60%"},
-                 {"rungs", std::move(rungs)}};
-  return s.dump();
+  return f;
 }
 
 void VideoWiring::write_metrics(MetricsText& out) const { metrics_.write(out); }

@@ -24,6 +24,7 @@
 #include "capture/capturer.h"
 #include "stream/video/encode_metrics.h"
 #include "stream/fanout/hub.h"
+#include "stream/fanout/stream_figures.h"
 #include "stream/fanout/stream_stats.h"
 
 namespace boost::asio {
@@ -43,7 +44,10 @@ class VideoWiring {
   VideoWiring& operator=(const VideoWiring&) = delete;
 
   stream::Hub& hub() { return hub_; }
-  std::string stats_json() const;
+  // Rung 0's figures over the last second (the stream a lone viewer or a
+  // recording gets) and the ladder's: each rung that is coded or has
+  // consumers, and how many rungs the machine affords.
+  stream::StreamFigures figures() const;
   // The encoders' counters and stage times since start, for /metrics.
   void write_metrics(MetricsText& out) const;
   // Why no picture can be served now (not started, or capture lost and

@@ -9,6 +9,7 @@
 #include <iterator>
 #include <optional>
 
+#include "base/json_text.h"
 #include "net/embedded_assets.h"
 #include "net/forwarded.h"
 #include "net/stream_check.h"
@@ -151,7 +152,9 @@ Response answer(const Request& req, SessionContext& ctx) {
     return res;
   }
   if (path == "/stats") {
-    auto res = text_response(req, http::status::ok, ctx.viewers.stats_json ? ctx.viewers.stats_json() : "{}");
+    auto res = text_response(
+        req, http::status::ok,
+        ctx.viewers.stream_figures ? json_text(stream::to_json(ctx.viewers.stream_figures())) : "{}");
     res.set(http::field::content_type, "application/json");
     res.set(http::field::cache_control, "no-store");
     return res;

@@ -200,12 +200,17 @@ TEST_F(HttpRoutesTest, OtherMethodsAre405WithAllow) {
 }
 
 TEST_F(HttpRoutesTest, StatsAreJson) {
-  ctx_.viewers.stats_json = [] { return std::string(R"({"fps":42})"); };
+  ctx_.viewers.stream_figures = [] {
+    stream::StreamFigures f;
+    f.stream.fps = 42;
+    return f;
+  };
   const auto res = get("GET /stats HTTP/1.1\r\nHost: localhost\r\n\r\n");
   EXPECT_EQ(res.result(), http::status::ok);
   EXPECT_EQ(header(res, http::field::content_type), "application/json");
   EXPECT_EQ(header(res, http::field::cache_control), "no-store");
-  EXPECT_EQ(res.body().substr(0, 10), R"({"fps":42})");
+  EXPECT_EQ(res.body().substr(0, 1), "{");
+  EXPECT_NE(res.body().find(R"("fps":42,)"), std::string::npos);
 }
 
 TEST_F(HttpRoutesTest, StatsWithoutASourceAreAnEmptyObject) {

@@ -2,8 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
-
 #include <chrono>
 
 namespace voxl::stream {
@@ -28,20 +26,18 @@ EncodedFrame make_frame(size_t bytes, bool key, encode::StageTimes times = {},
   return f;
 }
 
-nlohmann::json stats_at(const StreamStats& s, Clock::time_point now) {
-  return nlohmann::json::parse(s.json(now));
-}
+RungFigures stats_at(const StreamStats& s, Clock::time_point now) { return s.figures(now); }
 
 TEST(StreamStats, EmptyStatsAreAllZero) {
   const StreamStats s;
-  const auto j = stats_at(s, kT0);
-  EXPECT_EQ(j["fps"], 0);
-  EXPECT_EQ(j["kbps"], 0);
-  EXPECT_EQ(j["key_frames"], 0);
-  EXPECT_EQ(j["frames_total"], 0);
-  EXPECT_EQ(j["codec"], "");
-  EXPECT_EQ(j["stage_ms"]["capture"], 0.0);
-  EXPECT_EQ(j["stage_ms"]["to_loop"], 0.0);
+  const auto r = stats_at(s, kT0);
+  EXPECT_EQ(r.fps, 0u);
+  EXPECT_EQ(r.kbps, 0u);
+  EXPECT_EQ(r.key_frames, 0u);
+  EXPECT_EQ(r.frames_total, 0u);
+  EXPECT_EQ(r.codec, "");
+  EXPECT_EQ(r.stage_ms.capture, 0.0);
+  EXPECT_EQ(r.stage_ms.to_loop, 0.0);
 }
 
 TEST(StreamStats, CountsFramesKeyFramesAndBitrateOverTheLastSecond) {
@@ -51,11 +47,11 @@ TEST(StreamStats, CountsFramesKeyFramesAndBitrateOverTheLastSecond) {
     const auto at = kT0 + i * 33ms;
     s.add(make_frame(1000, i == 0 || i == 15, {}, at), at);
   }
-  const auto j = stats_at(s, kT0 + 29 * 33ms);
-  EXPECT_EQ(j["fps"], 30);
-  EXPECT_EQ(j["kbps"], 240);  // 30 * 1000 bytes * 8 / 1000
-  EXPECT_EQ(j["key_frames"], 2);
-  EXPECT_EQ(j["frames_total"], 30);
+  const auto r = stats_at(s, kT0 + 29 * 33ms);
+  EXPECT_EQ(r.fps, 30u);
+  EXPECT_EQ(r.kbps, 240u);  // 30 * 1000 bytes * 8 / 1000
+  EXPECT_EQ(r.key_frames, 2u);
+  EXPECT_EQ(r.frames_total, 30u);
 }
 
 TEST(StreamStats, ReportsTheLatestSizeAndCodec) {
@@ -65,10 +61,10 @@ TEST(StreamStats, ReportsTheLatestSizeAndCodec) {
   f.size = {1920, 1080};
   f.codec = "avc1.42C028";
   s.add(f, kT0 + 10ms);
-  const auto j = stats_at(s, kT0 + 10ms);
-  EXPECT_EQ(j["width"], 1920);
-  EXPECT_EQ(j["height"], 1080);
-  EXPECT_EQ(j["codec"], "avc1.42C028");
+  const auto r = stats_at(s, kT0 + 10ms);
+  EXPECT_EQ(r.size.width, 1920);
+  EXPECT_EQ(r.size.height, 1080);
+  EXPECT_EQ(r.codec, "avc1.42C028");
 }
 
 TEST(StreamStats, StageTimesAreMediansInMilliseconds) {
@@ -82,17 +78,17 @@ TEST(StreamStats, StageTimesAreMediansInMilliseconds) {
     const auto captured = published - std::chrono::microseconds(to_loop_us[i]);
     s.add(make_frame(100, i == 0, times[i], captured), published);
   }
-  const auto stage = stats_at(s, kT0 + 40ms)["stage_ms"];
-  EXPECT_DOUBLE_EQ(stage["capture"].get<double>(), 3.0);
-  EXPECT_DOUBLE_EQ(stage["convert"].get<double>(), 0.3);
-  EXPECT_DOUBLE_EQ(stage["encode"].get<double>(), 5.0);
-  EXPECT_DOUBLE_EQ(stage["to_loop"].get<double>(), 16.0);
+  const auto stage = stats_at(s, kT0 + 40ms).stage_ms;
+  EXPECT_DOUBLE_EQ(stage.capture, 3.0);
+  EXPECT_DOUBLE_EQ(stage.convert, 0.3);
+  EXPECT_DOUBLE_EQ(stage.encode, 5.0);
+  EXPECT_DOUBLE_EQ(stage.to_loop, 16.0);
 }
 
 TEST(StreamStats, CaptureAfterPublishCountsAsZeroPipelineTime) {
   StreamStats s;
   s.add(make_frame(100, true, {}, kT0 + 5ms), kT0);
-  EXPECT_EQ(stats_at(s, kT0)["stage_ms"]["to_loop"], 0.0);
+  EXPECT_EQ(stats_at(s, kT0).stage_ms.to_loop, 0.0);
 }
 
 TEST(StreamStats, OldSamplesFallOutOfTheWindow) {
@@ -101,38 +97,38 @@ TEST(StreamStats, OldSamplesFallOutOfTheWindow) {
   s.add(make_frame(2000, false, {2000, 0, 0}), kT0 + 600ms);
   s.add(make_frame(4000, false, {4000, 0, 0}), kT0 + 1200ms);
 
-  auto j = stats_at(s, kT0 + 1200ms);
-  EXPECT_EQ(j["fps"], 2) << "the frame at t0 is 1.2 s old";
-  EXPECT_EQ(j["kbps"], 48);  // 6000 bytes in the last second
-  EXPECT_EQ(j["key_frames"], 0);
-  EXPECT_EQ(j["frames_total"], 3);
-  EXPECT_DOUBLE_EQ(j["stage_ms"]["capture"].get<double>(), 4.0);  // upper median of {2, 4}
+  auto r = stats_at(s, kT0 + 1200ms);
+  EXPECT_EQ(r.fps, 2u) << "the frame at t0 is 1.2 s old";
+  EXPECT_EQ(r.kbps, 48u);  // 6000 bytes in the last second
+  EXPECT_EQ(r.key_frames, 0u);
+  EXPECT_EQ(r.frames_total, 3u);
+  EXPECT_DOUBLE_EQ(r.stage_ms.capture, 4.0);  // upper median of {2, 4}
 
-  j = stats_at(s, kT0 + 1700ms);
-  EXPECT_EQ(j["fps"], 1);
-  EXPECT_EQ(j["kbps"], 32);
-  EXPECT_DOUBLE_EQ(j["stage_ms"]["capture"].get<double>(), 4.0);
+  r = stats_at(s, kT0 + 1700ms);
+  EXPECT_EQ(r.fps, 1u);
+  EXPECT_EQ(r.kbps, 32u);
+  EXPECT_DOUBLE_EQ(r.stage_ms.capture, 4.0);
 }
 
 TEST(StreamStats, WindowIsOneSecondInclusive) {
   StreamStats s;
   s.add(make_frame(100, true), kT0);
-  EXPECT_EQ(stats_at(s, kT0 + 1s)["fps"], 1);
-  EXPECT_EQ(stats_at(s, kT0 + 1s + 1us)["fps"], 0);
+  EXPECT_EQ(stats_at(s, kT0 + 1s).fps, 1u);
+  EXPECT_EQ(stats_at(s, kT0 + 1s + 1us).fps, 0u);
 }
 
 TEST(StreamStats, IdleStreamKeepsTotalsSizeAndCodec) {
   StreamStats s;
   s.add(make_frame(500, true), kT0);
   s.add(make_frame(500, false), kT0 + 16ms);
-  const auto j = stats_at(s, kT0 + 10s);
-  EXPECT_EQ(j["fps"], 0);
-  EXPECT_EQ(j["kbps"], 0);
-  EXPECT_EQ(j["key_frames"], 0);
-  EXPECT_EQ(j["frames_total"], 2);
-  EXPECT_EQ(j["width"], 1280);
-  EXPECT_EQ(j["codec"], "avc1.42C01F");
-  EXPECT_EQ(j["stage_ms"]["encode"], 0.0);
+  const auto r = stats_at(s, kT0 + 10s);
+  EXPECT_EQ(r.fps, 0u);
+  EXPECT_EQ(r.kbps, 0u);
+  EXPECT_EQ(r.key_frames, 0u);
+  EXPECT_EQ(r.frames_total, 2u);
+  EXPECT_EQ(r.size.width, 1280);
+  EXPECT_EQ(r.codec, "avc1.42C01F");
+  EXPECT_EQ(r.stage_ms.encode, 0.0);
 }
 
 TEST(StreamStats, LongRunsStayBoundedToTheWindow) {
@@ -143,10 +139,10 @@ TEST(StreamStats, LongRunsStayBoundedToTheWindow) {
     s.add(make_frame(100, i % 60 == 0), at);
   }
   const auto last = kT0 + std::chrono::microseconds(int64_t(599) * 1'000'000 / 60);
-  const auto j = stats_at(s, last);
-  EXPECT_EQ(j["fps"], 61);  // 60 intervals of 1/60 s fit in the inclusive second
-  EXPECT_EQ(j["key_frames"], 1);
-  EXPECT_EQ(j["frames_total"], 600);
+  const auto r = stats_at(s, last);
+  EXPECT_EQ(r.fps, 61u);  // 60 intervals of 1/60 s fit in the inclusive second
+  EXPECT_EQ(r.key_frames, 1u);
+  EXPECT_EQ(r.frames_total, 600u);
 }
 
 }  // namespace

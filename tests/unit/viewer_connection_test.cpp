@@ -186,6 +186,30 @@ TEST_F(ViewerConnectionTest, StatsAreSentWhileAskedFor) {
   EXPECT_EQ(t.of("stats").size(), 1u);
 }
 
+TEST_F(ViewerConnectionTest, StatsCarryTheStreamFigures) {
+  FakeTransport t;
+  ViewerServices with_figures = services();
+  with_figures.stream_figures = [] {
+    StreamFigures f;
+    f.stream.fps = 42;
+    f.stream.codec = "avc1.42C01F";
+    f.ladder.emplace().rungs.push_back({0, 1, 5000, f.stream});
+    return f;
+  };
+  ViewerConnection c(t, with_figures, false, clocks());
+  c.start(1);
+  c.receive_text(R"({"type":"stats","enabled":true})");
+  c.tick();
+  flush(c, t);
+  const auto stats = t.of("stats");
+  ASSERT_EQ(stats.size(), 1u);
+  EXPECT_EQ(stats[0]["type"], "stats");
+  EXPECT_EQ(stats[0]["fps"], 42);
+  EXPECT_EQ(stats[0]["codec"], "avc1.42C01F");
+  EXPECT_EQ(stats[0]["ladder"]["rungs"][0]["target_kbps"], 5000);
+  EXPECT_TRUE(stats[0]["viewer"].contains("queued_frames"));
+}
+
 TEST_F(ViewerConnectionTest, DeepNestingIsRefusedBeforeParsing) {
   FakeTransport t;
   ViewerConnection c(t, services(), false, clocks());

@@ -4,10 +4,6 @@
 #include <cmath>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "base/json_text.h"
-
 namespace voxl::stream {
 
 namespace {
@@ -43,7 +39,7 @@ void StreamStats::add(const encode::EncodedFrame& f, std::chrono::steady_clock::
   encoder_threads_ = f.encoder_threads;
 }
 
-std::string StreamStats::json(std::chrono::steady_clock::time_point now) const {
+RungFigures StreamStats::figures(std::chrono::steady_clock::time_point now) const {
   std::deque<Sample> recent;
   for (const Sample& s : window_)
     if (now - s.at <= kWindow) recent.push_back(s);
@@ -52,26 +48,22 @@ std::string StreamStats::json(std::chrono::steady_clock::time_point now) const {
     bytes += s.bytes;
     keys += s.key ? 1 : 0;
   }
-  nlohmann::json j = {
-      {"fps", recent.size()},
-      {"kbps", bytes * 8 / 1000},
-      {"key_frames", keys},
-      {"frames_total", total_},
-      {"width", size_.width},
-      {"height", size_.height},
-      {"codec", codec_},
-      // The frame rate the pacer allows and the coded frames' median rate
-      // factor: how the quantiser is traded against the frame rate.
-      {"frame_rate", frame_rate_},
-      {"rate_factor", median_ms(recent, [](const Sample& s) { return s.rate_factor_milli; })},
-      {"encoder_threads", encoder_threads_},  // x264's slice threads (stripes: bands at once) for the last frame
-      {"stripes", stripes_},
-      {"stage_ms",
-       {{"capture", median_ms(recent, [](const Sample& s) { return s.times.capture_us; })},
-        {"convert", median_ms(recent, [](const Sample& s) { return s.times.convert_us; })},
-        {"encode", median_ms(recent, [](const Sample& s) { return s.times.encode_us; })},
-        {"to_loop", median_ms(recent, [](const Sample& s) { return s.pipeline_us; })}}}};
-  return json_text(j);
+  RungFigures f;
+  f.fps = recent.size();
+  f.kbps = bytes * 8 / 1000;
+  f.key_frames = keys;
+  f.frames_total = total_;
+  f.size = size_;
+  f.codec = codec_;
+  f.frame_rate = frame_rate_;
+  f.rate_factor = median_ms(recent, [](const Sample& s) { return s.rate_factor_milli; });
+  f.encoder_threads = encoder_threads_;
+  f.stripes = stripes_;
+  f.stage_ms = {median_ms(recent, [](const Sample& s) { return s.times.capture_us; }),
+                median_ms(recent, [](const Sample& s) { return s.times.convert_us; }),
+                median_ms(recent, [](const Sample& s) { return s.times.encode_us; }),
+                median_ms(recent, [](const Sample& s) { return s.pipeline_us; })};
+  return f;
 }
 
 }  // namespace voxl::stream

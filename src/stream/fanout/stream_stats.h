@@ -1,6 +1,7 @@
 // Figures about the encoded stream over the last second: pictures (a
 // striped picture's parts count once), key frames, bitrate, and the median time of each pipeline stage. Fed with
-// every published frame; read for /stats and the viewers' stats messages.
+// every published frame; read as values (stream_figures.h) for /stats and
+// the viewers' stats messages.
 // Loop thread only.
 #pragma once
 
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "encode/encoded_frame.h"
+#include "stream/fanout/stream_figures.h"
 
 namespace voxl::stream {
 
@@ -17,11 +19,11 @@ class StreamStats {
  public:
   void add(const encode::EncodedFrame& f, std::chrono::steady_clock::time_point published);
 
-  // JSON object: fps, kbps, key_frames, frames_total (pictures), size, stripes, codec,
-  // frame_rate (the pacer's) and rate_factor (median), and the
-  // per-stage medians in milliseconds (capture, convert, encode, and
-  // capture -> published on the loop thread).
-  std::string json(std::chrono::steady_clock::time_point now) const;
+  // The figures of the second before `now`: pictures, kbit/s and key
+  // frames in it, pictures in all, the last picture's size, codec, stripes,
+  // frame rate (the pacer's) and encoder threads, and the medians of its
+  // rate factor and stage times (milliseconds).
+  RungFigures figures(std::chrono::steady_clock::time_point now) const;
 
  private:
   struct Sample {

@@ -391,8 +391,7 @@ void ViewerConnection::tick() {
 }
 
 std::string ViewerConnection::stats_text() {
-  json s = json::parse(services_.stats_json ? services_.stats_json() : "{}", nullptr, false);
-  if (!s.is_object()) s = json::object();
+  json s = services_.stream_figures ? to_json(services_.stream_figures()) : json::object();
   s["type"] = "stats";
   s["viewer"] = {{"queued_frames", queue_.size()},
                  {"queued_bytes", queue_.bytes()},

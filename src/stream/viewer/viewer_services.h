@@ -12,6 +12,7 @@
 #include <string>
 
 #include "base/logging.h"
+#include "stream/fanout/stream_figures.h"
 #include "stream/viewer/bitrate_controller.h"
 #include "stream/pacing/transfer_share.h"
 
@@ -33,7 +34,7 @@ class ViewerMetrics;
 struct ViewerServices {
   Hub* hub = nullptr;  // not null once a connection is made with these
   Logger log = {};
-  std::function<std::string()> stats_json = {};  // the stream's figures, JSON; may be empty
+  std::function<StreamFigures()> stream_figures = {};  // made into JSON at the edge (to_json); may be empty
   int max_fps = 60;
   BitrateLimits bitrate = {};
   AudioHub* audio_hub = nullptr;            // desktop sound; null when disabled
