@@ -37,11 +37,7 @@ struct ComputerActionParser {
   double px_per_notch;
   ActionError& err;
 
-  bool fail(const std::string& field, const std::string& message) {
-    err.parameter = field;
-    err.message = field + ": " + message;
-    return false;
-  }
+  bool fail(const std::string& field, const std::string& message) { return err.set(field, message); }
 
   // Only these fields (besides the schema's action field) may be present.
   bool only(const json& a, const char* action_field, std::initializer_list<const char*> known,

@@ -22,11 +22,7 @@ struct Checker {
   Size desktop;
   ActionError& err;
 
-  bool fail(const std::string& field, const std::string& message) {
-    err.parameter = field;
-    err.message = field + ": " + message;
-    return false;
-  }
+  bool fail(const std::string& field, const std::string& message) { return err.set(field, message); }
 
   static std::string join(const std::string& base, const std::string& field) {
     return base.empty() ? field : base + "." + field;

@@ -44,6 +44,14 @@ struct InputAction {
 struct ActionError {
   std::string parameter;  // "actions[2].x"
   std::string message;    // "actions[2].x: outside the 640x480 desktop"
+
+  // Names `field` and what is wrong with it; false, for a parser's
+  // `return fail(...)`.
+  bool set(const std::string& field, const std::string& what) {
+    parameter = field;
+    message = field + ": " + what;
+    return false;
+  }
 };
 
 inline constexpr size_t kMaxInputActions = 256;

@@ -120,6 +120,7 @@ class RecordingHttpTransport final : public HttpTransport {
   // Ending the operation in flight, as the transport would report it.
   void header_arrives(std::string path, std::optional<uint64_t> length = {}, unsigned version = 11) {
     expect_read(Read::kHeader);
+    bytes_ahead = 0;  // what was read ahead was this request
     RequestHead head;
     head.path = std::move(path);
     head.content_length = length;
