@@ -8,6 +8,13 @@ endif()
 add_library(voxl_warnings INTERFACE)
 target_compile_options(voxl_warnings INTERFACE -Wall -Wextra -Wshadow -Wnon-virtual-dtor
                                                -Wold-style-cast -Wpedantic)
+# For the targets whose implementation structs hold anonymous-namespace
+# types: in a unity build (the presets' default) their .cpp is included into
+# another, and gcc then warns as if those types came from a header.
+add_library(voxl_unity_warnings INTERFACE)
+if(CMAKE_UNITY_BUILD AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  target_compile_options(voxl_unity_warnings INTERFACE -Wno-subobject-linkage)
+endif()
 
 # VOXL_SANITIZE picks the sanitizers: "address" (AddressSanitizer and
 # UndefinedBehaviorSanitizer, the dev preset), "thread" (ThreadSanitizer, the

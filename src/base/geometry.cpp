@@ -10,6 +10,8 @@ std::string to_string(const Rect& r) {
          "+" + std::to_string(r.y);
 }
 
+std::string size_text(Size s) { return std::to_string(s.width) + "x" + std::to_string(s.height); }
+
 std::optional<Rect> parse_rect(const std::string& text) {
   int v[4];
   const char* p = text.data();

@@ -68,6 +68,7 @@ struct Rect {
 };
 
 std::string to_string(const Rect& r);  // "WxH+X+Y"
+std::string size_text(Size s);          // "1920x1080", for messages
 
 // Parses "x,y,w,h" with w and h positive; nullopt on anything else.
 [[nodiscard]] std::optional<Rect> parse_rect(const std::string& text);

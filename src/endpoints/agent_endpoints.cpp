@@ -20,10 +20,6 @@ using net::ReplyFn;
 
 namespace {
 
-constexpr const char* kSeqHeader = "X-Voxl-Seq";
-
-EndpointReply bad(const net::ParamError& e) { return bad_parameter(e); }
-
 std::optional<net::Query> query_of(const EndpointRequest& req, const std::vector<std::string>& known, ReplyFn& reply) {
   return endpoint_query(req, known, reply);
 }
@@ -51,7 +47,7 @@ CancelFn screenshot(const AgentServices& s, const EndpointRequest& req, ReplyFn 
   bool cursor = false;
   if (!q->rect("region", request.region, error) || !parse_scale(*q, request.scale, error) ||
       !q->flag("cursor", cursor, error))
-    return reply(bad(error)), nullptr;
+    return reply(bad_parameter(error)), nullptr;
   // The pointer as the desktop shows it now, drawn where its hot spot is.
   if (cursor && s.interaction && s.interaction->cursor()) {
     input::CursorImagePtr image = s.interaction->cursor()->current();
@@ -102,7 +98,7 @@ CancelFn wait(const AgentServices& s, const EndpointRequest& req, ReplyFn reply)
   const uint64_t seq = s.changes.current_seq();
   net::ParamError error;
   auto spec = parse_wait(*q, seq, error, s.max_wait);
-  if (!spec) return reply(bad(error)), nullptr;
+  if (!spec) return reply(bad_parameter(error)), nullptr;
   // Regions are in the coordinates of what the agent sees (the stream and
   // /screenshot, which show the captured area); the change monitor watches
   // the whole screen, so without a region a wait watches the captured area:
@@ -151,11 +147,11 @@ CancelFn record(const AgentServices& s, const EndpointRequest& req, ReplyFn repl
     int64_t last = 0;
     if (!q->integer("last", 1, kept, last, error)) {
       error.message += " (the most is --record-buffer-seconds)";
-      return reply(bad(error)), nullptr;
+      return reply(bad_parameter(error)), nullptr;
     }
     if (!q->integer("seconds", 1, max, seconds, error)) {
       error.message += " (the most is --max-record-seconds)";
-      return reply(bad(error)), nullptr;
+      return reply(bad_parameter(error)), nullptr;
     }
     id = s.recordings.record_last(std::chrono::seconds(last), std::chrono::seconds(seconds),
                                   [reply](RecordOutcome o) { reply(mp4_reply(std::move(o))); }, why);
@@ -167,7 +163,7 @@ CancelFn record(const AgentServices& s, const EndpointRequest& req, ReplyFn repl
            nullptr;
   if (!q->integer("seconds", 1, max, seconds, error)) {
     error.message += " (the most is --max-record-seconds)";
-    return reply(bad(error)), nullptr;
+    return reply(bad_parameter(error)), nullptr;
   }
   id = s.recordings.record_for(std::chrono::seconds(seconds),
                                [reply](RecordOutcome o) { reply(mp4_reply(std::move(o))); }, why);
@@ -202,7 +198,7 @@ CancelFn record_stop(const AgentServices& s, const EndpointRequest& req, ReplyFn
   if (!q->has("id")) return reply(net::json_error(400, "id", "id is required: /record/stop?id=N")), nullptr;
   uint64_t id = 0;
   net::ParamError error;
-  if (!q->unsigned_integer("id", id, error)) return reply(bad(error)), nullptr;
+  if (!q->unsigned_integer("id", id, error)) return reply(bad_parameter(error)), nullptr;
   if (!s.recordings.stop(id, [reply](RecordOutcome o) { reply(mp4_reply(std::move(o))); }))
     return reply(net::json_error(404, "id", "no recording " + std::to_string(id) + " (unknown or already stopped)")),
            nullptr;
@@ -230,7 +226,7 @@ CancelFn input_actions(const AgentServices& s, const EndpointRequest& req, Reply
   // by the same rule.
   ScaleSpec scale;
   net::ParamError scale_error;
-  if (!parse_scale(*q, scale, scale_error)) return reply(bad(scale_error)), nullptr;
+  if (!parse_scale(*q, scale, scale_error)) return reply(bad_parameter(scale_error)), nullptr;
   if (req.view_only) return reply(net::json_error(403, "", "view-only credentials cannot send input")), nullptr;
   input::InputInjector* injector = s.interaction ? s.interaction->injector() : nullptr;
   if (!injector) return reply(net::json_error(503, "", "this desktop takes no input")), nullptr;

@@ -59,6 +59,9 @@ std::optional<Point> pointer_in_picture(const AgentServices& s, const input::Pic
 // A 400 naming the bad parameter.
 net::EndpointReply bad_parameter(const net::ParamError& e);
 
+// The header that carries the change counter a picture or a wait saw.
+inline constexpr const char* kSeqHeader = "X-Voxl-Seq";
+
 // The request's query, with any parameter not in `known` refused: on a
 // bad one `reply` gets a 400 naming it and the result is nullopt.
 std::optional<net::Query> endpoint_query(const net::EndpointRequest& req, const std::vector<std::string>& known,

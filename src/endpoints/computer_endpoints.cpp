@@ -17,10 +17,6 @@ using net::ReplyFn;
 
 namespace {
 
-constexpr const char* kSeqHeader = "X-Voxl-Seq";
-
-EndpointReply bad(const net::ParamError& e) { return bad_parameter(e); }
-
 CancelFn computer(ComputerUse& c, const EndpointRequest& req, ReplyFn reply) {
   auto q = endpoint_query(req, {"scale", "max_width", "max_height", "screenshot", "cursor", "react", "settle", "settle_timeout"},
                          reply);
@@ -28,7 +24,7 @@ CancelFn computer(ComputerUse& c, const EndpointRequest& req, ReplyFn reply) {
   ComputerOptions options;
   options.settle_cap = std::min(options.settle_cap, c.services().max_wait);
   net::ParamError error;
-  if (!parse_computer_options(*q, c.services().max_wait, options, error)) return reply(bad(error)), nullptr;
+  if (!parse_computer_options(*q, c.services().max_wait, options, error)) return reply(bad_parameter(error)), nullptr;
   options.view_only = req.view_only;
   return c.run(req.body, options, [reply](ComputerOutcome o) { reply(computer_reply(std::move(o))); });
 }
@@ -38,7 +34,7 @@ CancelFn cursor(ComputerUse& c, const EndpointRequest& req, ReplyFn reply) {
   if (!q) return nullptr;
   ScaleSpec scale;
   net::ParamError error;
-  if (!parse_scale(*q, scale, error)) return reply(bad(error)), nullptr;
+  if (!parse_scale(*q, scale, error)) return reply(bad_parameter(error)), nullptr;
   std::string why;
   auto where = c.cursor(scale, why);
   if (!where) return reply(net::json_error(503, "", why)), nullptr;

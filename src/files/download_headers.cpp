@@ -1,16 +1,11 @@
 #include "files/download_headers.h"
+#include "net/http_tokens.h"
 
 #include <charconv>
 
 namespace voxl::files {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 // Digits only (no sign, no spaces); nullopt when empty, malformed or too big.
 std::optional<uint64_t> number(std::string_view s) {
@@ -28,15 +23,15 @@ RangeChoice choose_range(std::optional<std::string_view> range, std::optional<st
   RangeChoice whole;
   if (!range) return whole;
   // If-Range with a date is not honoured (only the tag is exact): whole.
-  if (if_range && trim(*if_range) != etag) return whole;
-  std::string_view spec = trim(*range);
+  if (if_range && net::trim_ows(*if_range) != etag) return whole;
+  std::string_view spec = net::trim_ows(*range);
   if (!spec.starts_with("bytes=")) return whole;
-  spec = trim(spec.substr(6));
+  spec = net::trim_ows(spec.substr(6));
   if (spec.find(',') != std::string_view::npos) return whole;  // several ranges: the whole file instead
   const size_t dash = spec.find('-');
   if (dash == std::string_view::npos) return whole;
-  const std::string_view a = trim(spec.substr(0, dash));
-  const std::string_view b = trim(spec.substr(dash + 1));
+  const std::string_view a = net::trim_ows(spec.substr(0, dash));
+  const std::string_view b = net::trim_ows(spec.substr(dash + 1));
   RangeChoice out;
   out.kind = RangeChoice::Kind::kPart;
   if (a.empty()) {

@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "base/base64.h"
+#include "net/http_tokens.h"
 
 namespace voxl::net {
 
@@ -40,12 +41,6 @@ bool iequals(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
          });
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
 }
 
 // Host without the port: "[::1]:80" -> "::1", "a:80" -> "a".
@@ -218,7 +213,7 @@ std::optional<std::pair<std::string, std::string>> parse_basic_auth(std::string_
 std::optional<std::string_view> parse_bearer(std::string_view header) {
   constexpr std::string_view kScheme = "bearer ";
   if (header.size() <= kScheme.size() || !iequals(header.substr(0, kScheme.size()), kScheme)) return std::nullopt;
-  const std::string_view token = trim(header.substr(kScheme.size()));
+  const std::string_view token = trim_ows(header.substr(kScheme.size()));
   if (token.empty()) return std::nullopt;
   return token;
 }
@@ -228,10 +223,10 @@ std::vector<std::string_view> cookie_values(std::string_view header, std::string
   constexpr size_t kMaxCookies = 64;  // a header of thousands of pairs gets no further
   for (size_t n = 0; !header.empty() && n < kMaxCookies; ++n) {
     const size_t semi = header.find(';');
-    const std::string_view pair = trim(header.substr(0, semi));
+    const std::string_view pair = trim_ows(header.substr(0, semi));
     const size_t eq = pair.find('=');
-    if (eq != std::string_view::npos && trim(pair.substr(0, eq)) == name) {
-      std::string_view value = trim(pair.substr(eq + 1));
+    if (eq != std::string_view::npos && trim_ows(pair.substr(0, eq)) == name) {
+      std::string_view value = trim_ows(pair.substr(eq + 1));
       if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
       out.push_back(value);
     }
@@ -279,7 +274,7 @@ std::optional<std::string> cross_site_reason(const AccessSettings& s, std::optio
            ") may not do this; allow that origin with --allowed-origins";
   }
   if (sec_fetch_site) {
-    const std::string site = lower(trim(*sec_fetch_site));
+    const std::string site = lower(trim_ows(*sec_fetch_site));
     if (site == "cross-site" || site == "same-site")
       return "a page of another site (Sec-Fetch-Site: " + site + ") may not do this";
   }

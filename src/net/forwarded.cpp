@@ -1,4 +1,5 @@
 #include "net/forwarded.h"
+#include "net/http_tokens.h"
 
 #include <boost/asio/ip/address.hpp>
 
@@ -12,12 +13,6 @@ namespace {
 namespace ip = boost::asio::ip;
 
 constexpr size_t kMaxHostLength = 255;
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 std::optional<std::array<uint8_t, 16>> address_bytes(std::string_view text) {
   boost::system::error_code ec;
@@ -39,7 +34,7 @@ bool bits_past_prefix_clear(const std::array<uint8_t, 16>& b, int prefix) {
 }
 
 std::optional<AddressRange> parse_range(std::string_view item) {
-  item = trim(item);
+  item = trim_ows(item);
   const size_t slash = item.find('/');
   const auto bytes = address_bytes(item.substr(0, slash));
   if (!bytes) return std::nullopt;
@@ -70,7 +65,7 @@ bool in_any(const std::vector<AddressRange>& ranges, const std::array<uint8_t, 1
   return std::any_of(ranges.begin(), ranges.end(), [&b](const AddressRange& r) { return in_range(r, b); });
 }
 
-std::string_view first_item(std::string_view list) { return trim(list.substr(0, list.find(','))); }
+std::string_view first_item(std::string_view list) { return trim_ows(list.substr(0, list.find(','))); }
 
 bool plausible_host(std::string_view h) {
   if (h.empty() || h.size() > kMaxHostLength) return false;
@@ -86,7 +81,7 @@ std::optional<std::string> forwarded_client(const std::vector<AddressRange>& tru
   std::optional<std::string> client;
   while (!list.empty()) {
     const size_t comma = list.rfind(',');
-    const std::string_view item = trim(comma == std::string_view::npos ? list : list.substr(comma + 1));
+    const std::string_view item = trim_ows(comma == std::string_view::npos ? list : list.substr(comma + 1));
     list = comma == std::string_view::npos ? std::string_view() : list.substr(0, comma);
     const auto bytes = address_bytes(item);
     if (!bytes) return client;  // a name or garbage: nothing left of it is vouched for

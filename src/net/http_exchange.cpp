@@ -4,9 +4,21 @@
 #include <exception>
 #include <utility>
 
+#include <nlohmann/json.hpp>
 #include <spdlog/fmt/fmt.h>
 
+#include "base/json_text.h"
+
 namespace voxl::net {
+
+EndpointReply over_cap_reply(const OverCap& cap) {
+  const auto wait = kRefusalRetryAfter.count();
+  EndpointReply reply;
+  reply.status = 503;
+  reply.headers = {{"Retry-After", std::to_string(wait)}};
+  reply.body = json_text(nlohmann::json{{"error", cap.reason}, {"limit", cap.limit}, {"retry_after", wait}}) + "\n";
+  return reply;
+}
 
 HttpExchange::HttpExchange(HttpTransport& transport, SessionContext& ctx, SessionShared& shared,
                            std::optional<OverCap> over_cap)

@@ -55,6 +55,9 @@ struct OverCap {
   std::string reason;  // for the JSON answer
 };
 
+// What a refused client is told to wait before trying again.
+inline constexpr auto kRefusalRetryAfter = std::chrono::seconds(5);
+
 // The 503 a connection over a cap gets, whatever it asked (a WebSocket
 // upgrade too): Retry-After and the cap in JSON.
 EndpointReply over_cap_reply(const OverCap& cap);

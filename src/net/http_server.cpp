@@ -38,8 +38,6 @@ namespace {
 // it is closed without a word. Such a session reads one request and has
 // this long for it.
 constexpr ConnectionCaps kRefusalCaps{64, 4};
-// What a refused client is told to wait before trying again.
-constexpr auto kRefusalRetryAfter = std::chrono::seconds(5);
 
 // Out of descriptors (or memory): accept again after this, doubling.
 constexpr auto kFirstAcceptBackoff = std::chrono::milliseconds(50);
@@ -54,15 +52,6 @@ bool out_of_resources(const error_code& ec) {
 }
 
 }  // namespace
-
-EndpointReply over_cap_reply(const OverCap& cap) {
-  const auto wait = kRefusalRetryAfter.count();
-  EndpointReply reply;
-  reply.status = 503;
-  reply.headers = {{"Retry-After", std::to_string(wait)}};
-  reply.body = json_text(nlohmann::json{{"error", cap.reason}, {"limit", cap.limit}, {"retry_after", wait}}) + "\n";
-  return reply;
-}
 
 struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   Impl(asio::io_context& context, SessionContext shared, ConnectionCaps caps)

@@ -25,7 +25,7 @@ bool overlap(const Rect& a, const Rect& b) { return !a.intersect(b).empty(); }
 
 // Checks every promise to_rects() makes about its output for `m`.
 void expect_rects_describe_map(const BlockMap& m) {
-  SCOPED_TRACE(testing::Message() << "frame " << m.frame_size().width << "x"
+  SCOPED_TRACE(::testing::Message() << "frame " << m.frame_size().width << "x"
                                   << m.frame_size().height << ", " << m.count() << " blocks");
   const std::vector<Rect> rects = m.to_rects();
   const Rect frame = Rect::from_size(m.frame_size());

@@ -106,7 +106,7 @@ TEST(ColorConverter, ConvertsSolidColoursToLimitedRangeBt601) {
   I420Image out(size);
   const std::pair<uint32_t, Yuv> cases[] = {{kWhite, kWhiteYuv}, {kBlack, kBlackYuv}, {kRed, kRedYuv}};
   for (const auto& [xrgb, want] : cases) {
-    SCOPED_TRACE(testing::Message() << std::hex << xrgb);
+    SCOPED_TRACE(::testing::Message() << std::hex << xrgb);
     pic.fill(xrgb);
     convert_all(c, pic, out);
     expect_colour(out, Rect::from_size(size), want);
@@ -321,7 +321,7 @@ TEST(ColorConverter, RandomDamageIsHandedOutOnce) {
     std::vector<Rect> rects(size_t(1 + rng() % 12));
     for (Rect& r : rects)
       r = {int(rng() % 220) - 10, int(rng() % 170) - 10, int(1 + rng() % 90), int(1 + rng() % 90)};
-    SCOPED_TRACE(testing::Message() << "round " << round);
+    SCOPED_TRACE(::testing::Message() << "round " << round);
     expect_each_pixel_once(rects, size);
     if (HasFailure()) return;
   }

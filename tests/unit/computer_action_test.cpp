@@ -20,25 +20,25 @@ namespace ks = input::keysym;
 using FakeInjector = voxl::testing::FakeInputInjector;
 
 constexpr Size kPicture{640, 480};
-constexpr double kPxPerNotch = 100;
+constexpr double kComputerPxPerNotch = 100;
 
-ComputerAction parse_ok(const std::string& body, Size picture = kPicture) {
+ComputerAction computer_ok(const std::string& body, Size picture = kPicture) {
   ActionError e;
-  auto a = parse_computer_action(body, picture, kPxPerNotch, e);
+  auto a = parse_computer_action(body, picture, kComputerPxPerNotch, e);
   EXPECT_TRUE(a) << body << " -> " << e.message;
   return a ? *a : ComputerAction{};
 }
 
-ActionError parse_bad(const std::string& body, Size picture = kPicture) {
+ActionError computer_bad(const std::string& body, Size picture = kPicture) {
   ActionError e;
-  EXPECT_FALSE(parse_computer_action(body, picture, kPxPerNotch, e)) << body;
+  EXPECT_FALSE(parse_computer_action(body, picture, kComputerPxPerNotch, e)) << body;
   EXPECT_EQ(e.message.rfind(e.parameter + ": ", 0), 0u) << e.message;
   return e;
 }
 
 // What the injector sees when the action's input is played.
 std::vector<std::string> played(const std::string& body) {
-  const ComputerAction a = parse_ok(body);
+  const ComputerAction a = computer_ok(body);
   FakeInjector inj;
   const RunOutcome r = run_input_actions(a.input, inj);
   EXPECT_EQ(r.status, input::InputStatus::kOk) << body;
@@ -58,7 +58,7 @@ TEST(ComputerActionAnthropic, ClicksOfEveryKind) {
   EXPECT_EQ(played(R"({"action":"triple_click","coordinate":[1,2]})").size(), 7u);
   // Where the pointer is, when no coordinate is given.
   EXPECT_EQ(played(R"({"action":"left_click"})"), (std::vector<std::string>{"button 1 down", "button 1 up"}));
-  const ComputerAction a = parse_ok(R"({"action":"left_click","coordinate":[10,20]})");
+  const ComputerAction a = computer_ok(R"({"action":"left_click","coordinate":[10,20]})");
   EXPECT_EQ(a.schema, ComputerSchema::kAnthropic);
   EXPECT_EQ(a.name, "left_click");
   EXPECT_TRUE(a.settle);
@@ -77,8 +77,8 @@ TEST(ComputerActionAnthropic, KeysInXdotoolNamesAndSequences) {
   EXPECT_EQ(played(R"({"action":"key","text":"ctrl+a Delete"})"),
             (std::vector<std::string>{key(ks::kControlL, true), key('a', true), key('a', false),
                                       key(ks::kControlL, false), key(ks::kDelete, true), key(ks::kDelete, false)}));
-  EXPECT_EQ(parse_ok(R"({"action":"key","text":"KP_Enter"})").input.size(), 1u);
-  EXPECT_EQ(parse_bad(R"({"action":"key","text":"ctrl+Nonsense"})").parameter, "text");
+  EXPECT_EQ(computer_ok(R"({"action":"key","text":"KP_Enter"})").input.size(), 1u);
+  EXPECT_EQ(computer_bad(R"({"action":"key","text":"ctrl+Nonsense"})").parameter, "text");
 }
 
 TEST(ComputerActionAnthropic, TypeMoveDragAndButtons) {
@@ -100,36 +100,36 @@ TEST(ComputerActionAnthropic, ScrollInNotches) {
   EXPECT_EQ(played(R"({"action":"scroll","scroll_direction":"left","scroll_amount":2})"),
             (std::vector<std::string>{"scroll -2 0"}));
   EXPECT_EQ(played(R"({"action":"scroll","scroll_direction":"up"})"), (std::vector<std::string>{"scroll 0 -3"}));
-  EXPECT_EQ(parse_bad(R"({"action":"scroll","scroll_direction":"sideways"})").parameter, "scroll_direction");
-  EXPECT_EQ(parse_bad(R"({"action":"scroll","scroll_direction":"up","scroll_amount":1000})").parameter,
+  EXPECT_EQ(computer_bad(R"({"action":"scroll","scroll_direction":"sideways"})").parameter, "scroll_direction");
+  EXPECT_EQ(computer_bad(R"({"action":"scroll","scroll_direction":"up","scroll_amount":1000})").parameter,
             "scroll_amount");
 }
 
 TEST(ComputerActionAnthropic, HoldWaitScreenshotCursorZoom) {
-  const ComputerAction hold = parse_ok(R"({"action":"hold_key","text":"shift","duration":1.5})");
+  const ComputerAction hold = computer_ok(R"({"action":"hold_key","text":"shift","duration":1.5})");
   EXPECT_EQ(hold.hold_keys, std::vector<uint32_t>{ks::kShiftL});
   EXPECT_EQ(hold.hold.count(), 1500);
   EXPECT_TRUE(hold.input.empty());
-  EXPECT_EQ(parse_bad(R"({"action":"hold_key","text":"shift","duration":600})").parameter, "duration");
-  EXPECT_EQ(parse_bad(R"({"action":"hold_key","text":"shift"})").parameter, "duration");
+  EXPECT_EQ(computer_bad(R"({"action":"hold_key","text":"shift","duration":600})").parameter, "duration");
+  EXPECT_EQ(computer_bad(R"({"action":"hold_key","text":"shift"})").parameter, "duration");
 
-  const ComputerAction wait = parse_ok(R"({"action":"wait","duration":2})");
+  const ComputerAction wait = computer_ok(R"({"action":"wait","duration":2})");
   EXPECT_TRUE(wait.settle);
   EXPECT_EQ(wait.wait_cap.count(), 2000);
 
-  const ComputerAction shot = parse_ok(R"({"action":"screenshot"})");
+  const ComputerAction shot = computer_ok(R"({"action":"screenshot"})");
   EXPECT_TRUE(shot.screenshot);
   EXPECT_FALSE(shot.settle);
-  EXPECT_TRUE(parse_ok(R"({"action":"cursor_position"})").cursor);
+  EXPECT_TRUE(computer_ok(R"({"action":"cursor_position"})").cursor);
 
-  const ComputerAction zoom = parse_ok(R"({"action":"zoom","region":[100,50,300,150]})");
+  const ComputerAction zoom = computer_ok(R"({"action":"zoom","region":[100,50,300,150]})");
   ASSERT_TRUE(zoom.zoom);
   EXPECT_EQ(*zoom.zoom, (Rect{100, 50, 200, 100}));
   EXPECT_TRUE(zoom.screenshot);
   // The far corner may be the edge itself, not past it.
-  EXPECT_TRUE(parse_ok(R"({"action":"zoom","region":[0,0,640,480]})").zoom);
-  EXPECT_EQ(parse_bad(R"({"action":"zoom","region":[0,0,641,480]})").parameter, "region[2]");
-  EXPECT_EQ(parse_bad(R"({"action":"zoom","region":[10,0,10,480]})").parameter, "region");
+  EXPECT_TRUE(computer_ok(R"({"action":"zoom","region":[0,0,640,480]})").zoom);
+  EXPECT_EQ(computer_bad(R"({"action":"zoom","region":[0,0,641,480]})").parameter, "region[2]");
+  EXPECT_EQ(computer_bad(R"({"action":"zoom","region":[10,0,10,480]})").parameter, "region");
 }
 
 TEST(ComputerActionOpenAI, EveryAction) {
@@ -149,9 +149,9 @@ TEST(ComputerActionOpenAI, EveryAction) {
   EXPECT_EQ(drag.front(), "move 0 0");
   EXPECT_NE(std::find(drag.begin(), drag.end(), "move 40 0"), drag.end()) << "the drag passes every point";
   EXPECT_EQ(drag[drag.size() - 2], "move 40 40");
-  EXPECT_TRUE(parse_ok(R"({"type":"wait"})").settle);
-  EXPECT_TRUE(parse_ok(R"({"type":"screenshot"})").screenshot);
-  EXPECT_EQ(parse_ok(R"({"type":"move","x":3,"y":4})").schema, ComputerSchema::kOpenAI);
+  EXPECT_TRUE(computer_ok(R"({"type":"wait"})").settle);
+  EXPECT_TRUE(computer_ok(R"({"type":"screenshot"})").screenshot);
+  EXPECT_EQ(computer_ok(R"({"type":"move","x":3,"y":4})").schema, ComputerSchema::kOpenAI);
 }
 
 TEST(ComputerActionOpenAI, PixelScrollsAreNotchesAndAnyAmountScrolls) {
@@ -162,7 +162,7 @@ TEST(ComputerActionOpenAI, PixelScrollsAreNotchesAndAnyAmountScrolls) {
 }
 
 TEST(ComputerActionOpenAI, AComputerCallItemIsUnwrapped) {
-  const ComputerAction a = parse_ok(
+  const ComputerAction a = computer_ok(
       R"({"type":"computer_call","id":"cu_1","call_id":"call_1","status":"completed","pending_safety_checks":[],
           "action":{"type":"click","button":"left","x":7,"y":8}})");
   EXPECT_EQ(a.name, "click");
@@ -178,28 +178,28 @@ TEST(ComputerActionOpenAI, ModifierKeysAroundAClick) {
 
 TEST(ComputerAction, CoordinatesAreCheckedAgainstTheAgentsPicture) {
   // A 1280x800 picture of a larger desktop: its own bounds apply.
-  EXPECT_TRUE(parse_ok(R"({"action":"left_click","coordinate":[1279,799]})", {1280, 800}).input.size());
-  EXPECT_EQ(parse_bad(R"({"action":"left_click","coordinate":[1280,0]})", {1280, 800}).parameter, "coordinate[0]");
-  EXPECT_EQ(parse_bad(R"({"type":"click","x":0,"y":-1})").parameter, "y");
+  EXPECT_TRUE(computer_ok(R"({"action":"left_click","coordinate":[1279,799]})", {1280, 800}).input.size());
+  EXPECT_EQ(computer_bad(R"({"action":"left_click","coordinate":[1280,0]})", {1280, 800}).parameter, "coordinate[0]");
+  EXPECT_EQ(computer_bad(R"({"type":"click","x":0,"y":-1})").parameter, "y");
   // Models write 12.0; that is pixel 12.
-  EXPECT_EQ(parse_ok(R"({"type":"move","x":12.0,"y":3.4})").input[0].x, 12);
+  EXPECT_EQ(computer_ok(R"({"type":"move","x":12.0,"y":3.4})").input[0].x, 12);
 }
 
 TEST(ComputerAction, BadBodiesAreNamed) {
-  EXPECT_EQ(parse_bad("not json").parameter, "body");
-  EXPECT_EQ(parse_bad("[1]").parameter, "body");
-  EXPECT_EQ(parse_bad("{}").parameter, "action");
-  EXPECT_EQ(parse_bad(R"({"action":"fly"})").parameter, "action");
-  EXPECT_EQ(parse_bad(R"({"type":"fly"})").parameter, "type");
-  EXPECT_EQ(parse_bad(R"({"action":"left_click","type":"click"})").parameter, "type");
-  EXPECT_EQ(parse_bad(R"({"action":"left_click","coordinate":[1,2],"speed":3})").parameter, "speed");
-  EXPECT_EQ(parse_bad(R"({"action":"left_click","coordinate":[1]})").parameter, "coordinate");
-  EXPECT_EQ(parse_bad(R"({"type":"keypress","keys":[]})").parameter, "keys");
-  EXPECT_EQ(parse_bad(R"({"type":"keypress","keys":["CTRL","NOPE"]})").parameter, "keys[1]");
-  EXPECT_EQ(parse_bad(R"({"type":"drag","path":[{"x":1,"y":1}]})").parameter, "path");
-  EXPECT_EQ(parse_bad(R"({"type":"drag","path":[{"x":1,"y":1},{"x":1}]})").parameter, "path[1].y");
-  EXPECT_EQ(parse_bad(R"({"action":"type","text":"\u0001"})").parameter, "text");
-  EXPECT_EQ(parse_bad(std::string(100, '[') + std::string(100, ']')).parameter, "body");
+  EXPECT_EQ(computer_bad("not json").parameter, "body");
+  EXPECT_EQ(computer_bad("[1]").parameter, "body");
+  EXPECT_EQ(computer_bad("{}").parameter, "action");
+  EXPECT_EQ(computer_bad(R"({"action":"fly"})").parameter, "action");
+  EXPECT_EQ(computer_bad(R"({"type":"fly"})").parameter, "type");
+  EXPECT_EQ(computer_bad(R"({"action":"left_click","type":"click"})").parameter, "type");
+  EXPECT_EQ(computer_bad(R"({"action":"left_click","coordinate":[1,2],"speed":3})").parameter, "speed");
+  EXPECT_EQ(computer_bad(R"({"action":"left_click","coordinate":[1]})").parameter, "coordinate");
+  EXPECT_EQ(computer_bad(R"({"type":"keypress","keys":[]})").parameter, "keys");
+  EXPECT_EQ(computer_bad(R"({"type":"keypress","keys":["CTRL","NOPE"]})").parameter, "keys[1]");
+  EXPECT_EQ(computer_bad(R"({"type":"drag","path":[{"x":1,"y":1}]})").parameter, "path");
+  EXPECT_EQ(computer_bad(R"({"type":"drag","path":[{"x":1,"y":1},{"x":1}]})").parameter, "path[1].y");
+  EXPECT_EQ(computer_bad(R"({"action":"type","text":"\u0001"})").parameter, "text");
+  EXPECT_EQ(computer_bad(std::string(100, '[') + std::string(100, ']')).parameter, "body");
 }
 
 }  // namespace

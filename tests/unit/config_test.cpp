@@ -697,9 +697,9 @@ TEST(ConfigCommandLine, EachBadValueIsRefusedNamingTheFlag) {
 }
 
 TEST(ConfigCommandLine, RefusalIsPrintedAsWellAsReturned) {
-  testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStderr();
   const ParseOutcome out = parse({"--stripes=99"});
-  const std::string printed = testing::internal::GetCapturedStderr();
+  const std::string printed = ::testing::internal::GetCapturedStderr();
   EXPECT_EQ(out.exit_code, 2);
   EXPECT_EQ(printed, "voxl: " + out.error + "\n");
 }
@@ -846,9 +846,9 @@ TEST(ConfigCommandLine, ControlTimeout) {
 }
 
 TEST(ConfigCommandLine, EveryPendingFlagIsADeclaredFlag) {
-  testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStdout();
   parse({"--help"});
-  const std::string help = testing::internal::GetCapturedStdout();
+  const std::string help = ::testing::internal::GetCapturedStdout();
   for (const PendingFlag& p : pending_flags())
     EXPECT_NE(help.find(std::string(p.flag) + " "), std::string::npos) << p.flag;
 }
@@ -966,9 +966,9 @@ TEST(ConfigCommandLine, UnknownOptionIsRejected) {
 }
 
 TEST(ConfigCommandLine, HelpExitsSuccessfullyWithoutConfig) {
-  testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStdout();
   const ParseOutcome out = parse({"--help"});
-  const std::string printed = testing::internal::GetCapturedStdout();
+  const std::string printed = ::testing::internal::GetCapturedStdout();
   EXPECT_EQ(out.exit_code, 0);
   EXPECT_FALSE(out.config.has_value());
   EXPECT_NE(printed.find("--framerate"), std::string::npos);
@@ -999,9 +999,9 @@ TEST(ConfigCommandLine, RecordBufferFlags) {
   EXPECT_EQ(accepted({"--record-buffer-mb=1"}).record_buffer_mb, 1);
   EXPECT_EQ(accepted({"--record-buffer-mb=1024"}).record_buffer_mb, 1024);
   // The help says what it costs.
-  testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStdout();
   parse({"--help"});
-  const std::string help = testing::internal::GetCapturedStdout();
+  const std::string help = ::testing::internal::GetCapturedStdout();
   EXPECT_NE(help.find("--record-buffer-seconds"), std::string::npos);
   EXPECT_NE(help.find("--record-buffer-mb"), std::string::npos);
   EXPECT_NE(help.find("key frame at least every 2 s"), std::string::npos) << help;
@@ -1062,9 +1062,9 @@ std::vector<std::pair<std::string, std::string>> help_listing(const std::string&
 }
 
 TEST(ConfigCommandLine, HelpListsEveryFlagOnceUnderItsGroup) {
-  testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStdout();
   parse({"--help"});
-  const std::string help = testing::internal::GetCapturedStdout();
+  const std::string help = ::testing::internal::GetCapturedStdout();
   const auto listed = help_listing(help);
   std::vector<std::string> groups;
   for (const auto& [group, flag] : listed) {
@@ -1110,9 +1110,9 @@ TEST(ConfigCommandLine, MinKbpsWinsOverAnAliasRangeDeclaredAfterIt) {
 }
 
 TEST(ConfigCommandLine, HelpIsGroupedWithDefaults) {
-  testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStdout();
   parse({"--help"});
-  const std::string help = testing::internal::GetCapturedStdout();
+  const std::string help = ::testing::internal::GetCapturedStdout();
   size_t last = 0;
   for (const char* group : kHelpGroups) {
     const size_t at = help.find(std::string("\n") + group + ":\n");
@@ -1128,9 +1128,9 @@ TEST(ConfigCommandLine, HelpIsGroupedWithDefaults) {
 }
 
 TEST(ConfigCommandLine, VersionExitsSuccessfully) {
-  testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStdout();
   const ParseOutcome out = parse({"--version"});
-  const std::string printed = testing::internal::GetCapturedStdout();
+  const std::string printed = ::testing::internal::GetCapturedStdout();
   EXPECT_EQ(out.exit_code, 0);
   EXPECT_FALSE(out.config.has_value());
   EXPECT_NE(printed.find("voxl"), std::string::npos);

@@ -24,18 +24,18 @@ Clock::time_point feed(EncoderThreadRule& rule, int n, double one_thread_share, 
   return t;
 }
 
-const Clock::time_point t0 = Clock::time_point{} + 1h;
+const Clock::time_point kStart = Clock::time_point{} + 1h;
 
 TEST(EncoderThreadRule, StaysOnOneThreadWhileEncodingIsCheap) {
   EncoderThreadRule rule(4);
-  feed(rule, 600, 0.3, t0);
+  feed(rule, 600, 0.3, kStart);
   EXPECT_EQ(rule.threads(), 1);
   EXPECT_EQ(rule.switches(), 0);
 }
 
 TEST(EncoderThreadRule, SustainedHeavyMotionFansOut) {
   EncoderThreadRule rule(4);
-  auto t = feed(rule, EncoderThreadRule::kUpFrames - 1, 0.9, t0);
+  auto t = feed(rule, EncoderThreadRule::kUpFrames - 1, 0.9, kStart);
   EXPECT_EQ(rule.threads(), 1) << "a few heavy frames are not sustained motion";
   feed(rule, 1, 0.9, t);
   EXPECT_EQ(rule.threads(), 4);
@@ -44,7 +44,7 @@ TEST(EncoderThreadRule, SustainedHeavyMotionFansOut) {
 
 TEST(EncoderThreadRule, ScatteredHeavyFramesDoNotCount) {
   EncoderThreadRule rule(2);
-  auto t = t0;
+  auto t = kStart;
   for (int i = 0; i < 100; ++i) {
     t = feed(rule, 1, 0.9, t);  // every other frame heavy: 6 of 12 at most
     t = feed(rule, 1, 0.2, t);
@@ -54,7 +54,7 @@ TEST(EncoderThreadRule, ScatteredHeavyFramesDoNotCount) {
 
 TEST(EncoderThreadRule, ComesBackToOneAfterItCalmsDownWithHysteresis) {
   EncoderThreadRule rule(4);
-  auto t = feed(rule, 20, 0.9, t0);
+  auto t = feed(rule, 20, 0.9, kStart);
   ASSERT_EQ(rule.threads(), 4);
   // Between the two shares: stays where it is, either way.
   t = feed(rule, 600, 0.4, t);
@@ -70,7 +70,7 @@ TEST(EncoderThreadRule, ComesBackToOneAfterItCalmsDownWithHysteresis) {
 
 TEST(EncoderThreadRule, OneHeavyFrameBreaksTheCalmRun) {
   EncoderThreadRule rule(2);
-  auto t = feed(rule, 20, 0.9, t0);
+  auto t = feed(rule, 20, 0.9, kStart);
   ASSERT_EQ(rule.threads(), 2);
   t = feed(rule, EncoderThreadRule::kDownFrames - 10, 0.1, t);
   t = feed(rule, 1, 0.5, t);
@@ -80,7 +80,7 @@ TEST(EncoderThreadRule, OneHeavyFrameBreaksTheCalmRun) {
 
 TEST(EncoderThreadRule, AStillScreenComesBackToOne) {
   EncoderThreadRule rule(4);
-  const auto last = feed(rule, 20, 0.9, t0) - 16667us;  // the last motion frame
+  const auto last = feed(rule, 20, 0.9, kStart) - 16667us;  // the last motion frame
   ASSERT_EQ(rule.threads(), 4);
   rule.on_tick(last + EncoderThreadRule::kQuiet - 1ms);
   EXPECT_EQ(rule.threads(), 4);
@@ -90,7 +90,7 @@ TEST(EncoderThreadRule, AStillScreenComesBackToOne) {
 
 TEST(EncoderThreadRule, TheFramesAfterASwitchAreNotJudged) {
   EncoderThreadRule rule(2);
-  auto t = feed(rule, EncoderThreadRule::kUpFrames, 0.9, t0);
+  auto t = feed(rule, EncoderThreadRule::kUpFrames, 0.9, kStart);
   ASSERT_EQ(rule.threads(), 2);
   // The new encoder's first frames are slow (a key frame, warm-up) but
   // ignored; calm frames then take it down only after a full run.
@@ -101,7 +101,7 @@ TEST(EncoderThreadRule, TheFramesAfterASwitchAreNotJudged) {
 
 TEST(EncoderThreadRule, OneThreadMaximumNeverSwitches) {
   EncoderThreadRule rule(1);
-  feed(rule, 600, 2.0, t0);
+  feed(rule, 600, 2.0, kStart);
   EXPECT_EQ(rule.threads(), 1);
   EXPECT_EQ(rule.switches(), 0);
 }

@@ -65,11 +65,15 @@ class HttpExchangeTest : public ::testing::Test {
     ctx_.settings.endpoints["/upload"] = upload_.endpoint(10);
   }
   ~HttpExchangeTest() override {
-    if (t_) EXPECT_EQ(t_->violations, std::vector<std::string>{});
+    if (t_) {
+      EXPECT_EQ(t_->violations, std::vector<std::string>{});
+    }
   }
 
   RecordingHttpTransport& open(std::optional<OverCap> over_cap = {}) {
-    if (t_) EXPECT_EQ(t_->violations, std::vector<std::string>{});
+    if (t_) {
+      EXPECT_EQ(t_->violations, std::vector<std::string>{});
+    }
     t_ = std::make_unique<RecordingHttpTransport>(ctx_, shared_, std::move(over_cap));
     t_->exchange.start();
     return *t_;

@@ -31,7 +31,7 @@ Logger null_logger() {
 
 // Carries requests and responses through Beast's in-memory stream, so both
 // directions go through real HTTP serialisation and parsing.
-class HttpRoutesTest : public testing::Test {
+class HttpRoutesTest : public ::testing::Test {
  protected:
   HttpRoutesTest() : client_(ioc_), server_(ioc_) {
     ctx_.viewers.hub = &hub_;

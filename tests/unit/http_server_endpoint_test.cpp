@@ -124,7 +124,7 @@ class Client {
   beast::flat_buffer buffer_;
 };
 
-class HttpServerEndpointTest : public testing::Test {
+class HttpServerEndpointTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ServerOptions o;

@@ -110,7 +110,7 @@ TEST(Region, RandomRectsAreHeldExactlyWhateverTheOrder) {
   for (int round = 0; round < 200; ++round) {
     std::vector<Rect> rects(size_t(1 + rng() % 16));
     for (Rect& r : rects) r = {int(rng() % 170) - 20, int(rng() % 170) - 20, int(rng() % 60), int(rng() % 60)};
-    SCOPED_TRACE(testing::Message() << "round " << round << ", " << rects.size() << " rects");
+    SCOPED_TRACE(::testing::Message() << "round " << round << ", " << rects.size() << " rects");
     Mask want;
     for (const Rect& r : rects) want.add(r);
     const Region all_at_once(rects);

@@ -64,7 +64,7 @@ struct Outcome {
   std::string why;
 };
 
-class StreamedBodyTest : public testing::Test {
+class StreamedBodyTest : public ::testing::Test {
  protected:
   StreamedBodyTest() : client_(ioc_), server_(ioc_) { client_.connect(server_); }
 

@@ -87,14 +87,14 @@ TEST(X264Encoder, FirstFrameIsAKeyFrameEvenUnasked) {
 
 TEST(X264Encoder, EveryCallProducesItsFrameAtOnceAndIdrsOnlyWhenForced) {
   for (int threads : {1, 2}) {
-    SCOPED_TRACE(testing::Message() << threads << " threads");
+    SCOPED_TRACE(::testing::Message() << threads << " threads");
     EncoderSettings s;
     s.threads = threads;
     X264Encoder enc(kSize, s, null_logger());
     const bool force[] = {true, false, false, true, false};
     int outputs = 0;
     for (int i = 0; i < 5; ++i) {
-      SCOPED_TRACE(testing::Message() << "frame " << i);
+      SCOPED_TRACE(::testing::Message() << "frame " << i);
       const Encoded e = encode_one(enc, i, force[i]);
       ASSERT_TRUE(e.produced) << "no frame of delay";
       ASSERT_FALSE(e.data.empty());
@@ -295,7 +295,7 @@ TEST(X264Encoder, StreamDecodesToTheInputPicture) {
   ASSERT_EQ(int(dec.frames.size()), kFrames);
 
   for (int i = 0; i < kFrames; ++i) {
-    SCOPED_TRACE(testing::Message() << "frame " << i);
+    SCOPED_TRACE(::testing::Message() << "frame " << i);
     const AVFrame& f = *dec.frames[size_t(i)];
     ASSERT_EQ(f.width, kSize.width);
     ASSERT_EQ(f.height, kSize.height);

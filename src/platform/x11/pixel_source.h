@@ -18,9 +18,6 @@
 
 namespace voxl::platform::x11 {
 
-// "1920x1080", for messages.
-inline std::string size_text(Size s) { return std::to_string(s.width) + "x" + std::to_string(s.height); }
-
 enum class SourceKind { kFramebuffer, kShm, kGetImage };
 const char* to_string(SourceKind k);
 

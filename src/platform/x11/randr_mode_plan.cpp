@@ -6,12 +6,6 @@
 
 namespace voxl::platform::x11 {
 
-namespace {
-
-std::string size_text(Size s) { return std::to_string(s.width) + "x" + std::to_string(s.height); }
-
-}  // namespace
-
 std::string voxl_mode_name(Size size) { return std::string(kVoxlModePrefix) + size_text(size); }
 
 bool is_voxl_mode_name(std::string_view name) { return name.starts_with(kVoxlModePrefix); }

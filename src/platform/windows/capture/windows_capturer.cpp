@@ -27,8 +27,6 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
-std::string size_text(Size s) { return std::to_string(s.width) + "x" + std::to_string(s.height); }
-
 DWORD to_wait_ms(std::chrono::steady_clock::duration d) {
   return DWORD(std::max<int64_t>(0, std::chrono::ceil<std::chrono::milliseconds>(d).count()));
 }
