@@ -15,6 +15,10 @@
 
 namespace voxl::platform::windows {
 
+// The buffer the loopback source and the microphone sink ask WASAPI for in
+// shared mode: 200 ms, in REFERENCE_TIME's 100 ns units.
+inline constexpr long long kSharedBufferDuration = 2'000'000;
+
 struct Endpoint {
   Microsoft::WRL::ComPtr<IMMDevice> device;
   std::string name;  // friendly name, UTF-8

@@ -22,7 +22,6 @@ namespace {
 
 using Microsoft::WRL::ComPtr;
 
-constexpr REFERENCE_TIME kBufferDuration = 2'000'000;  // 200 ms in 100 ns units
 // How long past the end of a frame read() waits for sound before it fills
 // the frame with silence.
 constexpr DWORD kSilenceMarginMs = 20;
@@ -106,7 +105,7 @@ bool WasapiLoopbackSource::initialise(IMMDevice* device, bool with_event, std::s
     return false;
   }
   const DWORD flags = AUDCLNT_STREAMFLAGS_LOOPBACK | (with_event ? AUDCLNT_STREAMFLAGS_EVENTCALLBACK : 0);
-  hr = client_->Initialize(AUDCLNT_SHAREMODE_SHARED, flags, kBufferDuration, 0, format.get(), nullptr);
+  hr = client_->Initialize(AUDCLNT_SHAREMODE_SHARED, flags, kSharedBufferDuration, 0, format.get(), nullptr);
   if (FAILED(hr)) {
     error = describe_hresult("starting loopback capture", hr);
     return false;

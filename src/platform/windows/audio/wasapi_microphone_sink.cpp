@@ -20,7 +20,6 @@ namespace {
 
 using Microsoft::WRL::ComPtr;
 
-constexpr REFERENCE_TIME kBufferDuration = 2'000'000;  // 200 ms in 100 ns units
 
 }  // namespace
 
@@ -55,7 +54,7 @@ WasapiMicrophoneSink::WasapiMicrophoneSink(std::string device_name, Logger log)
   format.nAvgBytesPerSec = format.nSamplesPerSec * format.nBlockAlign;
   hr = s.client->Initialize(AUDCLNT_SHAREMODE_SHARED,
                             AUDCLNT_STREAMFLAGS_AUTOCONVERTPCM | AUDCLNT_STREAMFLAGS_SRC_DEFAULT_QUALITY,
-                            kBufferDuration, 0, &format, nullptr);
+                            kSharedBufferDuration, 0, &format, nullptr);
   if (FAILED(hr)) throw std::runtime_error(describe_hresult("microphone: opening \"" + endpoint_name_ + "\"", hr));
   hr = s.client->GetBufferSize(&s.buffer_frames);
   if (FAILED(hr)) throw std::runtime_error(describe_hresult("microphone: buffer size", hr));
