@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <exception>
+#include <stdexcept>
 
 #include "audio/opus_codec.h"
-#include "base/backoff.h"
 #include "base/clock.h"
+#include "base/reconnector.h"
 
 namespace voxl::audio {
 
@@ -50,30 +51,37 @@ bool AudioCapture::wait_for_retry(std::chrono::steady_clock::duration d) {
 }
 
 void AudioCapture::run() {
-  bool missing = false;  // said once that the server is not there
-  Backoff backoff(kFirstRetry, kLongestRetry);
+  // Tries again while someone listens, through one back-off; a reason is
+  // said once while it repeats.
+  Reconnector reopen(kFirstRetry, kLongestRetry);
   try {
     while (wait_until_active()) {
-      std::string error;
-      auto source = open_(error);
+      auto source = reopen.try_once(
+          [this] {
+            std::string error;
+            auto opened = open_(error);
+            if (!opened) throw std::runtime_error(error.empty() ? "it did not open" : error);
+            return opened;
+          },
+          [this](const std::string& why) {
+            log_->warn("no audio from {} ({}): streaming video alone; trying again while someone watches",
+                       settings_.device_label, why);
+          });
       if (!source) {
-        if (!missing)
-          log_->warn("no audio from {} ({}): streaming video alone; trying again while someone watches",
-                     settings_.device_label, error);
-        missing = true;
-        if (!wait_for_retry(backoff.next())) break;
+        if (!wait_for_retry(reopen.next_wait())) break;
         continue;
       }
-      if (missing) log_->info("audio from {} is back", settings_.device_label);
+      if (reopen.failing()) log_->info("audio from {} is back", settings_.device_label);
       else log_->info("capturing audio from {}", settings_.device_label);
-      missing = false;
-      backoff.reset();
-      if (stream(*source)) {
-        // Lost mid-stream: said already; wait before reopening so a server
-        // that accepts and then fails every stream costs no busy loop.
-        missing = true;
+      reopen.restart();
+      if (auto lost = stream(*source)) {
+        // Lost mid-stream: wait before reopening, so a server that accepts
+        // and then fails every stream costs no busy loop.
         source.reset();
-        if (!wait_for_retry(backoff.next())) break;
+        reopen.failed(*lost, [this](const std::string& why) {
+          log_->warn("lost audio from {} ({}): streaming video alone; trying again", settings_.device_label, why);
+        });
+        if (!wait_for_retry(reopen.next_wait())) break;
         continue;
       }
       log_->debug("audio capture stopped: nobody listens");
@@ -86,16 +94,13 @@ void AudioCapture::run() {
   }
 }
 
-bool AudioCapture::stream(AudioSource& source) {
+std::optional<std::string> AudioCapture::stream(AudioSource& source) {
   OpusPacketEncoder encoder(kSampleRate, kDesktopChannels, settings_.bitrate);
   std::array<int16_t, kFrameSamples * kDesktopChannels> pcm{};
   constexpr auto kFrameUs = uint64_t(std::chrono::microseconds(kFrameDuration).count());
   while (active_) {
     std::string error;
-    if (source.read(pcm, error) != SourceStatus::kOk) {
-      log_->warn("lost audio from {} ({}): streaming video alone; trying again", settings_.device_label, error);
-      return true;
-    }
+    if (source.read(pcm, error) != SourceStatus::kOk) return error.empty() ? "the read failed" : error;
     // The frame's first sample was recorded one frame, plus whatever the
     // server still buffers, before the read returned.
     auto packet = std::make_shared<AudioPacket>();
@@ -107,7 +112,7 @@ bool AudioCapture::stream(AudioSource& source) {
     packet->sequence = ++sequence_;
     on_packet_(std::move(packet));
   }
-  return false;
+  return std::nullopt;
 }
 
 }  // namespace voxl::audio

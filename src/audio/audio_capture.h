@@ -3,10 +3,11 @@
 // someone listens (set_active): no viewer, no capture, no connection to the
 // sound server.
 //
-// When the server is not there, it says so once (warning), keeps the video
-// going alone and tries again with a growing back-off (1 s doubling to
-// 10 s) while someone listens: there is no event for "a sound server
-// appeared". A server that goes away mid-stream is handled the same way.
+// When the server is not there, it says so once per reason (warning), keeps
+// the video going alone and tries again with a growing back-off (1 s
+// doubling to 10 s, base/reconnector.h) while someone listens: there is no
+// event for "a sound server appeared". A server that goes away mid-stream
+// is handled the same way.
 //
 // Threads: constructed, controlled and destroyed on the loop thread;
 // set_active is thread-safe. `on_packet` runs on the audio thread: post to
@@ -18,6 +19,7 @@
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -48,8 +50,8 @@ class AudioCapture {
 
  private:
   void run();
-  // Reads and encodes until inactive or the source is lost (true then).
-  bool stream(AudioSource& source);
+  // Reads and encodes until inactive (nullopt) or the source is lost (why).
+  std::optional<std::string> stream(AudioSource& source);
   // Waits until active (true) or stopped (false).
   bool wait_until_active();
   // Waits `d` unless stopped or deactivated first; false when stopped.

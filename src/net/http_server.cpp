@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/fmt/fmt.h>
 
-#include "base/backoff.h"
+#include "base/reconnector.h"
 #include "base/json_text.h"
 #include "base/rate_limit.h"
 #include "net/connection_limits.h"
@@ -84,10 +84,9 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
 
   void on_accept(error_code ec, tcp::socket s) {
     if (ec) return on_accept_error(ec);
-    if (backing_off) {
+    if (accept_again.failing()) {
       ctx.log->info("accepting connections again");
-      backing_off = false;
-      accept_backoff.reset();
+      accept_again.restart();
     }
     // Before anything else: a child started from now on must not inherit it.
     platform::set_close_on_exec(platform::NativeSocket(s.native_handle()));
@@ -140,19 +139,19 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   }
 
   // Accepting again at once would fail again at once: wait, longer each
-  // time, until a descriptor is free. Said once per episode.
+  // time, until a descriptor is free. Said once per episode (again only if
+  // the reason changes).
   void on_accept_error(error_code ec) {
     if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;
     if (!out_of_resources(ec)) {
       if (fault_log.allow()) ctx.log->warn("accept failed: {}", ec.message());
       return accept();
     }
-    if (!backing_off)
-      ctx.log->warn("cannot accept connections: {} ({} open); trying again until it works", ec.message(),
-                    limiter.open());
-    backing_off = true;
+    accept_again.failed(ec.message(), [this](const std::string& why) {
+      ctx.log->warn("cannot accept connections: {} ({} open); trying again until it works", why, limiter.open());
+    });
     armed = true;  // by the timer
-    backoff_timer.expires_after(accept_backoff.next());
+    backoff_timer.expires_after(accept_again.next_wait());
     backoff_timer.async_wait([self = shared_from_this()](error_code tec) {
       self->armed = false;
       if (tec || !self->acceptor.is_open()) return;
@@ -163,8 +162,7 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   asio::io_context& io;
   tcp::acceptor acceptor;
   asio::steady_timer backoff_timer;
-  Backoff accept_backoff{kFirstAcceptBackoff, kLongestAcceptBackoff};
-  bool backing_off = false;  // accept keeps failing
+  Reconnector accept_again{kFirstAcceptBackoff, kLongestAcceptBackoff};  // while accept keeps failing
   bool armed = false;  // an accept (or the back-off timer) is pending
   std::optional<ssl::context> tls;
   SessionContext ctx;

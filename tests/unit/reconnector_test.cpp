@@ -1,11 +1,12 @@
 // The one reconnect policy: Backoff's waits, and Reconnector both as a
-// blocking loop (run) and one step at a time (restart, next_wait, try_once),
-// with a reason repeated reported once.
+// blocking loop (run) and one step at a time (restart, next_wait, try_once,
+// failed), with a reason repeated reported once.
 #include "base/reconnector.h"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -144,6 +145,51 @@ TEST(Reconnector, TryOnceReportsARepeatedReasonOnceUntilRestart) {
   r.restart();
   r.try_once(fail("refused"), report);
   EXPECT_EQ(reported, (std::vector<std::string>{"no display", "refused", "refused"}));
+}
+
+TEST(Reconnector, FailingSaysAnAttemptFailedSinceTheLastRestart) {
+  Reconnector r(milliseconds(250), milliseconds(5000));
+  const auto quiet = [](const std::string&) {};
+  EXPECT_FALSE(r.failing());
+  r.try_once([]() -> std::optional<int> { return 1; }, quiet);
+  EXPECT_FALSE(r.failing()) << "a success is no failure";
+  r.try_once([]() -> std::optional<int> { return std::nullopt; }, quiet);
+  EXPECT_TRUE(r.failing()) << "an empty attempt is one";
+  r.restart();
+  EXPECT_FALSE(r.failing());
+  r.try_once([]() -> std::optional<int> { throw std::runtime_error("refused"); }, quiet);
+  EXPECT_TRUE(r.failing()) << "a thrown attempt is one";
+  r.restart();
+  r.failed("EMFILE", quiet);
+  EXPECT_TRUE(r.failing()) << "a failure told by the caller is one";
+}
+
+TEST(Reconnector, AFailureToldByTheCallerSharesTheRepeatRuleWithTryOnce) {
+  Reconnector r(milliseconds(250), milliseconds(5000));
+  std::vector<std::string> reported;
+  const auto report = [&](const std::string& why) { reported.push_back(why); };
+  r.failed("Too many open files", report);
+  r.failed("Too many open files", report);
+  r.try_once([]() -> std::optional<int> { throw std::runtime_error("Too many open files"); }, report);
+  r.failed("No buffer space available", report);
+  r.restart();
+  r.failed("No buffer space available", report);
+  EXPECT_EQ(reported, (std::vector<std::string>{"Too many open files", "No buffer space available",
+                                                "No buffer space available"}));
+}
+
+TEST(Reconnector, AnAttemptMayGiveAPointerThatIsNullWhenItFailed) {
+  Reconnector r(milliseconds(1), milliseconds(1));
+  const auto quiet = [](const std::string&) {};
+  EXPECT_EQ(r.try_once([]() -> std::unique_ptr<int> { return nullptr; }, quiet), nullptr);
+  const auto got = r.try_once([] { return std::make_unique<int>(5); }, quiet);
+  ASSERT_NE(got, nullptr);
+  EXPECT_EQ(*got, 5);
+  int waits = 0;
+  const auto stopped = r.run([]() -> std::unique_ptr<int> { return nullptr; },
+                             [&](Duration) { return ++waits < 3; }, quiet);
+  EXPECT_EQ(stopped, nullptr);
+  EXPECT_EQ(waits, 3);
 }
 
 }  // namespace
