@@ -18,7 +18,7 @@
 #include "voxl_fixture.h"
 
 namespace voxl::testing {
-namespace {
+namespace VOXL_TEST_FILE {
 
 constexpr const char* kToken = "fixed-token-for-the-access-test-0123";
 

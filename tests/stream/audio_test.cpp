@@ -16,7 +16,7 @@
 #include "voxl_fixture.h"
 
 namespace voxl::testing {
-namespace {
+namespace VOXL_TEST_FILE {
 
 constexpr double kHz = 440;
 constexpr size_t kSecond = 100;  // 10 ms packets

@@ -20,7 +20,7 @@
 #include "media_probe.h"
 
 namespace voxl::testing {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using json = nlohmann::json;
 using Kind = InputEvent::Kind;

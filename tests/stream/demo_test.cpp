@@ -29,7 +29,7 @@
 #include "xclip.h"
 
 namespace voxl::testing {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace std::chrono_literals;
 namespace style = demo::style;

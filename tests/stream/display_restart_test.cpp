@@ -22,7 +22,7 @@
 #include "xclip.h"
 
 namespace voxl::testing {
-namespace {
+namespace VOXL_TEST_FILE {
 
 constexpr uint32_t kBefore = 0x2040a0;
 constexpr uint32_t kAfter = 0xc03020;

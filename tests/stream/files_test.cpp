@@ -19,7 +19,7 @@
 #include "voxl_fixture.h"
 
 namespace voxl::testing {
-namespace {
+namespace VOXL_TEST_FILE {
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;

@@ -18,7 +18,7 @@
 #include "viewer_checks.h"
 
 namespace voxl::testing {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace std::chrono_literals;
 

@@ -20,7 +20,7 @@
 #include "voxl_fixture.h"
 
 namespace voxl::testing {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;

@@ -13,7 +13,7 @@
 #include "tls_client.h"
 
 namespace voxl::testing {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace std::chrono_literals;
 

@@ -19,7 +19,7 @@
 #include "viewer_checks.h"
 
 namespace voxl::testing {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using json = nlohmann::json;
 

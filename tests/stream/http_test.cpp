@@ -7,7 +7,7 @@
 #include "voxl_fixture.h"
 
 namespace voxl::testing {
-namespace {
+namespace VOXL_TEST_FILE {
 
 class HttpTest : public VoxlFixture {
  protected:

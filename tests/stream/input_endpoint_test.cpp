@@ -12,7 +12,7 @@
 #include "endpoint_fixture.h"
 
 namespace voxl::testing {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using json = nlohmann::json;
 

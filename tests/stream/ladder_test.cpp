@@ -25,7 +25,7 @@
 #include "voxl_fixture.h"
 
 namespace voxl::testing {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using SteadyClock = std::chrono::steady_clock;
 

@@ -21,7 +21,7 @@
 #include "raw_connection.h"
 
 namespace voxl::testing {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace std::chrono_literals;
 

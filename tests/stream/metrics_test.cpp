@@ -16,7 +16,7 @@
 #include "voxl_fixture.h"
 
 namespace voxl::testing {
-namespace {
+namespace VOXL_TEST_FILE {
 
 constexpr const char* kToken = "metrics-test-token-0123456789";
 constexpr uint32_t kBackground = 0x204060;

@@ -23,7 +23,7 @@
 #include "voxl_process.h"
 
 namespace voxl::testing {
-namespace {
+namespace VOXL_TEST_FILE {
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;

@@ -32,7 +32,7 @@
 #include "voxl_fixture.h"
 
 namespace voxl::testing {
-namespace {
+namespace VOXL_TEST_FILE {
 
 namespace asio = boost::asio;
 using SteadyClock = std::chrono::steady_clock;

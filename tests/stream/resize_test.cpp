@@ -17,7 +17,7 @@
 #include "voxl_fixture.h"
 
 namespace voxl::testing {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace std::chrono_literals;
 

@@ -10,7 +10,7 @@
 #include "voxl_fixture.h"
 
 namespace voxl::testing {
-namespace {
+namespace VOXL_TEST_FILE {
 
 constexpr uint32_t kBackground = 0x204060;
 constexpr uint32_t kRed = 0xff0000;

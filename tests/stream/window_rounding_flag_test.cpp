@@ -9,7 +9,7 @@
 #include "voxl_fixture.h"
 
 namespace voxl::testing {
-namespace {
+namespace VOXL_TEST_FILE {
 
 class WindowRoundingFlagTest : public VoxlFixture {};
 

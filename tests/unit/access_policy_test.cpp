@@ -5,7 +5,7 @@
 #include <string>
 
 namespace voxl::net {
-namespace {
+namespace VOXL_TEST_FILE {
 
 // "Basic " + base64("user:secret") and friends.
 constexpr std::string_view kUserSecret = "Basic dXNlcjpzZWNyZXQ=";  // user:secret

@@ -6,7 +6,7 @@
 #include <string>
 
 namespace voxl::app {
-namespace {
+namespace VOXL_TEST_FILE {
 
 std::string fixed_token() { return "generatedtoken0123456789"; }
 

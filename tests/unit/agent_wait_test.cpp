@@ -7,7 +7,7 @@
 #include "endpoints/wait_spec.h"
 
 namespace voxl::endpoints {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using std::chrono::milliseconds;
 

@@ -18,7 +18,7 @@
 #include <vector>
 
 namespace voxl::audio {
-namespace {
+namespace VOXL_TEST_FILE {
 
 constexpr auto kDeadline = std::chrono::seconds(60);
 

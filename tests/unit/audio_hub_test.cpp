@@ -9,7 +9,7 @@
 #include "stream/viewer/audio_queue.h"
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 audio::AudioPacketPtr packet(uint32_t seq) {
   auto p = std::make_shared<audio::AudioPacket>();
@@ -84,7 +84,7 @@ TEST(AudioQueue, ZeroBoundKeepsNothing) {
 }  // namespace voxl::stream
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 // A listener that throws is dropped; the others still hear the packet.
 TEST(AudioHub, AListenerThatThrowsIsDroppedAndTheOthersStillHear) {

@@ -13,7 +13,7 @@
 #include "stream/viewer/wire_format.h"
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 std::vector<uint8_t> audio_message(const AudioHeader& h, size_t payload_bytes = 0) {
   std::vector<uint8_t> m(kAudioHeaderBytes + payload_bytes, 0xEE);

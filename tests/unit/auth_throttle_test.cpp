@@ -5,7 +5,7 @@
 #include <string>
 
 namespace voxl::net {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace std::chrono_literals;
 using Clock = AuthThrottle::Clock;

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace voxl {
-namespace {
+namespace VOXL_TEST_FILE {
 
 TEST(Base64, RoundTripsEveryLength) {
   std::string bytes;

@@ -14,7 +14,7 @@
 #include <vector>
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace std::chrono_literals;
 using Time = LinkEstimator::Time;

@@ -8,7 +8,7 @@
 #include <vector>
 
 namespace voxl {
-namespace {
+namespace VOXL_TEST_FILE {
 
 constexpr int kB = BlockMap::kBlock;
 constexpr Size kOddFrame{1917, 1083};

@@ -19,7 +19,7 @@
 #include <vector>
 
 namespace voxl::endpoints {
-namespace {
+namespace VOXL_TEST_FILE {
 
 namespace asio = boost::asio;
 

@@ -13,7 +13,7 @@
 #include <thread>
 
 namespace voxl {
-namespace {
+namespace VOXL_TEST_FILE {
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;

@@ -14,7 +14,7 @@
 #include "encode/i420_image.h"
 
 namespace voxl::encode {
-namespace {
+namespace VOXL_TEST_FILE {
 
 constexpr uint32_t kWhite = 0x00FFFFFF;
 constexpr uint32_t kBlack = 0x00000000;

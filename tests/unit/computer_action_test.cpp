@@ -14,7 +14,7 @@
 #include "input/keysyms.h"
 
 namespace voxl::endpoints {
-namespace {
+namespace VOXL_TEST_FILE {
 
 namespace ks = input::keysym;
 using FakeInjector = voxl::testing::FakeInputInjector;

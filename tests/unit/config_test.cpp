@@ -24,7 +24,7 @@
 #include "app/flag_values.h"
 
 namespace voxl::app {
-namespace {
+namespace VOXL_TEST_FILE {
 
 // Runs parse_command_line on "voxl" followed by `args`.
 ParseOutcome parse(std::vector<std::string> args) {

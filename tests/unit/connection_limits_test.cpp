@@ -7,7 +7,7 @@
 #include "net/connection_limits.h"
 
 namespace voxl::net {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using Refusal = ConnectionLimiter::Refusal;
 

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 namespace voxl::input {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace std::chrono_literals;
 using Outcome = ControlHandover::Outcome;

@@ -5,7 +5,7 @@
 #include "app/desktop_options.h"
 
 namespace voxl::app {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using Kind = platform::CaptureTarget::Kind;
 

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 TEST(DesktopSizing, RoundsWidthToEightAndHeightToEven) {
   const auto l = desktop_size_limits({3840, 2160});
@@ -44,7 +44,7 @@ TEST(DesktopSizing, NoLimitsNoSize) {
 }  // namespace voxl::stream
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 TEST(DesktopSizing, AHugeDisplayIsCappedToWhatCanBeStreamed) {
   const auto l = desktop_size_limits({32767, 32767});

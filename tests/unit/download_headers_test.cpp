@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace voxl::files {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using Kind = RangeChoice::Kind;
 constexpr std::string_view kTag = "\"v1\"";

@@ -9,7 +9,7 @@
 #include <random>
 
 namespace voxl::platform {
-namespace {
+namespace VOXL_TEST_FILE {
 
 namespace fs = std::filesystem;
 

@@ -19,7 +19,7 @@
 #include "files/disk_job.h"
 
 namespace voxl::files {
-namespace {
+namespace VOXL_TEST_FILE {
 
 namespace asio = boost::asio;
 namespace fs = std::filesystem;

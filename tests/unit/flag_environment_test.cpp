@@ -5,7 +5,7 @@
 #include <map>
 
 namespace voxl::app {
-namespace {
+namespace VOXL_TEST_FILE {
 
 const std::vector<std::string> kFlags = {"--port", "--max-kbps", "--crf", "--video-crf", "--auth-token",
                                          "--auth-token-file", "--framerate", "--preset", "--xvfb", "--display"};

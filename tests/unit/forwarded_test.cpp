@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace voxl::net {
-namespace {
+namespace VOXL_TEST_FILE {
 
 std::vector<AddressRange> ranges(std::string_view text) {
   auto r = parse_address_ranges(text);

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace std::chrono_literals;
 using Clock = FramePacer::Clock;

@@ -11,7 +11,7 @@
 #include <vector>
 
 namespace voxl::capture {
-namespace {
+namespace VOXL_TEST_FILE {
 
 constexpr Size kSize{100, 50};
 
@@ -391,7 +391,7 @@ TEST(FramePool, DiscardedBufferMustBeRefilledCompletely) {
 }  // namespace voxl::capture
 
 namespace voxl::capture {
-namespace {
+namespace VOXL_TEST_FILE {
 
 // Buffers over a vector, counting what it made and what is still alive.
 class CountingAllocator final : public FrameBufferAllocator {

@@ -8,7 +8,7 @@
 #include <cmath>
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace std::chrono_literals;
 using Clock = FrameRateGovernor::Clock;
@@ -86,7 +86,7 @@ TEST(FrameRateGovernor, ALoneBlurredFrameDoesNotLowerTheRate) {
 }  // namespace voxl::stream
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 TEST(FrameRateGovernor, AViewersCeilingCapsTheRateWithoutForgettingIt) {
   FrameRateGovernor g(10, 60);

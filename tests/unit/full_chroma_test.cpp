@@ -28,7 +28,7 @@ extern "C" {
 #endif
 
 namespace voxl::encode {
-namespace {
+namespace VOXL_TEST_FILE {
 
 constexpr Size kSize{320, 192};
 

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace voxl {
-namespace {
+namespace VOXL_TEST_FILE {
 
 TEST(RectIntersect, OverlappingRectsGiveTheCommonPart) {
   const Rect a{0, 0, 100, 50};

@@ -12,7 +12,7 @@
 #include "app/guarded_run.h"
 
 namespace voxl::app {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace std::chrono_literals;
 

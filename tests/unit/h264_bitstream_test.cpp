@@ -5,7 +5,7 @@
 #include <vector>
 
 namespace voxl::encode {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using Bytes = std::vector<uint8_t>;
 

@@ -9,7 +9,7 @@
 #include "recording_http_transport.h"
 
 namespace voxl::net {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using testing::RecordingHttpTransport;
 using State = HttpExchange::State;

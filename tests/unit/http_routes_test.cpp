@@ -17,7 +17,7 @@
 #include "stream/fanout/hub.h"
 
 namespace voxl::net {
-namespace {
+namespace VOXL_TEST_FILE {
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;

@@ -21,7 +21,7 @@
 #include "stream/fanout/hub.h"
 
 namespace voxl::net {
-namespace {
+namespace VOXL_TEST_FILE {
 
 // Sends `request` and reads until the server closes or 30 s pass.
 std::string round_trip(uint16_t port, const std::string& request) {

@@ -11,7 +11,7 @@
 #include "stream/fanout/hub.h"
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace std::chrono_literals;
 using encode::EncodedFrame;

@@ -11,7 +11,7 @@
 #include <vector>
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using encode::EncodedFrame;
 using encode::EncodedFramePtr;
@@ -368,7 +368,7 @@ TEST(Hub, WorksWithoutPipelineControls) {
 }  // namespace voxl::stream
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 struct GateSink : VideoSink {
   bool is_ready = true;
@@ -437,7 +437,7 @@ TEST(HubRate, FollowsTheSlowestSinkWithinTheLimits) {
 }  // namespace voxl::stream
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 struct ChromaSink : VideoSink {
   bool full = false;
@@ -478,7 +478,7 @@ TEST(HubChroma, FullChromaOnlyWhileEverySinkTakesIt) {
 }  // namespace voxl::stream
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 struct CappedSink : VideoSink {
   int cap = 0;

@@ -13,7 +13,7 @@
 #include "input/keysyms.h"
 
 namespace voxl::endpoints {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using input::InputStatus;
 namespace ks = input::keysym;

@@ -14,7 +14,7 @@
 #include "base/token_bucket.h"
 
 namespace voxl {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using json = nlohmann::json;
 

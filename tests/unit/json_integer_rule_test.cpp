@@ -19,7 +19,7 @@
 #include "stream/viewer/viewer_settings.h"
 
 namespace voxl {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using json = nlohmann::json;
 

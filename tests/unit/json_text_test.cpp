@@ -5,7 +5,7 @@
 #include <string>
 
 namespace voxl {
-namespace {
+namespace VOXL_TEST_FILE {
 
 TEST(JsonText, WritesCompactJson) {
   EXPECT_EQ(json_text(nlohmann::json{{"a", 1}, {"b", "x"}}), R"({"a":1,"b":"x"})");

@@ -5,7 +5,7 @@
 #include "input/keysyms.h"
 
 namespace voxl::input {
-namespace {
+namespace VOXL_TEST_FILE {
 
 namespace ks = keysym;
 
@@ -88,7 +88,7 @@ TEST(KeyMapping, Modifiers) {
 }  // namespace voxl::input
 
 namespace voxl::input {
-namespace {
+namespace VOXL_TEST_FILE {
 
 namespace ks2 = keysym;
 

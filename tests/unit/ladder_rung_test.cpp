@@ -5,7 +5,7 @@
 #include <vector>
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace std::chrono_literals;
 

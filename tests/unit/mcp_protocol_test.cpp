@@ -9,7 +9,7 @@
 #include <set>
 
 namespace voxl::endpoints::mcp {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using json = nlohmann::json;
 constexpr std::chrono::milliseconds kMaxWait{300000};

@@ -5,7 +5,7 @@
 #include <limits>
 
 namespace voxl {
-namespace {
+namespace VOXL_TEST_FILE {
 
 TEST(MetricsText, FamiliesAndSamplesInTheTextFormat) {
   MetricsText m;

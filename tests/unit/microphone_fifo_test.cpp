@@ -15,7 +15,7 @@
 #include <vector>
 
 namespace voxl::platform::pulse {
-namespace {
+namespace VOXL_TEST_FILE {
 
 namespace fs = std::filesystem;
 

@@ -16,7 +16,7 @@
 #include "encode/x264_encoder.h"
 
 namespace voxl::endpoints {
-namespace {
+namespace VOXL_TEST_FILE {
 
 constexpr Size kSize{320, 240};
 

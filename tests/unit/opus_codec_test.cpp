@@ -10,7 +10,7 @@
 #include "audio/audio_format.h"
 
 namespace voxl::audio {
-namespace {
+namespace VOXL_TEST_FILE {
 
 // Goertzel power of `hz` over mono samples, normalised by length.
 double tone_power(const std::vector<double>& x, double hz) {

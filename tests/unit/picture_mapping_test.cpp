@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace voxl::input {
-namespace {
+namespace VOXL_TEST_FILE {
 
 TEST(PictureMappingTest, TheScreenMapsOneToOne) {
   const PictureMapping m{{0, 0}, {1920, 1080}};

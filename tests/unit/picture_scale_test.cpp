@@ -8,7 +8,7 @@
 #include <vector>
 
 namespace voxl::endpoints {
-namespace {
+namespace VOXL_TEST_FILE {
 
 ScaleSpec spec_of(const std::string& query) {
   net::ParamError e;

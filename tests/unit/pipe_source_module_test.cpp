@@ -17,7 +17,7 @@
 #include <string>
 
 namespace voxl::platform::pulse {
-namespace {
+namespace VOXL_TEST_FILE {
 
 namespace fs = std::filesystem;
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 namespace voxl::platform::x11 {
-namespace {
+namespace VOXL_TEST_FILE {
 
 constexpr PixelFormat kNative{32, 0xff0000, 0x00ff00, 0x0000ff};
 constexpr PixelFormat kRgb565{16, 0xf800, 0x07e0, 0x001f};

@@ -8,7 +8,7 @@
 #include <vector>
 
 namespace voxl::endpoints {
-namespace {
+namespace VOXL_TEST_FILE {
 
 uint32_t colour_at(int x, int y) { return uint32_t((x * 7) & 0xff) << 16 | uint32_t((y * 13) & 0xff) << 8 | uint32_t((x ^ y) & 0xff); }
 

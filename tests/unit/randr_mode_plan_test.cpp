@@ -7,7 +7,7 @@
 #include <vector>
 
 namespace voxl::platform::x11 {
-namespace {
+namespace VOXL_TEST_FILE {
 
 TEST(RandrModePlan, NamesAreRecognisable) {
   EXPECT_EQ(voxl_mode_name({1280, 720}), "voxl-1280x720");

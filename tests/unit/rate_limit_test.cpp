@@ -3,7 +3,7 @@
 #include "base/rate_limit.h"
 
 namespace voxl {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace std::chrono_literals;
 

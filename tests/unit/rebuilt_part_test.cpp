@@ -16,7 +16,7 @@
 #include <vector>
 
 namespace voxl::input {
-namespace {
+namespace VOXL_TEST_FILE {
 
 namespace asio = boost::asio;
 using Clock = std::chrono::steady_clock;

@@ -15,7 +15,7 @@
 #include "base/backoff.h"
 
 namespace voxl {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using std::chrono::milliseconds;
 using Duration = Reconnector::Duration;

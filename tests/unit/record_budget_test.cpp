@@ -5,7 +5,7 @@
 #include "endpoints/record_budget.h"
 
 namespace voxl::endpoints {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using Verdict = RecordBudget::Verdict;
 constexpr uint64_t kMiB = 1 << 20;

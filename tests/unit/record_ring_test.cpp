@@ -9,7 +9,7 @@
 #include <memory>
 
 namespace voxl::endpoints {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace std::chrono_literals;
 using Clock = RecordRing::Clock;

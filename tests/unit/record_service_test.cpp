@@ -25,7 +25,7 @@
 #include "stream/fanout/hub.h"
 
 namespace voxl::endpoints {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;

@@ -16,7 +16,7 @@
 #include "fake_input_injector.h"
 
 namespace voxl::input {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using FakeInjector = voxl::testing::FakeInputInjector;
 using Clock = RecoveringInjector::Clock;

@@ -12,7 +12,7 @@
 
 namespace voxl {
 
-namespace {
+namespace VOXL_TEST_FILE {
 
 std::string text(const Region& r) {
   std::string s = "{";

@@ -5,7 +5,7 @@
 #include <string>
 
 namespace voxl::files {
-namespace {
+namespace VOXL_TEST_FILE {
 
 std::optional<std::string> parse(std::string_view text) {
   std::string why;

@@ -9,7 +9,7 @@
 #include <spdlog/spdlog.h>
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace std::chrono_literals;
 using Time = ResizeController::Time;

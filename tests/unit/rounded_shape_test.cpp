@@ -8,7 +8,7 @@
 #include <vector>
 
 namespace voxl::platform::x11 {
-namespace {
+namespace VOXL_TEST_FILE {
 
 // Whether pixel (x, y) is inside the union of `rects`.
 bool covered(const std::vector<Rect>& rects, int x, int y) {

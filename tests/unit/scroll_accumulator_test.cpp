@@ -5,7 +5,7 @@
 #include <limits>
 
 namespace voxl::input {
-namespace {
+namespace VOXL_TEST_FILE {
 
 TEST(ScrollAccumulator, SmoothDeltasAddUpToNotches) {
   ScrollAccumulator s(180);

@@ -5,7 +5,7 @@
 #include <memory>
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using encode::EncodedFrame;
 using encode::EncodedFramePtr;

@@ -27,7 +27,7 @@
 #include "stream/fanout/hub.h"
 
 namespace voxl::net {
-namespace {
+namespace VOXL_TEST_FILE {
 
 namespace asio = boost::asio;
 using tcp = asio::ip::tcp;

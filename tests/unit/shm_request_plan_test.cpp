@@ -7,7 +7,7 @@
 #include "base/block_map.h"
 
 namespace voxl::platform::x11 {
-namespace {
+namespace VOXL_TEST_FILE {
 
 constexpr Size kFrame{1920, 1080};
 

@@ -6,7 +6,7 @@
 #include <utility>
 
 namespace voxl::platform::x11 {
-namespace {
+namespace VOXL_TEST_FILE {
 
 TEST(EnvFlagEnabled, TrueWords) {
   for (const char* v : {"1", "true", "yes", "on", "TRUE", "True", "YES", "yEs", "ON", "On",

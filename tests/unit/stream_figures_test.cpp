@@ -12,7 +12,7 @@
 #include "base/json_text.h"
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 RungFigures sample_rung() {
   RungFigures r;

@@ -5,7 +5,7 @@
 #include <chrono>
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;

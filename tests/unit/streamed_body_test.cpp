@@ -17,7 +17,7 @@
 #include <vector>
 
 namespace voxl::net {
-namespace {
+namespace VOXL_TEST_FILE {
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 namespace voxl::encode {
-namespace {
+namespace VOXL_TEST_FILE {
 
 TEST(StripeLayout, EveryHeightAndCountGivesContiguousMacroblockBands) {
   for (int height = 2; height <= 4320; height += 2) {

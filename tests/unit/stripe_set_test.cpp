@@ -10,7 +10,7 @@
 #include "encode/stripe_layout.h"
 
 namespace voxl::encode {
-namespace {
+namespace VOXL_TEST_FILE {
 
 constexpr Size kSize{320, 240};  // 15 macroblock rows: three bands of 80 rows
 constexpr int64_t kFrameUs = 16'667;

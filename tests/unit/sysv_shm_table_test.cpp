@@ -5,7 +5,7 @@
 #include <string>
 
 namespace voxl::platform::x11 {
-namespace {
+namespace VOXL_TEST_FILE {
 
 const char* const kHeader =
     "       key      shmid perms                  size  cpid  lpid nattch   uid   gid  cuid  cgid"

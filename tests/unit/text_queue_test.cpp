@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 TEST(TextQueue, BoundedInBytes) {
   TextQueue q(100, 10);

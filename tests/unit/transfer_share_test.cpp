@@ -12,7 +12,7 @@
 #include "stream/pacing/transfer_share.h"
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace std::chrono_literals;
 using Time = TransferShare::Time;

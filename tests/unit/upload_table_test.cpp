@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace voxl::files {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace std::chrono_literals;
 using Clock = UploadTable::Clock;

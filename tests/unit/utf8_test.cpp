@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace voxl {
-namespace {
+namespace VOXL_TEST_FILE {
 
 TEST(Utf8, DecodesEveryLength) {
   EXPECT_EQ(decode_utf8("a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"), std::u32string(U"a\u00e9\u20ac\U0001F600"));

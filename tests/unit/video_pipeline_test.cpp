@@ -13,7 +13,7 @@
 #include "fake_video.h"
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace std::chrono_literals;
 using testing::FakeCapturer;

@@ -13,7 +13,7 @@
 #include "stream/video/rung_coder.h"
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;

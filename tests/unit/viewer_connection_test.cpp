@@ -19,7 +19,7 @@
 #include "input/viewer_input.h"
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using json = nlohmann::json;
 using namespace std::chrono_literals;
@@ -428,7 +428,7 @@ TEST_F(ViewerConnectionTest, AViewerThatAskedForAKeyFrameGetsNoDeltasBeforeIt) {
 }  // namespace voxl::stream
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 // The "decoder" message: a viewer that says it decodes High 4:4:4 counts
 // towards the hub's rule; a bad field leaves what it said before.
@@ -469,7 +469,7 @@ TEST_F(ViewerConnectionTest, DecoderMessageSetsWhatTheViewerTakes) {
 }  // namespace voxl::stream
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 // The resize message reaches the controller from full viewers only; input
 // makes a viewer the holder; bad sizes are ignored.
@@ -524,7 +524,7 @@ TEST_F(ViewerConnectionTest, ResizeRequestsGoToTheControllerFromFullViewers) {
 }  // namespace voxl::stream
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 TEST_F(ViewerConnectionTest, SettingsAreAppliedAndAnswered) {
   FakeTransport t;
@@ -602,7 +602,7 @@ TEST_F(ViewerConnectionTest, AViewOnlyViewersCapsOnlyCountTowardsTheStreamsCeili
 }  // namespace voxl::stream
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 TEST_F(ViewerConnectionTest, AViewerRenamingOverAndOverCannotFillAnothersQueue) {
   FakeTransport slow_t, busy_t;

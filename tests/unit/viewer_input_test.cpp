@@ -11,7 +11,7 @@
 #include "fake_input_injector.h"
 
 namespace voxl::input {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using json = nlohmann::json;
 using FakeInjector = voxl::testing::FakeInputInjector;
@@ -277,7 +277,7 @@ TEST_F(ViewerInputTest, DetachReleasesAndForgetsThePlatform) {
 }  // namespace voxl::input
 
 namespace voxl::input {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace std::chrono_literals;
 

@@ -11,7 +11,7 @@
 #include "base/json_fields.h"
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using json = nlohmann::json;
 

@@ -5,7 +5,7 @@
 #include <string>
 
 namespace voxl::platform::x11 {
-namespace {
+namespace VOXL_TEST_FILE {
 
 TEST(ParseXvfbShmid, FindsTheScreenZeroLine) {
   EXPECT_EQ(parse_xvfb_shmid("screen 0 shmid 32781\n"), 32781);

@@ -17,7 +17,7 @@
 #include <vector>
 
 namespace voxl::stream {
-namespace {
+namespace VOXL_TEST_FILE {
 
 std::vector<uint8_t> message_with(const VideoHeader& h, size_t payload_bytes = 0) {
   std::vector<uint8_t> m(kVideoHeaderBytes + payload_bytes, 0xEE);
@@ -295,7 +295,6 @@ TEST(WireFormatPin, ClientReadsEachFieldWhereTheServerWritesIt) {
       << "the client should check the kind byte at offset 0";
 }
 
-}  // namespace
 TEST(WireFormatPin, ClientInputConstantsMatchTheServer) {
   const auto consts = exported_numbers(read_protocol_ts());
   const std::map<std::string, long> expected{
@@ -325,4 +324,5 @@ TEST(WireFormatPin, ClientSettingsBoundsMatchTheServer) {
   }
 }
 
+}  // namespace
 }  // namespace voxl::stream

@@ -22,7 +22,7 @@ extern "C" {
 #endif
 
 namespace voxl::encode {
-namespace {
+namespace VOXL_TEST_FILE {
 
 constexpr Size kSize{320, 240};
 constexpr int64_t kFrameUs = 16'667;

@@ -11,7 +11,7 @@
 #include <string>
 
 namespace voxl::platform::x11 {
-namespace {
+namespace VOXL_TEST_FILE {
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

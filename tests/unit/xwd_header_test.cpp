@@ -8,7 +8,7 @@
 #include <vector>
 
 namespace voxl::platform::x11 {
-namespace {
+namespace VOXL_TEST_FILE {
 
 // Field numbers of the 25 big-endian CARD32s at the start of an XWD file.
 enum Field : int {

@@ -19,7 +19,7 @@
 #include "platform/file_jail.h"
 
 namespace voxl::files {
-namespace {
+namespace VOXL_TEST_FILE {
 
 namespace fs = std::filesystem;
 

@@ -16,7 +16,7 @@
 #include "x11_test_support.h"
 
 namespace voxl::testing {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using platform::x11::VirtualDisplay;
 using platform::x11::VirtualDisplayOptions;

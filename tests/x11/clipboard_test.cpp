@@ -25,7 +25,7 @@
 #include "xclip.h"
 
 namespace voxl::input {
-namespace {
+namespace VOXL_TEST_FILE {
 
 namespace asio = boost::asio;
 using testing::run_xclip;

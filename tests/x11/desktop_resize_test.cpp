@@ -9,7 +9,7 @@
 #include "x11_test_support.h"
 
 namespace voxl::testing {
-namespace {
+namespace VOXL_TEST_FILE {
 
 platform::DesktopOptions resizable_xvfb(Size size, bool resize) {
   platform::DesktopOptions o;

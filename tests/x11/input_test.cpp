@@ -18,7 +18,7 @@
 #include "x11_test_support.h"
 
 namespace voxl::input {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using testing::EventRecorder;
 using testing::InputEvent;

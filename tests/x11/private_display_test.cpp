@@ -17,7 +17,7 @@
 #include "platform/x11/x_authority.h"
 
 namespace voxl::testing {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using platform::x11::VirtualDisplay;
 using platform::x11::VirtualDisplayOptions;

@@ -14,7 +14,7 @@
 #include "x11_test_support.h"
 
 namespace voxl::testing {
-namespace {
+namespace VOXL_TEST_FILE {
 
 using capture::CaptureStatus;
 using capture::FramePool;

@@ -30,7 +30,7 @@
 #include "x11_test_support.h"
 
 namespace voxl::testing {
-namespace {
+namespace VOXL_TEST_FILE {
 
 namespace asio = boost::asio;
 using namespace std::chrono_literals;
