@@ -1,7 +1,7 @@
 # Dependencies of the windows-cross build. Debian has no Windows builds of
 # x264, Opus, libyuv, OpenSSL or libpng: scripts/windows-deps cross-builds
 # them from Debian's source packages into a folder that VOXL_WINDOWS_DEPS
-# names (scripts/test passes it). With it, voxl.exe is linked statically;
+# names (-DVOXL_WINDOWS_DEPS=...). With it, voxl.exe is linked statically;
 # without it, everything is compiled against the host's headers of those
 # libraries and archived, and the daemon is not linked.
 # Header-only libraries (Boost.Asio/Beast, nlohmann-json, CLI11, spdlog and
