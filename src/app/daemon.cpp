@@ -17,6 +17,7 @@
 #include "app/server_wiring.h"
 #include "app/video_wiring.h"
 #include "input/interaction.h"
+#include "platform/console_close.h"
 #include "platform/desktop_environment.h"
 #include "platform/fd_limits.h"
 #include "platform/service_manager.h"
@@ -28,11 +29,33 @@ namespace asio = boost::asio;
 namespace {
 
 // Runs what the closed sessions and cancelled waits left on the loop, so
-// nothing in it holds a part that is about to go. Bounded: an ending
-// session schedules a handful of handlers, not an endless chain.
-void drain(asio::io_context& io) {
+// nothing in it holds a part that is about to go. Bounded by handler, not by
+// round: an ending session schedules a handful of handlers, and a chain
+// that keeps posting itself must not keep the daemon from exiting.
+void drain(asio::io_context& io, const Logger& log) {
+  constexpr int kMaxHandlers = 100000;
   io.restart();
-  for (int round = 0; round < 1000 && io.poll() > 0; ++round) {
+  int ran = 0;
+  while (ran < kMaxHandlers && io.poll_one() > 0) ++ran;
+  if (ran == kMaxHandlers) log->warn("stopping: handlers kept coming after {} of them; not waiting for more", ran);
+}
+
+const char* signal_name(int sig) {
+  switch (sig) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+#ifdef SIGHUP
+    case SIGHUP:
+      return "SIGHUP";
+#endif
+#ifdef SIGBREAK
+    case SIGBREAK:
+      return "SIGBREAK";
+#endif
+    default:
+      return "a signal";
   }
 }
 
@@ -66,6 +89,11 @@ int run_daemon(const Config& config, const Logger& log) {
   // size put back, recordings finished).
   signals.add(SIGHUP);
 #endif
+#ifdef SIGBREAK
+  // Windows: Ctrl+Break; closing the console raises SIGTERM (ConsoleClose).
+  signals.add(SIGBREAK);
+#endif
+  const platform::ConsoleClose console_close;
 
   // Viewers' and agents' positions follow the picture the stream shows.
   if (input::Interaction* interaction = input.interaction())
@@ -79,7 +107,7 @@ int run_daemon(const Config& config, const Logger& log) {
   });
   signals.async_wait([&log, &io](const boost::system::error_code& ec, int sig) {
     if (ec) return;
-    log->info("stopping ({})", sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP");
+    log->info("stopping ({})", signal_name(sig));
     io.stop();
   });
   // A generated token is shown in the address, the only place to learn
@@ -102,7 +130,7 @@ int run_daemon(const Config& config, const Logger& log) {
   if (metrics_server) metrics_server->stop();
   server->stop();
   signals.cancel();
-  drain(io);
+  drain(io, log);
   return exit_code;
 }
 

@@ -254,5 +254,50 @@ TEST(WindowsDamageWatcher, ReportsARedraw) {
   EXPECT_FALSE(watcher.failed());
 }
 
+// The first change after a take() is reported once: waiting again without
+// taking is not called back until someone takes (a loop that re-arms on
+// every report would otherwise spin).
+TEST(WindowsDamageWatcher, ReportsAChangeOnceUntilTaken) {
+  TestWindow w(kWhere, red_with_blue_box());
+  {
+    auto c = make_capturer();
+    capture::FramePool pool(2);
+    ASSERT_TRUE(capture_until(*c, pool, [](const capture::Frame& f) { return shows_red_with_blue_box(f, kWhere.x, kWhere.y); }));
+  }
+  boost::asio::io_context io;
+  WindowsDamageWatcher watcher(io, make_capturer());
+  std::vector<Rect> rects;
+  watcher.take(rects);
+  int calls = 0;
+  watcher.async_wait([&] { ++calls; });
+  Paint p = red_with_blue_box();
+  p.boxes.push_back({Rect{10, 100, 50, 20}, kGreen});
+  w.repaint(p);
+  const auto end = std::chrono::steady_clock::now() + kDeadline;
+  while (calls == 0 && std::chrono::steady_clock::now() < end) {
+    io.restart();
+    io.run_for(100ms);
+  }
+  ASSERT_EQ(calls, 1) << "the watcher never reported the redraw";
+  EXPECT_TRUE(watcher.poll());
+
+  // Again, without taking: nothing more to report.
+  watcher.async_wait([&] { ++calls; });
+  io.restart();
+  io.poll();
+  EXPECT_EQ(calls, 1) << "the same change was reported again";
+  EXPECT_TRUE(watcher.poll()) << "the change is still there to take";
+
+  // Taken, then a new change: reported again.
+  ASSERT_TRUE(watcher.take(rects));
+  p.boxes.push_back({Rect{70, 100, 30, 20}, kGreen});
+  w.repaint(p);
+  while (calls == 1 && std::chrono::steady_clock::now() < end) {
+    io.restart();
+    io.run_for(100ms);
+  }
+  EXPECT_EQ(calls, 2) << "the next change after take() was not reported";
+}
+
 }  // namespace
 }  // namespace voxl::platform::windows

@@ -3,7 +3,12 @@
 # Wine prefix, and exits with the program's status:
 #
 #   run_under_wine.sh PROGRAM.exe [ARGS...]
+#   run_under_wine.sh --script SCRIPT [ARGS...]
 #
+# The screen is 1024x768 unless VOXL_WINE_SCREEN (WxH) says otherwise.
+# The second form runs a test script (not under Wine) once the prefix is
+# ready, with DISPLAY, WINEPREFIX and VOXL_WINE (the wine program to start
+# Windows programs with) set; the script starts its Windows programs itself.
 # Xvfb picks a free display number itself (-displayfd), the prefix lives in
 # a temporary folder made for this run, and both are gone afterwards, also
 # when the program fails or the run is interrupted. Creating the prefix
@@ -12,10 +17,19 @@ set -euo pipefail
 
 die() { printf 'run_under_wine: %s\n' "$*" >&2; exit 2; }
 
-[ $# -ge 1 ] || die "usage: run_under_wine.sh PROGRAM.exe [ARGS...]"
-program=$1
-shift
-[ -f "$program" ] || die "no test program at $program: build it with 'cmake --preset windows-cross && cmake --build --preset windows-cross --target voxl_windows_tests'"
+[ $# -ge 1 ] || die "usage: run_under_wine.sh PROGRAM.exe [ARGS...] | --script SCRIPT [ARGS...]"
+script=
+if [ "$1" = --script ]; then
+  [ $# -ge 2 ] || die "usage: run_under_wine.sh --script SCRIPT [ARGS...]"
+  script=$2
+  shift 2
+  command -v "$script" >/dev/null || die "no test script or program $script"
+  program=$script
+else
+  program=$1
+  shift
+  [ -f "$program" ] || die "no test program at $program: build it with 'cmake --preset windows-cross && cmake --build --preset windows-cross --target voxl_windows_tests'"
+fi
 
 wine=$(command -v wine64 || true)
 [ -n "$wine" ] || { [ -x /usr/lib/wine/wine64 ] && wine=/usr/lib/wine/wine64; }
@@ -46,7 +60,7 @@ trap 'exit 143' TERM
 
 # Xvfb writes the display it chose to the FIFO once it accepts clients.
 mkfifo "$tmp/displayfd"
-Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp 3>"$tmp/displayfd" >"$tmp/xvfb.log" 2>&1 &
+Xvfb -displayfd 3 -screen 0 "${VOXL_WINE_SCREEN:-1024x768}x24" -nolisten tcp 3>"$tmp/displayfd" >"$tmp/xvfb.log" 2>&1 &
 xvfb_pid=$!
 display=
 read -r -t 60 display <"$tmp/displayfd" || true
@@ -90,7 +104,11 @@ watch_output() {
 run_program() {
   rm -f "$tmp/crashed" "$tmp/pid"
   status=0
-  setsid "$wine" "$program" "$@" > >(watch_output) 2>&1 &
+  if [ -n "$script" ]; then
+    VOXL_WINE=$wine setsid "$script" "$@" > >(watch_output) 2>&1 &
+  else
+    setsid "$wine" "$program" "$@" > >(watch_output) 2>&1 &
+  fi
   echo $! >"$tmp/pid"
   wait "$!" || status=$?
   WINEPREFIX="$tmp/prefix" wineserver -k >/dev/null 2>&1 || true

@@ -1,14 +1,16 @@
-// The --exec job object and the display-mode resizer on a real (Wine)
-// desktop.
+// The --exec job object, the display-mode resizer and the console's close
+// on a real (Wine) desktop.
 #include <gtest/gtest.h>
 #include <windows.h>
 #include <tlhelp32.h>
 
 #include <chrono>
+#include <csignal>
 #include <thread>
 #include <vector>
 
 #include "base/logging.h"
+#include "platform/console_close.h"
 #include "platform/windows/capture/monitors.h"
 #include "platform/windows/display_mode_resizer.h"
 #include "platform/windows/job_process.h"
@@ -90,6 +92,23 @@ TEST(WindowsDisplayModeResizer, ReadsTheDisplaysScaling) {
   DisplayModeResizer r(m.monitor.device, test_log());
   EXPECT_GE(r.display_scale(), 1.0);
   EXPECT_LE(r.display_scale(), 4.0);
+}
+
+}  // namespace
+}  // namespace voxl::platform::windows
+
+namespace voxl::platform::windows {
+namespace {
+
+TEST(WindowsConsoleClose, ClosingTheConsoleIsSigtermWhileCtrlCStaysWithTheRuntime) {
+  EXPECT_EQ(ConsoleClose::signal_for(CTRL_CLOSE_EVENT), SIGTERM);
+  EXPECT_EQ(ConsoleClose::signal_for(CTRL_LOGOFF_EVENT), SIGTERM);
+  EXPECT_EQ(ConsoleClose::signal_for(CTRL_SHUTDOWN_EVENT), SIGTERM);
+  EXPECT_EQ(ConsoleClose::signal_for(CTRL_C_EVENT), 0);
+  EXPECT_EQ(ConsoleClose::signal_for(CTRL_BREAK_EVENT), 0);
+  // Installs and removes its handler (Wine's console accepts it).
+  ConsoleClose close;
+  ConsoleClose again;
 }
 
 }  // namespace

@@ -11,7 +11,8 @@
 namespace voxl::platform::windows {
 
 // The system's message for `code` (an HRESULT or a Win32 error), in UTF-8,
-// without the trailing line break; "error 0x…" when the system has none.
+// without the trailing line break; WASAPI's AUDCLNT_E_ names by name;
+// "error 0x…" when the system has no text.
 std::string system_message(uint32_t code);
 // "<what>: <system text> (0x…)".
 std::string describe_hresult(const std::string& what, long hr);

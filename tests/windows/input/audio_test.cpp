@@ -13,6 +13,7 @@
 #include "platform/windows/audio/pcm_converter.h"
 #include "platform/windows/audio/wasapi_loopback_source.h"
 #include "platform/windows/audio/wasapi_microphone_sink.h"
+#include "platform/windows/win_error.h"
 
 namespace voxl::platform::windows {
 namespace {
@@ -96,6 +97,18 @@ TEST(PcmConverter, SilentPacketsAndTheBound) {
   c.push(nullptr, PcmConverter::kMaxBufferedFrames * 2, true);
   EXPECT_EQ(c.buffered_frames(), PcmConverter::kMaxBufferedFrames);
   EXPECT_GT(c.dropped_frames(), 0u);
+}
+
+}  // namespace
+}  // namespace voxl::platform::windows
+
+namespace voxl::platform::windows {
+namespace {
+
+TEST(WindowsErrors, WasapiCodesAreNamed) {
+  EXPECT_EQ(describe_hresult("the capture client", long(0x88890003)),
+            "the capture client: AUDCLNT_E_WRONG_ENDPOINT_TYPE (0x88890003)");
+  EXPECT_EQ(system_message(0x88890004), "AUDCLNT_E_DEVICE_INVALIDATED");
 }
 
 }  // namespace

@@ -30,6 +30,10 @@ struct WindowsDamageWatcher::Shared {
   std::condition_variable cv;
   bool stop = false;
   bool notified = false;  // a change since the last take()
+  // A change or the failure not yet handed to a `ready`: each is reported
+  // once, so a caller that waits again without taking is not called back
+  // at once, over and over.
+  bool undelivered = false;
   bool failed = false;
   std::vector<Rect> rects;
   std::function<void()> ready;
@@ -57,9 +61,11 @@ WindowsDamageWatcher::~WindowsDamageWatcher() {
   thread_.join();
 }
 
-// Called with the lock held: hands `ready` to the loop, if someone waits.
+// Called with the lock held: hands `ready` to the loop, if someone waits
+// and there is something to report.
 void WindowsDamageWatcher::notify_locked() {
-  if (!shared_->ready) return;
+  if (!shared_->ready || !shared_->undelivered) return;
+  shared_->undelivered = false;
   std::function<void()> ready = std::move(shared_->ready);
   shared_->ready = nullptr;
   boost::asio::post(shared_->io, [s = shared_, ready = std::move(ready)] {
@@ -85,6 +91,7 @@ void WindowsDamageWatcher::watch_once(bool now) {
     }
     if (!shared_->notified) {
       shared_->notified = true;
+      shared_->undelivered = true;
       notify_locked();
     }
   } else if (changed && !now) {
@@ -117,6 +124,7 @@ void WindowsDamageWatcher::run() {
     // Nothing escapes the thread: the watcher reports itself failed.
     std::lock_guard lock(shared_->mu);
     shared_->failed = true;
+    shared_->undelivered = true;
     shared_->sync_done = shared_->sync_requested;
     shared_->cv.notify_all();
     notify_locked();
@@ -126,7 +134,7 @@ void WindowsDamageWatcher::run() {
 void WindowsDamageWatcher::async_wait(std::function<void()> ready) {
   std::lock_guard lock(shared_->mu);
   shared_->ready = std::move(ready);
-  if (shared_->notified || shared_->failed) notify_locked();
+  notify_locked();
 }
 
 bool WindowsDamageWatcher::poll() {
@@ -152,6 +160,7 @@ bool WindowsDamageWatcher::take(std::vector<Rect>& out) {
   out.insert(out.end(), shared_->rects.begin(), shared_->rects.end());
   shared_->rects.clear();
   shared_->notified = false;
+  shared_->undelivered = false;  // taken: nothing left to report
   shared_->cv.notify_all();
   return true;
 }

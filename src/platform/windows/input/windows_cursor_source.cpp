@@ -38,6 +38,7 @@ struct WindowsCursorSource::ThreadSide {
   std::vector<input::CursorImagePtr> known;  // most recent last, at most kCacheSize
   input::CursorImagePtr last;
   uint64_t next_serial = 1;
+  bool said_unreadable = false;  // the stand-in arrow is explained once
 };
 
 WindowsCursorSource::WindowsCursorSource(boost::asio::io_context& io, Logger log)
@@ -95,8 +96,17 @@ void WindowsCursorSource::refresh() {
   else
     img = read_cursor_image(info.hCursor);
   if (!img) {
-    log_->debug("cursor: cannot read the bitmaps of cursor {}", static_cast<void*>(info.hCursor));
-    return;
+    // Windows lets any program read the cursor GetCursorInfo names; Wine
+    // does not when another program made it (GetIconInfo: invalid cursor
+    // handle). The standard arrow stands in, so no stale shape stays.
+    const std::string why = describe_last_error("GetIconInfo");
+    img = read_cursor_image(LoadCursorW(nullptr, MAKEINTRESOURCEW(32512)));  // IDC_ARROW
+    if (!t.said_unreadable) {
+      log_->info("cursor: cannot read the shape of cursor {} ({}); viewers see the standard arrow for such shapes",
+                 static_cast<void*>(info.hCursor), why);
+      t.said_unreadable = true;
+    }
+    if (!img) return;
   }
   if (t.last && same_shape(*t.last, *img)) return;
   input::CursorImagePtr shape;
