@@ -220,14 +220,26 @@ TEST(WindowsCapture, WakeInterruptsAWait) {
   EXPECT_FALSE(waiting2.get());
 }
 
+// Until a window is on the screen, a watcher started then would see it appear.
+void wait_until_shown() {
+  auto c = make_capturer();
+  capture::FramePool pool(2);
+  ASSERT_TRUE(capture_until(*c, pool, [](const capture::Frame& f) { return shows_red_with_blue_box(f, kWhere.x, kWhere.y); }));
+}
+
+// Runs `io` until `done()` or the deadline.
+template <typename Done>
+void run_until(boost::asio::io_context& io, Done done) {
+  const auto end = std::chrono::steady_clock::now() + kDeadline;
+  while (!done() && std::chrono::steady_clock::now() < end) {
+    io.restart();
+    io.run_for(100ms);
+  }
+}
+
 TEST(WindowsDamageWatcher, ReportsARedraw) {
   TestWindow w(kWhere, red_with_blue_box());
-  {
-    // Until the window is on the screen, a watcher would see it appear.
-    auto c = make_capturer();
-    capture::FramePool pool(2);
-    ASSERT_TRUE(capture_until(*c, pool, [](const capture::Frame& f) { return shows_red_with_blue_box(f, kWhere.x, kWhere.y); }));
-  }
+  wait_until_shown();
   boost::asio::io_context io;
   WindowsDamageWatcher watcher(io, make_capturer());
   std::vector<Rect> rects;
@@ -240,11 +252,7 @@ TEST(WindowsDamageWatcher, ReportsARedraw) {
   const Rect box{10, 100, 50, 20};
   p.boxes.push_back({box, kGreen});
   w.repaint(p);
-  const auto end = std::chrono::steady_clock::now() + kDeadline;
-  while (!ready && std::chrono::steady_clock::now() < end) {
-    io.restart();
-    io.run_for(100ms);
-  }
+  run_until(io, [&] { return ready; });
   ASSERT_TRUE(ready) << "the watcher never reported the redraw";
   EXPECT_TRUE(watcher.poll());
   ASSERT_TRUE(watcher.take(rects));
@@ -259,11 +267,7 @@ TEST(WindowsDamageWatcher, ReportsARedraw) {
 // every report would otherwise spin).
 TEST(WindowsDamageWatcher, ReportsAChangeOnceUntilTaken) {
   TestWindow w(kWhere, red_with_blue_box());
-  {
-    auto c = make_capturer();
-    capture::FramePool pool(2);
-    ASSERT_TRUE(capture_until(*c, pool, [](const capture::Frame& f) { return shows_red_with_blue_box(f, kWhere.x, kWhere.y); }));
-  }
+  wait_until_shown();
   boost::asio::io_context io;
   WindowsDamageWatcher watcher(io, make_capturer());
   std::vector<Rect> rects;
@@ -273,11 +277,7 @@ TEST(WindowsDamageWatcher, ReportsAChangeOnceUntilTaken) {
   Paint p = red_with_blue_box();
   p.boxes.push_back({Rect{10, 100, 50, 20}, kGreen});
   w.repaint(p);
-  const auto end = std::chrono::steady_clock::now() + kDeadline;
-  while (calls == 0 && std::chrono::steady_clock::now() < end) {
-    io.restart();
-    io.run_for(100ms);
-  }
+  run_until(io, [&] { return calls > 0; });
   ASSERT_EQ(calls, 1) << "the watcher never reported the redraw";
   EXPECT_TRUE(watcher.poll());
 
@@ -292,10 +292,7 @@ TEST(WindowsDamageWatcher, ReportsAChangeOnceUntilTaken) {
   ASSERT_TRUE(watcher.take(rects));
   p.boxes.push_back({Rect{70, 100, 30, 20}, kGreen});
   w.repaint(p);
-  while (calls == 1 && std::chrono::steady_clock::now() < end) {
-    io.restart();
-    io.run_for(100ms);
-  }
+  run_until(io, [&] { return calls > 1; });
   EXPECT_EQ(calls, 2) << "the next change after take() was not reported";
 }
 

@@ -7,7 +7,8 @@
 // DESKTOP's size and a fresh Wine prefix. Environment (set by
 // tests/CMakeLists.txt and the runner):
 //   VOXL_WINE            the wine program
-//   VOXL_WINDOWS_EXE     voxl.exe
+//   VOXL_WINDOWS_ZIP     voxl-<version>-windows-x64.zip, whose voxl.exe runs
+//                        (or VOXL_WINDOWS_EXE, a voxl.exe to run instead)
 //   VOXL_WINDOWS_PROBE   voxl_windows_probe.exe
 //   DISPLAY, WINEPREFIX  the runner's display and prefix
 //
@@ -28,7 +29,8 @@ const opts = { timeout: e2e.TEST_TIMEOUT_MS };
 const execFileP = promisify(execFile);
 
 const WINE = process.env.VOXL_WINE || "wine";
-const VOXL_EXE = process.env.VOXL_WINDOWS_EXE;
+const ZIP = process.env.VOXL_WINDOWS_ZIP;
+let VOXL_EXE = process.env.VOXL_WINDOWS_EXE;
 const PROBE_EXE = process.env.VOXL_WINDOWS_PROBE;
 const TOKEN = "wine-test-token-0123456789";
 // The probe's colour, its click mark's, and the colour /wait sees it change to.
@@ -104,7 +106,21 @@ let base;
 let pulse;
 
 before(async () => {
-  assert.ok(VOXL_EXE && fs.existsSync(VOXL_EXE), `no voxl.exe at ${VOXL_EXE}`);
+  if (!VOXL_EXE) {
+    // Unpacked as a user would; the zip's folder has what its README says.
+    assert.ok(ZIP && fs.existsSync(ZIP), `no Windows zip at ${ZIP}: scripts/test makes it (scripts/package-windows)`);
+    const dir = await e2e.tempDir(scope, "zip");
+    await execFileP("bsdtar", ["-xf", ZIP, "-C", dir], { timeout: 60_000 });
+    const [folder] = await fs.promises.readdir(dir);
+    assert.match(folder, /^voxl-[0-9.]+-windows-x64$/);
+    const files = await fs.promises.readdir(path.join(dir, folder));
+    for (const want of ["voxl.exe", "README.txt", "COPYING.txt", "SOURCES.txt", "LICENSES"]) assert.ok(files.includes(want), `the zip lacks ${want}: ${files}`);
+    const licences = await fs.promises.readdir(path.join(dir, folder, "LICENSES"));
+    for (const want of ["voxl.txt", "x264.txt", "opus.txt", "libyuv.txt", "openssl.txt", "libpng1.6.txt", "zlib.txt"])
+      assert.ok(licences.includes(want), `LICENSES lacks ${want}: ${licences}`);
+    VOXL_EXE = path.join(dir, folder, "voxl.exe");
+  }
+  assert.ok(fs.existsSync(VOXL_EXE), `no voxl.exe at ${VOXL_EXE}`);
   assert.ok(PROBE_EXE && fs.existsSync(PROBE_EXE), `no probe at ${PROBE_EXE}`);
   probe = startWindowsProgram(scope, PROBE_EXE, [], "the probe");
   await probe.waitFor((l) => l.some((x) => x.startsWith("ready")), 120_000, "ready line");

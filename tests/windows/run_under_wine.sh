@@ -3,12 +3,14 @@
 # Wine prefix, and exits with the program's status:
 #
 #   run_under_wine.sh PROGRAM.exe [ARGS...]
-#   run_under_wine.sh --script SCRIPT [ARGS...]
+#   run_under_wine.sh --script COMMAND [ARGS...]
 #
-# The screen is 1024x768 unless VOXL_WINE_SCREEN (WxH) says otherwise.
-# The second form runs a test script (not under Wine) once the prefix is
-# ready, with DISPLAY, WINEPREFIX and VOXL_WINE (the wine program to start
-# Windows programs with) set; the script starts its Windows programs itself.
+# The second form runs a Linux command (a test script, or node with a test
+# file) once the prefix is ready, with DISPLAY, WINEPREFIX and VOXL_WINE
+# (the wine program to start Windows programs with) set; it starts its
+# Windows programs itself. The screen is 1024x768 unless VOXL_WINE_SCREEN
+# (WxH) says otherwise.
+#
 # Xvfb picks a free display number itself (-displayfd), the prefix lives in
 # a temporary folder made for this run, and both are gone afterwards, also
 # when the program fails or the run is interrupted. Creating the prefix
@@ -17,13 +19,13 @@ set -euo pipefail
 
 die() { printf 'run_under_wine: %s\n' "$*" >&2; exit 2; }
 
-[ $# -ge 1 ] || die "usage: run_under_wine.sh PROGRAM.exe [ARGS...] | --script SCRIPT [ARGS...]"
+[ $# -ge 1 ] || die "usage: run_under_wine.sh PROGRAM.exe [ARGS...] | --script COMMAND [ARGS...]"
 script=
 if [ "$1" = --script ]; then
-  [ $# -ge 2 ] || die "usage: run_under_wine.sh --script SCRIPT [ARGS...]"
+  [ $# -ge 2 ] || die "usage: run_under_wine.sh --script COMMAND [ARGS...]"
   script=$2
   shift 2
-  command -v "$script" >/dev/null || die "no test script or program $script"
+  command -v "$script" >/dev/null || die "no command $script"
   program=$script
 else
   program=$1
