@@ -1,6 +1,7 @@
 // The file jail on Linux: openat2(RESOLVE_BENEATH) from the root's
 // descriptor, or a walk of O_NOFOLLOW opens where the kernel has no openat2.
 #include "platform/file_jail.h"
+#include "platform/jail_path.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -16,8 +17,6 @@
 namespace voxl::platform {
 
 namespace {
-
-constexpr size_t kMaxPath = 4096;
 
 JailStatus failure(int err, const std::string& what) {
   JailStatus s;
@@ -44,23 +43,6 @@ JailStatus failure(int err, const std::string& what) {
 
 JailStatus refused(JailError e, std::string message) { return {e, std::move(message)}; }
 
-// The jail's own check of a path it is handed (the parser comes first):
-// relative, no empty, "." or ".." component, no NUL.
-bool plain_relative(const std::string& rel) {
-  if (rel.empty()) return true;
-  if (rel.size() > kMaxPath || rel.front() == '/' || rel.back() == '/' || rel.find('\0') != std::string::npos)
-    return false;
-  size_t start = 0;
-  while (start <= rel.size()) {
-    size_t end = rel.find('/', start);
-    if (end == std::string::npos) end = rel.size();
-    const std::string_view part(rel.data() + start, end - start);
-    if (part.empty() || part == "." || part == ".." || part.size() > 255) return false;
-    start = end + 1;
-  }
-  return true;
-}
-
 FileInfo describe(const struct stat& st) {
   FileInfo info;
   info.kind = S_ISREG(st.st_mode)   ? FileInfo::Kind::kFile
@@ -71,13 +53,6 @@ FileInfo describe(const struct stat& st) {
   info.version = std::to_string(st.st_dev) + "-" + std::to_string(st.st_ino) + "-" + std::to_string(st.st_size) +
                  "-" + std::to_string(st.st_ctim.tv_sec) + "." + std::to_string(st.st_ctim.tv_nsec);
   return info;
-}
-
-// Splits "a/b/c" into its folder "a/b" and last name "c".
-std::pair<std::string, std::string> split_last(const std::string& rel) {
-  const size_t slash = rel.rfind('/');
-  if (slash == std::string::npos) return {"", rel};
-  return {rel.substr(0, slash), rel.substr(slash + 1)};
 }
 
 }  // namespace
@@ -223,7 +198,7 @@ JailStatus FileJail::list(const std::string& rel, size_t max_entries, std::vecto
     if (S_ISLNK(st.st_mode)) {
       // Described by its target, found the way every other lookup is.
       const std::string target = prefix + name;
-      const int t = prefix.size() + name.size() < kMaxPath ? impl_->open_beneath(target, O_PATH) : -1;
+      const int t = prefix.size() + name.size() < kMaxJailPath ? impl_->open_beneath(target, O_PATH) : -1;
       struct stat tst {};
       if (t >= 0 && ::fstat(t, &tst) == 0) entry.info = describe(tst);
       else entry.info = describe(st), entry.info.kind = FileInfo::Kind::kOther, entry.info.size = 0;

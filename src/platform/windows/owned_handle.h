@@ -28,6 +28,8 @@ class OwnedHandle {
 
   HANDLE get() const { return h_; }
   explicit operator bool() const { return h_ != nullptr; }
+  // The caller owns it afterwards.
+  HANDLE release() { return std::exchange(h_, nullptr); }
   void reset() {
     if (h_) CloseHandle(h_);
     h_ = nullptr;
