@@ -1,6 +1,7 @@
 // The jail on the real kernel, in a fresh folder per test: every way out
 // of the root fails, and nothing outside it is read, made or changed.
 #include "platform/file_jail.h"
+#include "../common/read_jailed.h"
 
 #include <gtest/gtest.h>
 
@@ -42,18 +43,7 @@ class FileJailTest : public ::testing::Test {
     std::ifstream in(p, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), {}};
   }
-  std::string read_jailed(const std::string& rel, JailStatus& s) {
-    OwnedFile f;
-    FileInfo info;
-    s = jail_->open_read(rel, f, info);
-    if (!s) return "";
-    std::string out(info.size, '\0');
-    size_t got = 0;
-    std::string error;
-    EXPECT_TRUE(read_at(f.get(), out.data(), out.size(), 0, got, error)) << error;
-    out.resize(got);
-    return out;
-  }
+  std::string read_jailed(const std::string& rel, JailStatus& s) { return platform::read_jailed(*jail_, rel, s); }
 
   fs::path base_, root_;
   std::unique_ptr<FileJail> jail_;

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "platform/file_jail.h"
+#include "../common/read_jailed.h"
 #include "platform/windows/wide_string.h"
 
 namespace voxl::platform {
@@ -50,18 +51,7 @@ class WindowsFileJail : public ::testing::Test {
     ASSERT_TRUE(jail_) << error;
   }
 
-  std::string read_jailed(const std::string& rel, JailStatus& s) {
-    OwnedFile f;
-    FileInfo info;
-    s = jail_->open_read(rel, f, info);
-    if (!s) return "";
-    std::string out(info.size, '\0');
-    size_t got = 0;
-    std::string error;
-    EXPECT_TRUE(read_at(f.get(), out.data(), out.size(), 0, got, error)) << error;
-    out.resize(got);
-    return out;
-  }
+  std::string read_jailed(const std::string& rel, JailStatus& s) { return platform::read_jailed(*jail_, rel, s); }
 
   std::string base_;
   std::unique_ptr<FileJail> jail_;
