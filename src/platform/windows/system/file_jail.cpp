@@ -230,13 +230,17 @@ struct FileJail::Impl {
     }
   }
 
-  // Opens `rel` (not "") as `r` says.
-  JailStatus open(const std::string& rel, const Request& r, OwnedHandle& out) const {
+  // Opens `rel` (not "") as `r` says; `path` is its checked path.
+  JailStatus open(const std::string& rel, const Request& r, OwnedHandle& out, std::wstring& path) const {
     OwnedHandle dir;
-    std::wstring dir_path, path;
+    std::wstring dir_path;
     std::string last;
     if (JailStatus s = walk_to_parent(rel, false, dir, dir_path, last); !s) return s;
     return open_in(dir ? dir.get() : root_handle.get(), dir_path, last, r, rel, out, path);
+  }
+  JailStatus open(const std::string& rel, const Request& r, OwnedHandle& out) const {
+    std::wstring path;
+    return open(rel, r, out, path);
   }
 
   // A handle of `rel` for looking at it or listing it; "" is the root.
@@ -328,15 +332,7 @@ JailStatus FileJail::list(const std::string& rel, size_t max_entries, std::vecto
     Request r;
     r.access = kFolder;
     r.options = FILE_DIRECTORY_FILE;
-    OwnedHandle parent;
-    std::string last;
-    if (JailStatus s = impl_->walk_to_parent(rel, false, parent, dir_path, last); !s) return s;
-    std::wstring path;
-    if (JailStatus s = impl_->open_in(parent ? parent.get() : impl_->root_handle.get(), dir_path, last, r,
-                                      rel, dir, path);
-        !s)
-      return s;
-    dir_path = path;
+    if (JailStatus s = impl_->open(rel, r, dir, dir_path); !s) return s;
   }
   std::vector<unsigned char> buf(64 * 1024);
   bool first = true;
