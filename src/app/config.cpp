@@ -18,6 +18,7 @@
 #include "app/flag_table.h"
 #include "app/secret_file.h"
 #include "net/access_policy.h"
+#include "platform/user_paths.h"
 
 namespace voxl::app {
 
@@ -192,11 +193,7 @@ ParseOutcome refuse(std::string message) {
 
 }  // namespace
 
-std::string default_files_root() {
-  const char* home = std::getenv("HOME");
-  // Never "/" by default: without a home there is nothing to serve.
-  return home != nullptr && home[0] == '/' ? home : "";
-}
+std::string default_files_root() { return platform::home_folder(); }
 
 std::optional<Size> parse_size(const std::string& text) {
   const size_t x = text.find('x');

@@ -38,7 +38,7 @@ struct ListenPoint {
   friend bool operator==(const ListenPoint&, const ListenPoint&) = default;
 };
 
-// $HOME, or "" (file transfer off) when it is unset or not absolute.
+// The user's home folder (platform/user_paths.h), or "" (file transfer off).
 std::string default_files_root();
 
 struct Config {

@@ -43,7 +43,10 @@ ConfigReport check_config(const Config& c) {
   const bool transfers = c.file_transfers.upload || c.file_transfers.download;
   if (transfers && !c.files_root.empty()) {
     std::error_code ec;
-    if (!std::filesystem::is_directory(c.files_root, ec))
+    // The flag is UTF-8; a plain std::string would be read in the system's
+    // code page on Windows.
+    const std::filesystem::path root(std::u8string(c.files_root.begin(), c.files_root.end()));
+    if (!std::filesystem::is_directory(root, ec))
       r.problems.push_back("--files-root: '" + c.files_root + "' is not a folder" +
                            (ec ? " (" + ec.message() + ")" : ""));
   }

@@ -10,13 +10,17 @@ FilesWiring::FilesWiring(const Config& config, boost::asio::io_context& io, cons
   const FileTransfers& t = config.file_transfers;
   if (!t.upload && !t.download) return;
   if (config.files_root.empty()) {
-    log->warn("file transfer is off: there is no $HOME to serve; name a folder with --files-root");
+    log->warn("file transfer is off: there is no home folder to serve; name a folder with --files-root");
     return;
   }
   std::string error;
   auto jail = platform::FileJail::open(config.files_root, error);
   if (!jail) {
     log->warn("file transfer is off: --files-root {}", error);
+    return;
+  }
+  if (auto named = platform::FileJail::check_names(config.upload_dir); t.upload && !named) {
+    log->warn("file transfer is off: --upload-dir {}", named.message);
     return;
   }
   files::FilesOptions o;

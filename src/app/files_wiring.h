@@ -1,7 +1,6 @@
 // File transfer as the flags set it (--file-transfers, --files-root,
 // --upload-dir, --max-upload-mb): the Files panel's endpoints, or none when
-// both directions are off, the root cannot be opened (said in the log), or
-// this build has no file transfer (Windows, for now).
+// both directions are off or the root cannot be opened (said in the log).
 //
 // Threads: the loop thread. Lifetime: made before the server that serves
 // endpoints(), destroyed after it (it joins its disk thread then).

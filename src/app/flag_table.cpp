@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "app/flag_values.h"
+#include "platform/user_paths.h"
 
 namespace voxl::app {
 
@@ -39,7 +40,7 @@ bool apply_crf(const std::string& text, Config& c) {
   return true;
 }
 
-bool is_absolute_path(std::string_view text) { return text.starts_with('/'); }
+bool is_absolute_path(std::string_view text) { return platform::is_absolute_path(text); }
 
 // Decimal or 0x hex; 0 is refused because it is the "no window" value.
 bool apply_window_id(const std::string& text, uint32_t& field) {
@@ -281,7 +282,7 @@ void declare_files(FlagSet& f, Config& c) {
   f.value("--files-root", "DIR", "folder the Files panel can see", "$HOME", "an absolute path",
           storing_if(c.files_root, is_absolute_path));
   f.value("--upload-dir", "DIR", "folder under --files-root that uploads go into", c.upload_dir,
-          "a relative path without . or .. parts",
+          "a relative path with / between folders and no empty, . or .. parts",
           storing_if(c.upload_dir, is_contained_relative_path));
   f.integer("--max-upload-mb", "MB", "largest accepted upload, 0 for no limit", 0, 1 << 20,
             c.max_upload_mb);

@@ -232,9 +232,12 @@ std::optional<ListenPoint> parse_listen_point(std::string_view text) {
 }
 
 bool is_contained_relative_path(std::string_view text) {
-  if (text.empty() || text.starts_with('/')) return false;
+  // '/' between folders on every system: a backslash or ':' (a Windows separator,
+  // drive or stream) is refused here rather than by the jail at the first
+  // upload.
+  if (text.empty() || text.starts_with('/') || text.find_first_of("\\:") != std::string_view::npos) return false;
   for (std::string_view part : split(text, '/')) {
-    if (part == "." || part == "..") return false;
+    if (part.empty() || part == "." || part == "..") return false;
   }
   return true;
 }

@@ -69,6 +69,9 @@ CancelFn FilesService::State::announce(const EndpointRequest& req, ReplyFn reply
   std::string why;
   const auto path = parse_new_path(*path_text, why);
   if (!path) return reply(json_error(400, "path", why)), nullptr;
+  // Refused before a byte is sent when this system cannot hold the name.
+  if (auto named = platform::FileJail::check_names(*path); !named)
+    return reply(json_error(400, "path", named.message)), nullptr;
   const uint64_t bytes = uint64_t(*size);
   if (options.max_upload_bytes != 0 && bytes > options.max_upload_bytes)
     return reply(json_error(413, "size",

@@ -91,6 +91,13 @@ class FileJail {
   JailStatus rename_new(const std::string& from, const std::string& to) const;
   // Removes a file (not a folder).
   JailStatus remove(const std::string& rel) const;
+  // Whether this system can hold a file at `rel`, by its names alone (the
+  // disk is not asked): on Linux any plain relative path; on Windows not a
+  // device name (CON, nul.txt, COM1), a stream (a:b), a reserved character
+  // or a name ending in a dot or space. The message names the part that
+  // cannot be held.
+  static JailStatus check_names(const std::string& rel);
+
   // Bytes the root's file system has left for this process.
   std::optional<uint64_t> free_bytes() const;
   // Flushes a file's data to the disk (fdatasync).

@@ -163,7 +163,7 @@ TEST(ConfigFlagValues, ContainedRelativePaths) {
   EXPECT_TRUE(is_contained_relative_path("Downloads"));
   EXPECT_TRUE(is_contained_relative_path("a/b/c"));
   EXPECT_TRUE(is_contained_relative_path("a..b"));
-  for (const char* bad : {"", "/abs", "..", "../x", "a/../b", "./a", "a/."})
+  for (const char* bad : {"", "/abs", "..", "../x", "a/../b", "./a", "a/.", "a//b", "a/", "a\\b", "C:x", "a:b"})
     EXPECT_FALSE(is_contained_relative_path(bad)) << bad;
 }
 
@@ -680,7 +680,7 @@ TEST(ConfigCommandLine, EachBadValueIsRefusedNamingTheFlag) {
       {"--microphone-enabled=maybe", "--microphone-enabled", "true or false"},
       {"--microphone-fifo=mic.fifo", "--microphone-fifo", "absolute path"},
       {"--files-root=relative", "--files-root", "absolute path"},
-      {"--upload-dir=../outside", "--upload-dir", "without . or .."},
+      {"--upload-dir=../outside", "--upload-dir", "no empty, . or .. parts"},
       {"--upload-dir=/abs", "--upload-dir", "relative path"},
       {"--max-upload-mb=-1", "--max-upload-mb", "0 to 1048576"},
       {"--max-record-seconds=0", "--max-record-seconds", "1 to 86400"},

@@ -141,5 +141,13 @@ TEST_F(FileJailTest, ReportsFreeSpaceAndRefusesAMissingRoot) {
   EXPECT_EQ(FileJail::open("relative/path", error), nullptr);
 }
 
+// Linux holds any name but '/' and NUL: what Windows refuses is fine here.
+TEST(FileJailNames, LinuxHoldsEveryPlainName) {
+  for (const char* good : {"CON.txt", "a:b", "trailing.", "x/a<b>|?*", "Grüße ✓.txt"})
+    EXPECT_TRUE(FileJail::check_names(good)) << good;
+  for (const char* bad : {"../x", "a//b", "/abs", "a/", "./a"})
+    EXPECT_EQ(FileJail::check_names(bad).error, JailError::kNotAllowed) << bad;
+}
+
 }  // namespace
 }  // namespace voxl::platform

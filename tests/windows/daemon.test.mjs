@@ -1,7 +1,8 @@
 // voxl.exe end to end under Wine: the daemon, cross-built and linked
 // statically, streams a Windows program's window (voxl_windows_probe.exe) to
 // headless Chromium, and the page's input, clipboard and the agents'
-// endpoints reach Windows and come back; Ctrl+C ends it cleanly.
+// endpoints reach Windows and come back; files go up and down through the
+// Files panel; Ctrl+C ends it cleanly.
 //
 // Run by run_under_wine.sh --script, which provides a private Xvfb of
 // DESKTOP's size and a fresh Wine prefix. Environment (set by
@@ -24,6 +25,7 @@ import { after, before, test } from "node:test";
 import { promisify } from "node:util";
 
 import * as e2e from "../e2e/support.mjs";
+import { bytes, dropTree, fileSha, openFiles, rows, sha256, waitRows, zipHashes } from "../e2e/files_support.mjs";
 
 const opts = { timeout: e2e.TEST_TIMEOUT_MS };
 const execFileP = promisify(execFile);
@@ -104,6 +106,7 @@ let probe;
 let voxl;
 let base;
 let pulse;
+let filesRoot; // --files-root, as this side sees it
 
 before(async () => {
   if (!VOXL_EXE) {
@@ -116,7 +119,7 @@ before(async () => {
     const files = await fs.promises.readdir(path.join(dir, folder));
     for (const want of ["voxl.exe", "README.txt", "COPYING.txt", "SOURCES.txt", "LICENSES"]) assert.ok(files.includes(want), `the zip lacks ${want}: ${files}`);
     const licences = await fs.promises.readdir(path.join(dir, folder, "LICENSES"));
-    for (const want of ["voxl.txt", "x264.txt", "opus.txt", "libyuv.txt", "openssl.txt", "libpng1.6.txt", "zlib.txt"])
+    for (const want of ["voxl.txt", "x264.txt", "opus.txt", "libyuv.txt", "openssl.txt", "libpng1.6.txt", "libarchive.txt", "zlib.txt"])
       assert.ok(licences.includes(want), `LICENSES lacks ${want}: ${licences}`);
     VOXL_EXE = path.join(dir, folder, "voxl.exe");
   }
@@ -129,8 +132,18 @@ before(async () => {
   pulse = await e2e.startPulse(scope);
   await e2e.playTone(scope, pulse, 440, 600);
   const port = await e2e.freePort();
+  // The Files panel's folder: a fresh one, which Wine's Z: drive shows as
+  // Z:\tmp\..., given as a Windows user would type it.
+  filesRoot = await e2e.tempDir(scope, "wine-files");
+  const filesRootOnWindows = `Z:${filesRoot.replaceAll("/", "\\")}`;
   // Started as a user would start it from a console: flags, nothing else.
-  voxl = startWindowsProgram(scope, VOXL_EXE, ["--addr=127.0.0.1", `--port=${port}`, `--auth-token=${TOKEN}`, "--log-level=debug"], "voxl.exe", { PULSE_SERVER: pulse.server });
+  voxl = startWindowsProgram(
+    scope,
+    VOXL_EXE,
+    ["--addr=127.0.0.1", `--port=${port}`, `--auth-token=${TOKEN}`, "--log-level=debug", `--files-root=${filesRootOnWindows}`],
+    "voxl.exe",
+    { PULSE_SERVER: pulse.server },
+  );
   await voxl.waitFor(() => /voxl is serving/.test(voxl.log()), 120_000, "serving line");
   base = `http://127.0.0.1:${port}`;
 }, { timeout: 300_000 });
@@ -151,8 +164,8 @@ async function get(pathAndQuery, headers = {}) {
   return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
 }
 
-async function openViewer(local) {
-  const browser = await e2e.launchBrowser(local);
+async function openViewer(local, options = {}) {
+  const browser = await e2e.launchBrowser(local, options);
   await browser.page.goto(`${base}/?token=${TOKEN}`);
   await e2e.waitStreaming(browser.page);
   await e2e.waitInPage(browser.page, () => window.voxl?.interaction()?.input === true, null, { what: "input enabled" });
@@ -277,6 +290,70 @@ test("/screenshot has the window's pixels; /wait returns on a change; /record is
     assert.deepEqual([video.width, video.height], [e2e.DESKTOP.width, e2e.DESKTOP.height]);
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}));
+
+test("files: a dropped folder arrives whole, a taken name is kept, a name Windows cannot hold is refused, downloads", opts, () => withLog(async () => {
+  const local = new e2e.Scope();
+  try {
+    assert.match(voxl.log(), /file transfer: uploads and downloads beneath Z:\\/);
+    const { page } = await openViewer(local, { acceptDownloads: true });
+    await e2e.waitInPage(page, () => window.voxl.panel().files === true, null, { what: "hello offering files" });
+    const config = await page.evaluate(() => fetch("files").then((r) => r.json()));
+    const uploads = path.join(filesRoot, config.upload_dir);
+    const expected = new Map([
+      ["Grüße ✓.txt", Buffer.from("aus Windows\n")],
+      ["album/a.txt", Buffer.from("a\n")],
+      ["album/inner/b.bin", bytes(1_500_001, 4)],
+    ]);
+    await dropTree(page, [
+      { name: "Grüße ✓.txt", data: expected.get("Grüße ✓.txt") },
+      { name: "album", children: [{ name: "a.txt", data: expected.get("album/a.txt") }, { name: "inner", children: [{ name: "b.bin", data: expected.get("album/inner/b.bin") }] }] },
+    ]);
+    await waitRows(page, [...expected.keys()], ["done"], "every dropped file uploaded");
+    for (const [p, data] of expected) assert.equal(await fileSha(path.join(uploads, p)), sha256(data), `${p} on disk`);
+
+    // Renamed into place without replacing (NtSetInformationFile beneath the
+    // jail's folder handle), and no partial file left.
+    await dropTree(page, [{ name: "album", children: [{ name: "a.txt", data: Buffer.from("second a\n") }] }]);
+    await e2e.waitInPage(
+      page,
+      () => [...document.querySelectorAll("#files-transfers li.transfer[data-path='album/a.txt']")].some((li) => li.dataset.state === "done" && /\(1\)/.test(li.textContent)),
+      null,
+      { what: "the second a.txt saved under the next free name", timeout: 60_000 },
+    );
+    assert.equal(await fs.promises.readFile(path.join(uploads, "album/a.txt"), "utf8"), "a\n");
+    assert.equal(await fs.promises.readFile(path.join(uploads, "album/a (1).txt"), "utf8"), "second a\n");
+    const left = (await fs.promises.readdir(uploads, { recursive: true })).filter((n) => n.includes(".voxl-upload-"));
+    assert.deepEqual(left, []);
+
+    // A device name: the jail refuses it before Windows could open the device.
+    await dropTree(page, [{ name: "CON.txt", data: Buffer.from("no\n") }]);
+    await waitRows(page, ["CON.txt"], ["failed"], "CON.txt refused");
+    assert.match((await rows(page))["CON.txt"].text, /not a name Windows can hold/);
+    assert.equal(fs.existsSync(path.join(uploads, "CON.txt")), false);
+
+    // Down again: a file, and the folder as a zip, through the browser.
+    await openFiles(page);
+    const dirName = path.basename(uploads);
+    await page.click(`#files-list li[data-name="${dirName}"] button.entry-name`);
+    await e2e.waitInPage(page, () => !!document.querySelector("#files-list li[data-name='album']"), null, { what: "the upload folder listed" });
+    const saved = await e2e.tempDir(local, "wine-downloads");
+    const [file] = await Promise.all([page.waitForEvent("download"), page.click(`#files-list li[data-name="Grüße ✓.txt"] a.download`)]);
+    assert.equal(file.suggestedFilename(), "Grüße ✓.txt");
+    await file.saveAs(path.join(saved, "got.txt"));
+    assert.equal(await fileSha(path.join(saved, "got.txt")), sha256(expected.get("Grüße ✓.txt")));
+    const [zip] = await Promise.all([page.waitForEvent("download"), page.click("#files-list li[data-name='album'] a.download")]);
+    assert.equal(zip.suggestedFilename(), "album.zip");
+    await zip.saveAs(path.join(saved, "album.zip"));
+    const inZip = Object.fromEntries(Object.entries(await zipHashes(path.join(saved, "album.zip"))).map(([n, h]) => [n.replace(/^album\//, ""), h]));
+    assert.deepEqual(inZip, {
+      "a.txt": sha256(expected.get("album/a.txt")),
+      "a (1).txt": sha256(Buffer.from("second a\n")),
+      "inner/b.bin": sha256(expected.get("album/inner/b.bin")),
+    });
+  } finally {
+    await local.close();
   }
 }));
 

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <windows.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <string>
@@ -109,8 +110,18 @@ TEST_F(WindowsFileJail, RefusesNamesWindowsCannotHoldSafely) {
     EXPECT_EQ(jail_->stat(bad, info).error, JailError::kNotAllowed) << bad;
     EXPECT_FALSE(jail_->create_new(bad, f)) << bad;
     EXPECT_FALSE(jail_->make_dirs(bad)) << bad;
+    // The alias is a name Windows holds; it is refused only where it
+    // stands for another entry.
+    if (bad != alias) {
+      EXPECT_EQ(FileJail::check_names(bad).error, JailError::kNotAllowed) << bad;
+    }
   }
   EXPECT_FALSE(exists(base_ + "\\root\\docs\\a.txt:secret"));
+  // The message names the part, for the viewer who chose it.
+  EXPECT_NE(FileJail::check_names("photos/CON.txt/a.jpg").message.find("'CON.txt' is not a name Windows can hold"),
+            std::string::npos);
+  for (const char* good : {"a.txt", "docs/Grüße ✓.txt", "a (1).tar.gz", ".hidden", "CONSOLE.txt", "COM10", "x/y/z"})
+    EXPECT_TRUE(FileJail::check_names(good)) << good;
 }
 
 TEST_F(WindowsFileJail, ListingShowsLinksAndOddNamesAsOther) {
@@ -123,7 +134,9 @@ TEST_F(WindowsFileJail, ListingShowsLinksAndOddNamesAsOther) {
   EXPECT_EQ(by_name["docs"].kind, FileInfo::Kind::kDirectory);
   EXPECT_EQ(by_name["a long folder name"].kind, FileInfo::Kind::kDirectory);
   // Wine leaves a dangling symlink out of a listing; shown, it is kOther.
-  if (by_name.count("dangling")) EXPECT_EQ(by_name["dangling"].kind, FileInfo::Kind::kOther);
+  if (by_name.count("dangling")) {
+    EXPECT_EQ(by_name["dangling"].kind, FileInfo::Kind::kOther);
+  }
   for (const char* other : {"up-link", "abs-link", "dir-link", "in-link", "trailing."}) {
     ASSERT_TRUE(by_name.count(other)) << other;
     EXPECT_EQ(by_name[other].kind, FileInfo::Kind::kOther) << other;
@@ -135,6 +148,26 @@ TEST_F(WindowsFileJail, ListingShowsLinksAndOddNamesAsOther) {
   ASSERT_TRUE(jail_->list("", 2, entries, truncated));
   EXPECT_TRUE(truncated);
   EXPECT_EQ(entries.size(), 2u);
+}
+
+// A listing is a fresh look each time, at the root too: what was made since
+// the last one shows (the Files panel lists the root again after uploads).
+TEST_F(WindowsFileJail, ListingTheRootAgainShowsWhatWasMadeSince) {
+  auto names = [&] {
+    std::vector<DirEntry> entries;
+    bool truncated = true;
+    EXPECT_TRUE(jail_->list("", 100, entries, truncated));
+    std::vector<std::string> out;
+    for (const auto& e : entries) out.push_back(e.name);
+    return out;
+  };
+  const std::string made = "listed-" + std::to_string(GetTickCount64());
+  const auto before = names();
+  EXPECT_EQ(std::count(before.begin(), before.end(), made), 0);
+  ASSERT_TRUE(jail_->make_dirs(made));
+  const auto after = names();
+  EXPECT_EQ(std::count(after.begin(), after.end(), made), 1);
+  EXPECT_EQ(after.size(), before.size() + 1);
 }
 
 TEST_F(WindowsFileJail, CreatesOnlyInsideAndNeverReplaces) {

@@ -133,6 +133,12 @@ std::unique_ptr<FileJail> FileJail::open(const std::string& root, std::string& e
 
 const std::string& FileJail::root() const { return impl_->root; }
 
+JailStatus FileJail::check_names(const std::string& rel) {
+  // Every byte but '/' and NUL makes a Linux name.
+  if (!plain_relative(rel)) return refused(JailError::kNotAllowed, "the path is not a plain relative path");
+  return {};
+}
+
 JailStatus FileJail::stat(const std::string& rel, FileInfo& info) const {
   if (!plain_relative(rel)) return refused(JailError::kNotAllowed, "the path is not a plain relative path");
   const int fd = impl_->open_beneath(rel, O_PATH);

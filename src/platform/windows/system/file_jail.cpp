@@ -21,12 +21,13 @@
 #include <windows.h>
 #include <winternl.h>
 
+#include <algorithm>
 #include <array>
-#include <cwctype>
 #include <string_view>
 #include <vector>
 
 #include "platform/jail_path.h"
+#include "platform/user_paths.h"
 #include "platform/windows/owned_handle.h"
 #include "platform/windows/wide_string.h"
 #include "platform/windows/win_error.h"
@@ -246,11 +247,19 @@ struct FileJail::Impl {
   // A handle of `rel` for looking at it or listing it; "" is the root.
   JailStatus open_any(const std::string& rel, ACCESS_MASK access, OwnedHandle& out) const {
     if (rel.empty()) {
-      HANDLE copy = nullptr;
-      if (!DuplicateHandle(GetCurrentProcess(), root_handle.get(), GetCurrentProcess(), &copy, 0, FALSE,
-                           DUPLICATE_SAME_ACCESS))
-        return failure_last_error("cannot open the shared folder");
-      out = OwnedHandle(copy);
+      // The root again, as a new open of the folder (an empty name relative
+      // to its handle), not a duplicate of the handle: a duplicate shares
+      // the file object, and with it the position of a folder listing,
+      // which Wine does not even restart.
+      UNICODE_STRING none{};
+      OBJECT_ATTRIBUTES oa;
+      InitializeObjectAttributes(&oa, &none, 0, root_handle.get(), nullptr);
+      IO_STATUS_BLOCK io{};
+      HANDLE h = nullptr;
+      const NTSTATUS st = NtCreateFile(&h, access | SYNCHRONIZE, &oa, &io, nullptr, 0, kShareAll, FILE_OPEN,
+                                       FILE_DIRECTORY_FILE | FILE_SYNCHRONOUS_IO_NONALERT, nullptr, 0);
+      if (st < 0) return failure_status(st, "cannot open the shared folder");
+      out = OwnedHandle(h);
       return {};
     }
     Request r;
@@ -263,10 +272,7 @@ FileJail::FileJail(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 FileJail::~FileJail() = default;
 
 std::unique_ptr<FileJail> FileJail::open(const std::string& root, std::string& error) {
-  const bool drive = root.size() >= 3 && std::iswalpha(wint_t(root[0])) && root[1] == ':' &&
-                     (root[2] == '\\' || root[2] == '/');
-  const bool unc = root.size() >= 3 && (root[0] == '\\' || root[0] == '/') && (root[1] == '\\' || root[1] == '/');
-  if (!drive && !unc) {
+  if (!is_absolute_path(root)) {
     error = "'" + root + "' is not an absolute path";
     return nullptr;
   }
@@ -293,6 +299,21 @@ std::unique_ptr<FileJail> FileJail::open(const std::string& root, std::string& e
 }
 
 const std::string& FileJail::root() const { return impl_->root; }
+
+JailStatus FileJail::check_names(const std::string& rel) {
+  if (!plain_relative(rel)) return refused(JailError::kNotAllowed, "the path is not a plain relative path");
+  size_t start = 0;
+  while (start < rel.size()) {
+    const size_t end = std::min(rel.find('/', start), rel.size());
+    const std::string name = rel.substr(start, end - start);
+    if (!windows_name(windows::to_wide(name)))
+      return refused(JailError::kNotAllowed, "'" + name +
+                                                 "' is not a name Windows can hold (a device name such as CON or "
+                                                 "COM1, one of < > : \" / \\ | ? *, or a dot or space at the end)");
+    start = end + 1;
+  }
+  return {};
+}
 
 JailStatus FileJail::stat(const std::string& rel, FileInfo& info) const {
   if (!plain_relative(rel)) return refused(JailError::kNotAllowed, "the path is not a plain relative path");
