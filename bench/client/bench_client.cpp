@@ -53,10 +53,12 @@ void announce_still() {
 }
 
 // Returns the number of decoder errors, or -1 when the stream failed.
-int run_voxl(int port, std::chrono::milliseconds warmup, std::chrono::milliseconds measure,
-             std::chrono::milliseconds still, FrameRecorder& recorder, PictureQuality& quality,
+int run_voxl(const std::string& address, const std::string& token, int port, std::chrono::milliseconds warmup,
+             std::chrono::milliseconds measure, std::chrono::milliseconds still, FrameRecorder& recorder, PictureQuality& quality,
              FrameTrace& trace, const std::string& save_stream, std::string& error) {
   voxl::testing::ClientOptions options;
+  options.address = address;
+  if (!token.empty()) options.authorization = "Bearer " + token;
   options.port = uint16_t(port);
   options.avc444 = true;  // libavcodec decodes a still screen's High 4:4:4 too
   options.save_stream = save_stream;
@@ -110,13 +112,17 @@ int run_voxl(int port, std::chrono::milliseconds warmup, std::chrono::millisecon
 int main(int argc, char** argv) {
   CLI::App app{"voxl benchmark viewer: frame rate and draw-to-decode latency from the frame marker"};
   int voxl_port = 0;
+  std::string voxl_address = "127.0.0.1";
+  std::string voxl_token;
   std::string vnc, log_path;
   bool h264_stdin = false;
   double warmup_s = 3, seconds = 20;
   int cell = kDefaultMarkerCell;
   std::string workload, size, save_still;
   double still_s = 0;
-  auto* voxl_opt = app.add_option("--voxl", voxl_port, "voxl's port on 127.0.0.1");
+  auto* voxl_opt = app.add_option("--voxl", voxl_port, "voxl's port");
+  app.add_option("--voxl-address", voxl_address, "voxl's IP address (another namespace's, through ipem)");
+  app.add_option("--voxl-token", voxl_token, "voxl's access token, sent as Bearer credentials");
   auto* vnc_opt = app.add_option("--vnc", vnc, "an RFB server, HOST:PORT");
   auto* pipe_opt = app.add_flag("--h264-stdin", h264_stdin, "a raw H.264 stream with AUDs on stdin");
   voxl_opt->excludes(vnc_opt, pipe_opt);
@@ -148,7 +154,7 @@ int main(int argc, char** argv) {
   bool ok = true;
   try {
     if (voxl_port) {
-      decode_errors = run_voxl(voxl_port, warmup, measure, still, recorder, quality, trace,
+      decode_errors = run_voxl(voxl_address, voxl_token, voxl_port, warmup, measure, still, recorder, quality, trace,
                                save_still.empty() ? std::string() : save_still + "-stream.h264", error);
       ok = decode_errors >= 0;
     } else if (!vnc.empty()) {

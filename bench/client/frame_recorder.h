@@ -1,7 +1,11 @@
 // What the benchmark client measures: for every picture it decodes, the
 // marker counter in it and when it was decoded; at the end, joined with the
 // workload's draw log, the frame rate (distinct counters per second, mean
-// and worst whole second) and the draw -> decoded latency (p50, p99).
+// and worst whole second), the draw -> decoded latency (p50, p99), the
+// freezes (gaps over 250 ms without a new frame, and the longest gap) and
+// the latency over time (the worst of each 100 ms, from the window's start
+// in Unix time), from which a run on a changing link reads how long the
+// latency took to come back after each change.
 //
 // Threads: one thread at a time.
 #pragma once
@@ -56,5 +60,10 @@ class FrameRecorder {
 };
 
 double percentile(std::vector<double> values, double p);
+
+// A gap longer than this without a new frame is a freeze.
+inline constexpr int64_t kFreezeUs = 250'000;
+// The latency timeline's step.
+inline constexpr int64_t kTimelineStepUs = 100'000;
 
 }  // namespace voxl::bench

@@ -4,8 +4,9 @@
 //   sudo ip netns exec voxl-srv build/dev/voxl --addr=10.77.0.1 ...
 //   sudo ip netns exec voxl-cli build/dev/voxl-bench-client --url=http://10.77.0.1:...
 //
-// It makes the namespaces (--server-netns, --viewer-netns), a TUN device in
-// each with its address, prints "ready SERVER_ADDR VIEWER_ADDR" and relays
+// It makes the namespaces (--server-netns, --viewer-netns; an empty server
+// namespace keeps the server's side here), a TUN device in each with its
+// address, prints "ready SERVER_ADDR VIEWER_ADDR" and relays
 // every packet between them through the profile's path until SIGINT or
 // SIGTERM (or --seconds), then prints its counts as one JSON line and
 // removes the namespaces. --list names the profiles. Any flag after
@@ -71,7 +72,7 @@ int main(int argc, char** argv) {
   app.add_option("--schedule", o.schedule, "down rate changes, SECONDS:MBPS,... from the start");
   app.add_option("--seed", o.seed, "the random seed (the same seed loses the same packets)");
   app.add_option("--seconds", seconds, "stop after this long (0: at SIGINT or SIGTERM)")->check(CLI::Range(0.0, 86400.0));
-  app.add_option("--server-netns", server.netns, "the server's namespace, made here");
+  app.add_option("--server-netns", server.netns, "the server's namespace, made here (\"\": stay in this one)");
   app.add_option("--viewer-netns", viewer.netns, "the viewer's namespace, made here");
   app.add_option("--server-address", server.address, "the server's address (a /24 shared with the viewer's)");
   app.add_option("--viewer-address", viewer.address, "the viewer's address");
@@ -81,6 +82,10 @@ int main(int argc, char** argv) {
   if (list) {
     for (const LinkProfile& p : voxl::bench::link_profiles()) std::printf("%-11s %s\n", p.name.c_str(), p.models.c_str());
     return 0;
+  }
+  if (viewer.netns.empty() || viewer.netns == server.netns) {
+    std::cerr << "ipem: --viewer-netns must name a namespace of its own\n";
+    return 2;
   }
   auto profile = voxl::bench::find_link_profile(profile_name);
   if (!profile) {

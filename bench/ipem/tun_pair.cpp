@@ -75,18 +75,26 @@ TunPair::TunPair(TunSide a, TunSide b, int mtu) : a_(std::move(a)), b_(std::move
     const std::string tag = std::to_string(::getpid() % 1000000);
     const std::string dev_a = "ipem" + tag + "a", dev_b = "ipem" + tag + "b";
     for (const TunSide* side : {&a_, &b_}) {
+      if (side->netns.empty()) continue;
       run_ip({"netns", "add", side->netns});
       made_.push_back(side->netns);
     }
     fd_a_ = open_tun(dev_a);
     fd_b_ = open_tun(dev_b);
     for (auto [side, dev] : {std::pair{&a_, dev_a}, std::pair{&b_, dev_b}}) {
-      run_ip({"link", "set", dev, "netns", side->netns});
+      // `ip` in the side's namespace, or in this one for a side without.
+      auto in_side = [side = side](std::vector<std::string> args) {
+        if (!side->netns.empty()) args.insert(args.begin(), {"-n", side->netns});
+        run_ip(args);
+      };
+      if (!side->netns.empty()) {
+        run_ip({"link", "set", dev, "netns", side->netns});
+        in_side({"link", "set", "lo", "up"});
+      }
       // IPv4 alone: no IPv6 link-local chatter on the emulated path.
-      run_ip({"-n", side->netns, "link", "set", dev, "addrgenmode", "none"});
-      run_ip({"-n", side->netns, "link", "set", "lo", "up"});
-      run_ip({"-n", side->netns, "addr", "add", side->address + "/24", "dev", dev});
-      run_ip({"-n", side->netns, "link", "set", dev, "mtu", std::to_string(mtu), "up"});
+      in_side({"link", "set", dev, "addrgenmode", "none"});
+      in_side({"addr", "add", side->address + "/24", "dev", dev});
+      in_side({"link", "set", dev, "mtu", std::to_string(mtu), "up"});
     }
   } catch (...) {
     teardown();

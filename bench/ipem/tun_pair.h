@@ -6,7 +6,9 @@
 //
 // Linux only, as root (namespaces and TUN devices). The namespaces are made
 // here and removed by the destructor; names that exist already are refused,
-// so two runs never share one.
+// so two runs never share one. A side whose namespace is "" stays in this
+// process's namespace (a server the rest of the machine reaches as usual);
+// its /24 is then routed to the TUN device here while ipem runs.
 //
 // Threads: one; the descriptors are non-blocking.
 #pragma once
@@ -17,7 +19,7 @@
 namespace voxl::bench {
 
 struct TunSide {
-  std::string netns;    // e.g. voxl-srv
+  std::string netns;    // e.g. voxl-srv; "": this namespace
   std::string address;  // e.g. 10.77.0.1
 };
 

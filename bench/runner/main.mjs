@@ -9,9 +9,17 @@
 // which the floor includes.
 //
 //   bench/run [--size 1920x1080] [--seconds 20] [--warmup 3] [--quick | --smoke]
-//             [--workloads idle,animation,fullscreen,scroll,texture] [--links lan,10/40,5/60]
+//             [--workloads idle,animation,fullscreen,scroll,texture] [--links lan,10/40,5/60,wifi,lte,lossy-long,drop]
 //             [--systems voxl,x11vnc,x11vnc-noxdamage,x0vncserver,ffmpeg] [--no-browser]
 //             [--still 2] [--save-still DIR] [--pair LINK1+LINK2] [--build-dir build/release] [--json FILE] [--verbose]
+//
+// Links: lan, 10/40 and 5/60 (linkem: a rate cap and a delay, never a lost
+// packet), and the lossy links wifi, lte, lossy-long and drop (ipem, as
+// root: the viewer in a network namespace of its own, every packet through
+// the profile's path; see bench/runner/ipem_link.mjs). On the lossy links a
+// cell's result adds ipem's counts (lost, dropped at the queue) and, for
+// drop, recovery_ms: how long after each rate step the latency took to be
+// under 150 ms again (the cell needs --warmup + --seconds past 25 s).
 //
 // --pair LINK1+LINK2 (e.g. lan+5/60): after a workload's cells, for each
 // voxl system in --systems, two native viewers of one server at once, each on
@@ -46,6 +54,7 @@ import { runBrowserClient } from "./browser_client.mjs";
 import { runPresentProbe, presentMaxSeconds } from "./present.mjs";
 import { markdown, median, pairTable } from "./results.mjs";
 import { traceTable } from "./trace.mjs";
+import { ipemProfiles, ipemSchedules, recoveryAfterSteps, startIpem } from "./ipem_link.mjs";
 
 const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 
@@ -53,6 +62,8 @@ const allLinks = {
   lan: { name: "lan", label: "LAN" },
   "10/40": { name: "10/40", label: "10 Mbps / 40 ms RTT", mbps: 10, rtt: 40 },
   "5/60": { name: "5/60", label: "5 Mbps / 60 ms RTT", mbps: 5, rtt: 60 },
+  // Lossy links through ipem (root only): native viewers.
+  ...Object.fromEntries(Object.entries(ipemProfiles).map(([name, label]) => [name, { name, label, ipem: name }])),
 };
 
 function parseArgs(argv) {
@@ -94,9 +105,13 @@ function parseArgs(argv) {
   if (!m) throw new Error(`--size wants WxH, got ${o.size}`);
   [o.width, o.height] = [Number(m[1]), Number(m[2])];
   for (const w of o.workloads) if (!["idle", "animation", "fullscreen", "scroll", "texture"].includes(w)) throw new Error(`unknown workload ${w}`);
-  for (const l of o.links) if (!allLinks[l]) throw new Error(`unknown link ${l} (lan, 10/40, 5/60)`);
+  for (const l of o.links) if (!allLinks[l]) throw new Error(`unknown link ${l} (${Object.keys(allLinks).join(", ")})`);
+  if (o.links.some((l) => allLinks[l].ipem)) {
+    if (process.getuid() !== 0) throw new Error("the ipem links (wifi, lte, lossy-long, drop) need root: network namespaces");
+    if (!fs.existsSync(path.join(o.buildDir, "ipem"))) throw new Error(`${path.join(o.buildDir, "ipem")} is missing: build it first`);
+  }
   for (const s of o.systems) if (!systems[s]) throw new Error(`unknown system ${s}`);
-  if (o.pair && (o.pair.length !== 2 || !o.pair.every((l) => allLinks[l])))
+  if (o.pair && (o.pair.length !== 2 || !o.pair.every((l) => allLinks[l] && !allLinks[l].ipem)))
     throw new Error(`--pair wants two links joined by +, of lan, 10/40, 5/60, got ${o.pair.join("+")}`);
   if (o.pair && !o.systems.some((s) => systems[s].kind === "voxl")) throw new Error("--pair runs voxl systems: give one in --systems");
   if (!(o.seconds > 0) || !(o.warmup >= 0) || !(o.still >= 0)) throw new Error("--seconds must be > 0, --warmup and --still >= 0");
@@ -110,12 +125,15 @@ const log = (msg) => console.error(`[bench] ${msg}`);
 export const predictable = ["animation", "fullscreen", "texture"];
 const live = new Set();  // every Processes in use, for an interrupted run
 
-async function pollVoxlStats(port, stop) {
+// Bearer credentials for a voxl started with a token (off loopback).
+const authorization = (token) => (token ? { Authorization: `Bearer ${token}` } : {});
+
+async function pollVoxlStats(host, port, token, stop) {
   const samples = [];
   const ladders = [];  // the encoding ladder as /stats said it, every sample
   while (!stop.done) {
     try {
-      const r = await fetch(`http://127.0.0.1:${port}/stats`, { signal: AbortSignal.timeout(2000) });
+      const r = await fetch(`http://${host}:${port}/stats`, { headers: authorization(token), signal: AbortSignal.timeout(2000) });
       const s = await r.json();
       if (s.stage_ms) samples.push(s.stage_ms);
       if (s.ladder) ladders.push(s.ladder);
@@ -129,10 +147,10 @@ async function pollVoxlStats(port, stop) {
 
 // voxl's lossless picture of the screen `afterMs` from now, written to
 // `file`; resolves to its X-Voxl-Seq and timing, or the error.
-async function saveScreenshot(port, file, afterMs) {
+async function saveScreenshot(host, port, token, file, afterMs) {
   await new Promise((r) => setTimeout(r, afterMs));
   try {
-    const r = await fetch(`http://127.0.0.1:${port}/screenshot`, { signal: AbortSignal.timeout(10000) });
+    const r = await fetch(`http://${host}:${port}/screenshot`, { headers: authorization(token), signal: AbortSignal.timeout(10000) });
     fs.writeFileSync(file, Buffer.from(await r.arrayBuffer()));
     return { file, seq: r.headers.get("x-voxl-seq"), timing: r.headers.get("x-voxl-timing") };
   } catch (e) {
@@ -162,8 +180,11 @@ async function runCell(o, display, workload, systemName, links, { browser = fals
   const system = systems[systemName];
   let held = false;  // the workload holds still until this cell is over
   let over = false;  // no holding still after that
+  let ipem = null;  // the lossy link of a cell on one (a single viewer)
   try {
-    const srv = await system.start(procs, { display: display.display, buildDir: o.buildDir, width: o.width, height: o.height });
+    if (links[0].ipem) ipem = await startIpem(procs, o.buildDir, links[0].ipem);
+    const host = ipem?.serverAddress ?? "127.0.0.1";
+    const srv = await system.start(procs, { display: display.display, buildDir: o.buildDir, width: o.width, height: o.height, host });
     const ports = [];
     for (const link of links) ports.push(await viewerPort(procs, o, srv.port, link));
     const pids = [display.pid, ...srv.pids];
@@ -174,7 +195,7 @@ async function runCell(o, display, workload, systemName, links, { browser = fals
     const onWindow = () => {
       if (--waiting > 0) return;  // the shared window opens with the last viewer's
       cpu0 = sample(pids);
-      if (system.kind === "voxl") statsPromise = pollVoxlStats(srv.port, stop);
+      if (system.kind === "voxl") statsPromise = pollVoxlStats(host, srv.port, srv.token, stop);
     };
     let results;
     let cpu1 = null;
@@ -192,11 +213,12 @@ async function runCell(o, display, workload, systemName, links, { browser = fals
         const savePrefix = o.saveStill && still > 0
           ? path.join(o.saveStill, `${workload}-${link.name.replace("/", "_")}-${systemName}${saveTag}`) : null;
         if (savePrefix) args.push("--save-still", savePrefix);
-        if (system.kind === "voxl") args.push("--voxl", String(port));
-        else if (system.kind === "vnc") args.push("--vnc", `127.0.0.1:${port}`);
+        if (system.kind === "voxl") args.push("--voxl", String(port), "--voxl-address", host, ...(srv.token ? ["--voxl-token", srv.token] : []));
+        else if (system.kind === "vnc") args.push("--vnc", `${host}:${port}`);
         else args.push("--h264-stdin");
-        const client = procs.start("client", path.join(o.buildDir, "voxl-bench-client"), args,
-                                   { stdio: [srv.stdout ?? "ignore", "pipe", "pipe"], keepStdout: true });
+        const [cmd, cmdArgs] = ipem ? ipem.inViewer(path.join(o.buildDir, "voxl-bench-client"), args)
+                                    : [path.join(o.buildDir, "voxl-bench-client"), args];
+        const client = procs.start("client", cmd, cmdArgs, { stdio: [srv.stdout ?? "ignore", "pipe", "pipe"], keepStdout: true });
         const next = lines(client);
         for (;;) {
           const line = await next((o.warmup + o.seconds + o.still + 90) * 1000);
@@ -218,7 +240,7 @@ async function runCell(o, display, workload, systemName, links, { browser = fals
             if (wait > 0) await new Promise((r) => setTimeout(r, wait));
             if (!over) held = display.workload.kill("SIGUSR1");
             if (savePrefix && system.kind === "voxl")
-              shot = saveScreenshot(srv.port, `${savePrefix}-screenshot.png`, Math.max(0, o.still * 1000 - 400 - wait));
+              shot = saveScreenshot(host, srv.port, srv.token, `${savePrefix}-screenshot.png`, Math.max(0, o.still * 1000 - 400 - wait));
           } else if (line.startsWith("{")) {
             return JSON.parse(line);
           }
@@ -234,6 +256,11 @@ async function runCell(o, display, workload, systemName, links, { browser = fals
     for (const result of results) {
       if (cpu0) result.cpu_cores = cores;
       if (statsPromise) result.stage_ms = stages;
+    }
+    if (ipem) {
+      results[0].ipem = await ipem.stop();
+      const steps = ipemSchedules[links[0].ipem];
+      if (steps) results[0].recovery_ms = recoveryAfterSteps(results[0].latency_timeline, steps, ipem.startedUnixMs);
     }
     return results;
   } catch (e) {

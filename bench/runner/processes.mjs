@@ -101,11 +101,11 @@ export function freePort() {
 }
 
 // Resolves once something accepts TCP connections on the port.
-export async function waitPort(port, timeoutMs = 30000, child = null) {
+export async function waitPort(port, timeoutMs = 30000, child = null, host = "127.0.0.1") {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const ok = await new Promise((resolve) => {
-      const s = net.connect(port, "127.0.0.1");
+      const s = net.connect(port, host);
       s.on("connect", () => {
         s.destroy();
         resolve(true);

@@ -1,6 +1,7 @@
 // The streamers compared, each started fresh for a cell against a display.
 // start() resolves to { pids, port, kind } once the server accepts
-// connections; kind says how the native client reads it.
+// connections on `host` (127.0.0.1, or the address ipem gives the server's
+// side); kind says how the native client reads it.
 
 import path from "node:path";
 import { freePort, waitPort } from "./processes.mjs";
@@ -10,15 +11,18 @@ function voxlWith(label, flags) {
   return {
     label,
     kind: "voxl",
-    async start(procs, { display, buildDir }) {
+    async start(procs, { display, buildDir, host = "127.0.0.1" }) {
       const port = await freePort();
+      // Off loopback voxl asks for credentials: a token of the run's own.
+      const token = host === "127.0.0.1" ? null : `bench-${process.pid}-${port}-token`;
       const p = procs.start("voxl", path.join(buildDir, "voxl"), [
-        `--display=${display}`, "--addr=127.0.0.1", `--port=${port}`, "--log-level=warn", ...flags,
+        `--display=${display}`, `--addr=${host}`, `--port=${port}`, "--log-level=warn", ...flags,
+        ...(token ? [`--auth-token=${token}`] : []),
         // Extra flags for an A/B of a setting, e.g. VOXL_BENCH_VOXL_ARGS="--paintover-444=false".
         ...(process.env.VOXL_BENCH_VOXL_ARGS ?? "").split(/\s+/).filter(Boolean),
       ]);
-      await waitPort(port, 30000, p);
-      return { pids: [p.pid], port, process: p };
+      await waitPort(port, 30000, p, host);
+      return { pids: [p.pid], port, process: p, token };
     },
   };
 }
@@ -44,14 +48,15 @@ export const systems = {
   x0vncserver: {
     label: "TigerVNC x0vncserver",
     kind: "vnc",
-    async start(procs, { display }) {
+    async start(procs, { display, host = "127.0.0.1" }) {
       const port = await freePort();
       // The binary itself: /usr/bin/x0vncserver is a Perl wrapper that runs it
       // as a child, whose CPU time the wrapper's pid would not show.
       const p = procs.start("x0vncserver", "X0tigervnc", [
-        "-display", display, "-rfbport", String(port), "-SecurityTypes", "None", "-localhost=1",
+        "-display", display, "-rfbport", String(port), "-SecurityTypes", "None",
+        ...(host === "127.0.0.1" ? ["-localhost=1"] : ["-interface", host]),
       ]);
-      await waitPort(port, 30000, p);
+      await waitPort(port, 30000, p, host);
       return { pids: [p.pid], port, process: p };
     },
   },
@@ -72,11 +77,12 @@ export const systems = {
   },
 };
 
-async function startX11vnc(procs, { display }, extra) {
+async function startX11vnc(procs, { display, host = "127.0.0.1" }, extra) {
   const port = await freePort();
   const p = procs.start("x11vnc", "x11vnc", [
-    "-display", display, "-rfbport", String(port), "-localhost", "-nopw", "-shared", "-forever", "-quiet", ...extra,
+    "-display", display, "-rfbport", String(port), ...(host === "127.0.0.1" ? ["-localhost"] : ["-listen", host]),
+    "-nopw", "-shared", "-forever", "-quiet", ...extra,
   ]);
-  await waitPort(port, 30000, p);
+  await waitPort(port, 30000, p, host);
   return { pids: [p.pid], port, process: p };
 }

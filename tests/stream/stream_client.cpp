@@ -50,7 +50,7 @@ StreamClient::StreamClient(const ClientOptions& options, std::chrono::millisecon
   // WebSocket then runs without one and every read has our deadline.
   tcp_layer.expires_at(deadline);
   std::optional<beast::error_code> connected;
-  const tcp::endpoint server(asio::ip::make_address("127.0.0.1"), options_.port);
+  const tcp::endpoint server(asio::ip::make_address(options_.address), options_.port);
   tcp_layer.async_connect(server, [&](beast::error_code ec) { connected = ec; });
   impl_->run(deadline + 1s, [&] { return connected.has_value(); });
   if (!connected || *connected)
@@ -63,7 +63,7 @@ StreamClient::StreamClient(const ClientOptions& options, std::chrono::millisecon
     if (!o.authorization.empty()) req.set(beast::http::field::authorization, o.authorization);
   }));
   const std::string host =
-      options_.host.empty() ? "127.0.0.1:" + std::to_string(options_.port) : options_.host;
+      options_.host.empty() ? options_.address + ":" + std::to_string(options_.port) : options_.host;
   std::optional<beast::error_code> shaken;
   impl_->ws.async_handshake(impl_->response, host, "/ws", [&](beast::error_code ec) { shaken = ec; });
   impl_->run(deadline + 1s, [&] { return shaken.has_value(); });

@@ -33,7 +33,8 @@ using namespace std::chrono_literals;
 
 struct ClientOptions {
   uint16_t port = 0;
-  std::string host;                   // the Host header; empty: 127.0.0.1:<port>
+  std::string address = "127.0.0.1";  // the server's IP address
+  std::string host;                   // the Host header; empty: <address>:<port>
   std::optional<std::string> origin;  // sent as Origin when set
   std::string authorization;          // sent as Authorization when not empty
   int receive_buffer = 0;             // SO_RCVBUF set before connecting; 0 keeps the default
