@@ -4,6 +4,7 @@
 // the two through the profile's path. The viewer runs in its namespace
 // through `ip netns exec`. Root only (namespaces and TUN devices).
 
+import crypto from "node:crypto";
 import path from "node:path";
 
 export const ipemProfiles = {
@@ -15,12 +16,11 @@ export const ipemProfiles = {
 // The drop profile's steps (bench/ipem/link_profiles.cpp), ms from ipem's start.
 export const ipemSchedules = { drop: [10000, 25000] };
 
-let cells = 0;
-
 // Starts ipem for one cell; resolves to where the server listens, how to
 // run a viewer inside, and a stop() that resolves to ipem's counts.
 export async function startIpem(procs, buildDir, profile) {
-  const viewerNetns = `voxl-bench-${process.pid}-${++cells}`;
+  // A namespace of this cell's own (ipem refuses one that exists).
+  const viewerNetns = `voxl-bench-${crypto.randomBytes(4).toString("hex")}`;
   const child = procs.start("ipem", path.join(buildDir, "ipem"), [
     "--profile", profile, "--server-netns", "", "--viewer-netns", viewerNetns], { keepStdout: true });
   const [, serverAddress, viewerAddress] = await procs.waitLine(child, /^ready (\S+) (\S+)/);
