@@ -26,14 +26,15 @@ std::string counts_json(const PathModel::Counts& c, uint64_t overflow, uint64_t 
 
 PacketRelay::PacketRelay(int fd_a, int fd_b, PathSettings down, PathSettings up, Clock::time_point start)
     : down_{fd_a, fd_b, PathModel(std::move(down), since_epoch(start)), {}, 0, 0, 0},
-      up_{fd_b, fd_a, PathModel(std::move(up), since_epoch(start)), {}, 0, 0, 0} {}
+      up_{fd_b, fd_a, PathModel(std::move(up), since_epoch(start)), {}, 0, 0, 0},
+      read_buffer_(kMaxPacket) {}
 
 PathModel::Time PacketRelay::since_epoch(Clock::time_point t) {
   return std::chrono::duration_cast<PathModel::Time>(t.time_since_epoch());
 }
 
 void PacketRelay::take(Direction& d, PathModel::Time now) {
-  std::vector<unsigned char> buf(kMaxPacket);
+  std::vector<unsigned char>& buf = read_buffer_;
   for (int i = 0; i < kReadsPerTurn; ++i) {
     const ssize_t n = ::read(d.from, buf.data(), buf.size());
     if (n <= 0) return;  // EAGAIN: nothing more for now

@@ -56,6 +56,7 @@ class PacketRelay {
 
   Direction down_, up_;
   uint64_t order_ = 0;
+  std::vector<unsigned char> read_buffer_;  // one packet as read, reused
 };
 
 }  // namespace voxl::bench

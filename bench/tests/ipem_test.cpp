@@ -194,7 +194,12 @@ std::vector<uint32_t> udp_sequence(Ipem& ipem, int count, std::chrono::microseco
     while (::recv(s, &n, sizeof n, 0) == sizeof n) arrived.push_back(n);
     ::close(s);
   });
-  listened.wait();
+  // The server's thread may have failed before it listened.
+  if (listened.wait_for(30s) != std::future_status::ready) {
+    server.join();
+    ADD_FAILURE() << "the server's side never listened";
+    return arrived;
+  }
   std::thread viewer = in_netns(ipem.viewer_ns(), [&] {
     const int s = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     const sockaddr_in a = server_address();
