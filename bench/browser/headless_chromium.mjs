@@ -9,12 +9,18 @@ import { fileURLToPath } from "node:url";
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const { chromium } = createRequire(path.join(repo, "web/package.json"))("playwright-core");
 
-export function launchHeadlessChromium(home, viewport) {
+// `executable` replaces the browser's path (e.g. a wrapper that starts it in
+// a network namespace); `secureOrigin` is a plain-HTTP origin the browser is
+// to treat as secure, as it does localhost (WebCodecs needs a secure context).
+export const chromiumPath = () => process.env.VOXL_CHROMIUM ?? "/usr/bin/chromium";
+
+export function launchHeadlessChromium(home, viewport, { executable = chromiumPath(), secureOrigin = null } = {}) {
   return chromium.launchPersistentContext(path.join(home, "profile"), {
-    executablePath: process.env.VOXL_CHROMIUM ?? "/usr/bin/chromium",
+    executablePath: executable,
     headless: true,
     viewport,
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-           "--disable-component-update", "--disable-sync"],
+           "--disable-component-update", "--disable-sync",
+           ...(secureOrigin ? [`--unsafely-treat-insecure-origin-as-secure=${secureOrigin}`] : [])],
   });
 }

@@ -16,7 +16,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { summarise, readDrawLog } from "./results.mjs";
-import { launchHeadlessChromium } from "../browser/headless_chromium.mjs";
+import { chromiumPath, launchHeadlessChromium } from "../browser/headless_chromium.mjs";
 import { chromiumProcesses, sampleGroups, groupMsBetween } from "./cpu.mjs";
 
 // Runs in the page before its scripts.
@@ -64,11 +64,16 @@ function installMarkerReader(cell) {
   window.__benchMarker = () => ({ seen: seen.slice(), pictures, unreadable });
 }
 
-export async function runBrowserClient({ url, logPath, cell, warmupS, seconds, onWindow, tmp }) {
-    const home = fs.mkdtempSync(path.join(tmp, "browser-"));
+// `wrap(executable)`, when given, returns the program to start in the
+// browser's place (the lossy links: the browser in the viewer's namespace).
+export async function runBrowserClient({ url, logPath, cell, warmupS, seconds, onWindow, tmp, wrap }) {
+  const home = fs.mkdtempSync(path.join(tmp, "browser-"));
   const savedHome = process.env.HOME;
   process.env.HOME = home;
-  const ctx = await launchHeadlessChromium(home, { width: 2000, height: 1200 });
+  const ctx = await launchHeadlessChromium(home, { width: 2000, height: 1200 }, {
+    executable: wrap ? wrap(chromiumPath()) : chromiumPath(),
+    secureOrigin: ["localhost", "127.0.0.1"].includes(new URL(url).hostname) ? null : new URL(url).origin,
+  });
   process.env.HOME = savedHome;
   try {
     const page = await ctx.newPage();

@@ -5,6 +5,7 @@
 // through `ip netns exec`. Root only (namespaces and TUN devices).
 
 import crypto from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 
 export const ipemProfiles = {
@@ -35,6 +36,14 @@ export async function startIpem(procs, buildDir, profile) {
     startedUnixMs,
     // The command line that runs `cmd` in the viewer's namespace.
     inViewer: (cmd, args) => ["ip", ["netns", "exec", viewerNetns, cmd, ...args]],
+    // An executable in `dir` that runs `cmd` in the viewer's namespace with
+    // the arguments it is given (for a program another one launches, such
+    // as the browser, whose pipes pass through `ip netns exec`).
+    viewerWrapper(dir, cmd) {
+      const file = path.join(dir, `in-${viewerNetns}`);
+      fs.writeFileSync(file, `#!/bin/sh\nexec ip netns exec '${viewerNetns}' '${cmd}' "$@"\n`, { mode: 0o755 });
+      return file;
+    },
     async stop() {
       await procs.stop(child);
       await closed;

@@ -62,7 +62,7 @@ const allLinks = {
   lan: { name: "lan", label: "LAN" },
   "10/40": { name: "10/40", label: "10 Mbps / 40 ms RTT", mbps: 10, rtt: 40 },
   "5/60": { name: "5/60", label: "5 Mbps / 60 ms RTT", mbps: 5, rtt: 60 },
-  // Lossy links through ipem (root only): native viewers.
+  // Lossy links through ipem (root only): the viewer, native or the browser, in a namespace of its own.
   ...Object.fromEntries(Object.entries(ipemProfiles).map(([name, label]) => [name, { name, label, ipem: name }])),
 };
 
@@ -201,8 +201,13 @@ async function runCell(o, display, workload, systemName, links, { browser = fals
     let cpu1 = null;
     let shot = null;
     if (browser) {
-      results = [await runBrowserClient({ url: `http://127.0.0.1:${ports[0]}/`, logPath: display.logPath, cell: o.cell,
-                                          warmupS: o.warmup, seconds: o.seconds, onWindow, tmp: display.tmp })];
+      // Through ipem the page comes from the server's address, off loopback:
+      // the token's address signs the browser in.
+      const url = ipem ? `http://${host}:${srv.port}/${srv.token ? `?token=${encodeURIComponent(srv.token)}` : ""}`
+                       : `http://127.0.0.1:${ports[0]}/`;
+      const wrap = ipem ? (exe) => ipem.viewerWrapper(display.tmp, exe) : undefined;
+      results = [await runBrowserClient({ url, logPath: display.logPath, cell: o.cell, warmupS: o.warmup,
+                                          seconds: o.seconds, onWindow, tmp: display.tmp, wrap })];
     } else {
       const opened = [];  // performance.now() when each viewer's window opened, by viewer
       const runClient = async (link, port, i) => {
@@ -336,7 +341,7 @@ async function main() {
           if (browser && !o.browser.includes(workload)) continue;
           const sys = systems[browser ? "voxl" : systemName];
           for (const linkName of workload === "idle" ? ["lan"] : o.links) {
-            if (linkName !== "lan" && (browser || sys.lanOnly)) continue;
+            if (linkName !== "lan" && sys.lanOnly) continue;
             const link = allLinks[linkName];
             log(`${workload} / ${link.label} / ${labels[systemName]}`);
             const [result] = await runCell(o, display, workload, browser ? "voxl" : systemName, [link], { browser });
@@ -383,7 +388,7 @@ async function main() {
       for (const s of columns) {
         if (s === "voxl-browser" && !o.browser.includes(w)) continue;
         for (const l of w === "idle" ? ["lan"] : o.links) {
-          if (l !== "lan" && (s === "voxl-browser" || systems[s]?.lanOnly)) continue;
+          if (l !== "lan" && systems[s]?.lanOnly) continue;
           const r = cells.find((c) => c.workload === w && c.link === l && c.system === s)?.result;
           const need = ["cpu_cores"];
           if (w !== "idle") need.push("fps", "fps_worst_second", "latency_p50_ms", "latency_p99_ms");

@@ -18,6 +18,8 @@ function percentile(values, p) {
   return v[Math.min(v.length - 1, Math.floor(p * v.length))];
 }
 const round2 = (v) => (v == null || !Number.isFinite(v) ? null : Math.round(v * 100) / 100);
+// A gap between new frames longer than this is a freeze (kFreezeUs).
+const freezeUs = 250000;
 
 // `seen`: [counter, decoded µs] of each new counter, in order.
 export function summarise({ seen, startUs, endUs, drawLog, pictures, unreadable }) {
@@ -25,19 +27,40 @@ export function summarise({ seen, startUs, endUs, drawLog, pictures, unreadable 
   const whole = Math.max(1, Math.floor(seconds));
   const perSecond = new Array(whole).fill(0);
   const latency = [];
-  let unmatched = 0;
+  // As the native client reports them (bench/client/frame_recorder.cpp):
+  // the worst latency of each 100 ms step (null: no frame), and the gaps
+  // between new frames, the window's edges included.
+  const stepUs = 100000;
+  const timeline = new Array(Math.floor(Math.max(0, endUs - startUs) / stepUs) + 1).fill(null);
+  let unmatched = 0, previous = startUs, longestGap = 0, freezes = 0;
+  const gapTo = (t) => {
+    longestGap = Math.max(longestGap, t - previous);
+    if (t - previous > freezeUs) ++freezes;
+    previous = t;
+  };
   for (const [counter, t] of seen) {
     const s = Math.floor((t - startUs) / 1e6);
     if (s < whole) ++perSecond[s];
+    gapTo(t);
     const drawn = drawLog.get(counter);
-    if (drawn === undefined) ++unmatched;
-    else latency.push((t - drawn) / 1000);
+    if (drawn === undefined) {
+      ++unmatched;
+      continue;
+    }
+    const ms = (t - drawn) / 1000;
+    latency.push(ms);
+    const i = Math.min(timeline.length - 1, Math.floor((t - startUs) / stepUs));
+    timeline[i] = Math.max(timeline[i] ?? ms, ms);
   }
+  gapTo(endUs);
   return {
     seconds: round2(seconds), pictures, frames: seen.length, unreadable, unmatched,
     fps: round2(seen.length / seconds), fps_worst_second: Math.min(...perSecond),
     drawn_fps: round2([...drawLog.values()].filter((t) => t >= startUs && t < endUs).length / seconds),
     latency_p50_ms: round2(percentile(latency, 0.5)), latency_p99_ms: round2(percentile(latency, 0.99)),
+    freezes, longest_gap_ms: round2(longestGap / 1000),
+    latency_timeline: { start_unix_ms: Math.floor(startUs / 1000), step_ms: stepUs / 1000,
+                        worst_ms: timeline.map((v) => (v == null ? null : round2(v))) },
   };
 }
 
