@@ -35,6 +35,10 @@ export const systems = {
   // One encode for every viewer, no encoding ladder: the baseline for two
   // viewers on different links (bench/run --pair).
   "voxl-1encode": voxlWith("voxl, one encode", ["--max-encodes=1"]),
+  // TCP's congestion control as most systems have it by default (voxl asks
+  // for BBR; the peers run on the machine's default, see
+  // /proc/sys/net/ipv4/tcp_congestion_control).
+  "voxl-cubic": voxlWith("voxl, CUBIC", ["--tcp-congestion=cubic"]),
   x11vnc: {
     label: "x11vnc",
     kind: "vnc",

@@ -111,6 +111,10 @@ struct Config {
   std::string microphone_fifo;    // Linux; empty: $XDG_RUNTIME_DIR/voxl-mic.fifo
   std::string microphone_device;  // Windows; empty: the first virtual cable
 
+  // Network: TCP's congestion control (--tcp-congestion); nullopt: bbr,
+  // quietly the system's where that is not taken.
+  std::optional<std::string> tcp_congestion;
+
   // Files
   FileTransfers file_transfers;
   std::string files_root = default_files_root();

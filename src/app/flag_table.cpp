@@ -212,6 +212,16 @@ void declare_server(FlagSet& f, Config& c) {
           "headers say what the browser used and who it is; from any other peer they are ignored",
           "none", "comma-separated IP addresses or ADDR/BITS ranges such as 127.0.0.1,10.0.0.0/8",
           storing(c.trusted_proxies, net::parse_address_ranges));
+  f.value("--tcp-congestion", "NAME",
+          "TCP congestion control for voxl's connections: bbr keeps its rate through random loss where cubic, "
+          "most systems' default, falls; cubic, reno or another the kernel offers; system for the system's. "
+          "When the system does not take it, voxl says why at start and uses the system's",
+          "bbr", "a name such as bbr or cubic (letters, digits, _ and -, at most 15), or system",
+          [&c](const std::string& text) {
+            if (!is_congestion_control_name(text)) return false;
+            c.tcp_congestion = text;
+            return true;
+          });
 }
 
 void declare_access(FlagSet& f, Config& c) {

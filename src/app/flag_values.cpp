@@ -254,4 +254,11 @@ bool is_log_level(std::string_view text) {
   return std::find(kLevels.begin(), kLevels.end(), text) != kLevels.end();
 }
 
+bool is_congestion_control_name(std::string_view text) {
+  return !text.empty() && text.size() <= 15 &&
+         std::all_of(text.begin(), text.end(), [](char ch) {
+           return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '-';
+         });
+}
+
 }  // namespace voxl::app

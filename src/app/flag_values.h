@@ -76,4 +76,8 @@ bool is_x264_preset(std::string_view text);
 // trace, debug, info, warn or error.
 bool is_log_level(std::string_view text);
 
+// A name the kernel could hold for a TCP congestion control (TCP_CA_NAME_MAX
+// is 16 with its NUL): 1-15 of a-z, 0-9, _ and -.
+bool is_congestion_control_name(std::string_view text);
+
 }  // namespace voxl::app

@@ -28,6 +28,8 @@ net::ServerOptions server_options(const Config& c) {
   o.viewers.bitrate = {c.min_kbps, c.max_kbps};
   o.connections = {size_t(c.max_connections), size_t(c.max_connections_per_address)};
   o.settings.trusted_proxies = c.trusted_proxies;
+  o.tcp_congestion = c.tcp_congestion.value_or("bbr");
+  o.tcp_congestion_asked = c.tcp_congestion.has_value();
   return o;
 }
 
@@ -75,6 +77,7 @@ std::unique_ptr<net::Server> start_metrics_server(const Config& config, boost::a
   o.addr = config.metrics_addr->addr;
   o.port = uint16_t(config.metrics_addr->port);
   o.settings.metrics_only = true;
+  o.tcp_congestion = "system";  // a scrape is a few KiB
   o.connections = {size_t(config.max_connections), size_t(config.max_connections_per_address)};
   o.settings.metrics = [&video, &agents, &main](MetricsText& m) {
     write_app_metrics(m, video, agents);

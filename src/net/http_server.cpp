@@ -22,6 +22,7 @@
 #include "net/server.h"
 #include "net/tls_files.h"
 #include "platform/fd_limits.h"
+#include "platform/socket_congestion.h"
 
 namespace voxl::net {
 
@@ -49,6 +50,22 @@ bool out_of_resources(const error_code& ec) {
   namespace errc = boost::system::errc;
   return ec == errc::too_many_files_open || ec == errc::too_many_files_open_in_system ||
          ec == errc::no_buffer_space || ec == errc::not_enough_memory;
+}
+
+// Sets --tcp-congestion on the listening socket (its connections inherit
+// it) and says what the connections will use.
+void choose_congestion_control(platform::NativeSocket listener, const std::string& name, bool asked,
+                               spdlog::logger& log) {
+  if (name == "system") {
+    const std::string used = platform::congestion_control(std::intptr_t(listener));
+    if (asked && !used.empty()) log.info("TCP congestion control: {}, the system's (--tcp-congestion)", used);
+    return;
+  }
+  const std::string why_not = platform::set_congestion_control(std::intptr_t(listener), name);
+  if (why_not.empty()) return log.info("TCP congestion control: {} (--tcp-congestion)", name);
+  const std::string used = platform::congestion_control(std::intptr_t(listener));
+  log.log(asked ? spdlog::level::warn : spdlog::level::info, "TCP congestion control: {} ({} {}: {})",
+          used.empty() ? "the system's" : used + ", the system's", asked ? "asked for" : "not", name, why_not);
 }
 
 }  // namespace
@@ -208,6 +225,8 @@ Server::Server(asio::io_context& io, ServerOptions o, stream::Hub& hub, Logger l
   if (!ec) acc.listen(asio::socket_base::max_listen_connections, ec);
   if (ec)
     throw std::runtime_error("cannot listen on " + o.addr + ":" + std::to_string(o.port) + ": " + ec.message());
+  choose_congestion_control(platform::NativeSocket(acc.native_handle()), o.tcp_congestion, o.tcp_congestion_asked,
+                            *log);
   impl_->host_for_url = address.is_unspecified() ? "127.0.0.1"
                         : address.is_v6()        ? "[" + address.to_string() + "]"
                                                  : address.to_string();

@@ -62,6 +62,12 @@ struct ServerOptions {
   ServerSettings settings;
   // What every viewer is given; the server sets its hub and log.
   stream::ViewerServices viewers;
+  // TCP's congestion control for every connection (--tcp-congestion), set
+  // on the listening socket; "system" leaves the system's. When the system
+  // does not take it, the server says why in one line: a warning when the
+  // name was asked for, information when it is the default.
+  std::string tcp_congestion = "bbr";
+  bool tcp_congestion_asked = false;
 };
 
 // Whether the certificate chain and key load as the server would load them

@@ -167,6 +167,21 @@ TEST(ConfigFlagValues, ContainedRelativePaths) {
     EXPECT_FALSE(is_contained_relative_path(bad)) << bad;
 }
 
+TEST(ConfigFlagValues, CongestionControlNames) {
+  for (const char* good : {"bbr", "cubic", "reno", "bbr2", "tcp_x-1", "abcdefghijklmno"})
+    EXPECT_TRUE(is_congestion_control_name(good)) << good;
+  for (const char* bad : {"", "BBR", "bb r", "abcdefghijklmnop", "cubic;", "c\xc3\xbc", "../bbr"})
+    EXPECT_FALSE(is_congestion_control_name(bad)) << bad;
+}
+
+TEST(ConfigCommandLine, TcpCongestion) {
+  EXPECT_FALSE(parse({}).config->tcp_congestion) << "unset: bbr, quietly the system's where refused";
+  EXPECT_EQ(parse({"--tcp-congestion=cubic"}).config->tcp_congestion, "cubic");
+  EXPECT_EQ(parse({"--tcp-congestion", "system"}).config->tcp_congestion, "system");
+  const ParseOutcome bad = parse({"--tcp-congestion=Cubic!"});
+  EXPECT_FALSE(bad.config.has_value());
+  EXPECT_NE(bad.error.find("--tcp-congestion"), std::string::npos) << bad.error;
+}
 
 // ------------------------------------------------------------------ defaults
 
