@@ -107,6 +107,25 @@ export function markdown({ cells, present, workloads, links, systems, labels, wo
   out.push(`FPS (worst second), latency p50/p99 from drawn to decoded, ${size}:\n`);
   out.push(table(["Test", "drawn FPS", ...systems.map((s) => labels[s])], rows));
 
+  // The lossy links (ipem): how often the picture froze, and on a link whose
+  // rate steps, how long the latency took to come back under 150 ms.
+  const lossy = links.filter((l) => l.ipem);
+  if (lossy.length) {
+    const ms = (v) => (v == null ? "never" : v >= 1000 ? `${(v / 1000).toFixed(1)} s` : `${Math.round(v)} ms`);
+    const freezeCell = (r) => {
+      if (!r || r.freezes == null) return "—";
+      const text = `${r.freezes}, ${ms(r.longest_gap_ms)}`;
+      return r.recovery_ms ? `${text}; ${r.recovery_ms.map(ms).join(" / ")}` : text;
+    };
+    const lossyRows = [];
+    for (const w of moving)
+      for (const l of lossy)
+        lossyRows.push([`${workloadLabel(w)}, ${l.label}`, ...systems.map((s) => freezeCell(find(w, l.name, s)))]);
+    out.push(`\nFreezes (gaps over 250 ms without a new frame), the longest gap; on a rate schedule (drop), ` +
+             `then the time after each step until the worst latency of every 100 ms stayed under 150 ms for a second:\n`);
+    out.push(table(["Test", ...systems.map((s) => labels[s])], lossyRows));
+  }
+
   const cpuColumns = ["idle", "animation", "scroll", "fullscreen", "texture"].filter((w) => workloads.includes(w));
   // The browser column shares voxl's server; its CPU adds nothing new.
   const cpuRows = systems.filter((s) => s !== "voxl-browser").map((s) => [labels[s], ...cpuColumns.map((w) => {

@@ -16,6 +16,7 @@
 #include <exception>
 #include <string>
 
+#include "platform/tcp_path.h"
 #include "stream/viewer/viewer_connection.h"
 
 namespace voxl::net {
@@ -124,6 +125,12 @@ class ViewerSession final : public stream::ViewerTransport,
     ticking_ = on;
     if (on && !timer_armed_) schedule_stats();
     if (!on) stats_timer_.cancel();
+  }
+
+  std::optional<platform::TcpPath> tcp_path() override {
+    auto& socket = beast::get_lowest_layer(ws_).socket();
+    if (!socket.is_open()) return std::nullopt;
+    return platform::tcp_path(std::intptr_t(socket.native_handle()));
   }
 
  private:

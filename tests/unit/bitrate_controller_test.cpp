@@ -11,6 +11,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace voxl::stream {
@@ -51,6 +52,18 @@ struct SimViewer {
   std::chrono::milliseconds stall_every{0};
   double stall_ms = 0;
   std::function<double(uint32_t)> host_delay_ms = [](uint32_t) { return 0.0; };
+  // A lossy link under TCP: every `loss_every` a packet is lost and nothing
+  // behind it reaches the client until it is sent again `loss_stall_ms`
+  // later (head-of-line blocking); the bottleneck itself does not slow.
+  std::chrono::milliseconds loss_every{0};
+  double loss_stall_ms = 0;
+  Time last_arrival = t0;
+  // Whether the controller is told what the kernel's TCP measures: the
+  // path's RTT plus the bottleneck's backlog, which a loss does not
+  // lengthen; or, behind a proxy that ends TCP on this machine, the
+  // loopback hop's.
+  bool path_known = false;
+  bool behind_proxy = false;
 
   SimViewer(double kbps, double one_way, BitrateLimits limits)
       : link_kbps(kbps), one_way_ms(one_way), ctl(limits) {}
@@ -68,7 +81,12 @@ struct SimViewer {
       const Ack a = acks.begin()->second;
       acks.erase(acks.begin());
       link.on_ack(a.id, a.hold_ms, now);
-      ctl.on_feedback(link, sent_kbps(now), now);
+      std::optional<BitrateController::KernelRtt> kernel;
+      if (behind_proxy) kernel = BitrateController::KernelRtt{0.05, 0.04};
+      else if (path_known)
+        kernel = BitrateController::KernelRtt{2 * one_way_ms + std::max(0.0, Ms(link_free - now).count()),
+                                              2 * one_way_ms};
+      ctl.on_feedback(link, sent_kbps(now), now, kernel);
     }
     link.expire(now);
   }
@@ -87,7 +105,15 @@ struct SimViewer {
     max_bytes_in_flight = std::max(max_bytes_in_flight, link.bytes_in_flight());
     const Time start = std::max(now, link_free);
     link_free = after(start, double(bytes) * 8.0 / link_kbps);
-    const Time arrive = after(link_free, one_way_ms);
+    Time arrive = after(link_free, one_way_ms);
+    if (loss_every.count() > 0) {
+      // A loss in [k * loss_every, + stall) holds back what arrives then.
+      const auto into = (arrive - t0) % loss_every;
+      if (Ms(into).count() < loss_stall_ms && arrive - t0 >= loss_every)
+        arrive = after(arrive - into, loss_stall_ms);
+      arrive = std::max(arrive, last_arrival);  // in order
+      last_arrival = arrive;
+    }
     const Time decode_start = std::max(arrive, decoder_free);
     decoder_free = after(decode_start, decode_ms);
     acks.emplace(after(decoder_free, one_way_ms + host_delay_ms(id)),
@@ -197,6 +223,49 @@ TEST(BitrateController, LateAcksFromABusyMachineAreNoCongestion) {
     sim.run_until(t0 + 10s);
     for (Time t = t0 + 2s; t <= t0 + 10s; t += 500ms) EXPECT_GE(sim.target_at(t), 0.9 * content) << Ms(t - t0).count();
   }
+}
+
+// Wi-Fi-like loss: a packet lost every 700 ms holds every frame behind it
+// for 60 ms (a retransmission a round trip or two later). The acks come
+// late in bunches, as behind a queue, but the kernel's TCP sees no queue:
+// told so, the controller keeps the rate the link carries. (Judged from
+// the acks alone, it fell to the floor and the frame rate with it.)
+TEST(BitrateController, LossOnAFastLinkIsNoQueueWhenTheKernelSaysSo) {
+  Sim sim({2000, 30000}, 8000);
+  sim.viewers.emplace_back(30000, 12, sim.limits);
+  auto& v = sim.viewers[0];
+  v.loss_every = 700ms;
+  v.loss_stall_ms = 60;
+  v.path_known = true;
+  sim.run_until(t0 + 15s);
+  for (Time t = t0 + 3s; t <= t0 + 15s; t += 500ms) EXPECT_GE(sim.target_at(t), 0.9 * 8000) << Ms(t - t0).count();
+  EXPECT_GE(v.fps(t0 + 5s, t0 + 15s), 55) << v.skipped << " skipped";
+}
+
+// Told the kernel's view, a real queue still brings the target down.
+TEST(BitrateController, ARateDropIsFollowedWhenTheKernelSeesTheQueueToo) {
+  Sim sim({500, 30000}, 25000);
+  sim.viewers.emplace_back(20000, 10, sim.limits);
+  sim.viewers[0].path_known = true;
+  sim.run_until(t0 + 15s, [](Sim& s) {
+    if (s.now == t0 + 5s) s.viewers[0].link_kbps = 2000;
+  });
+  EXPECT_LE(sim.target_at(t0 + 7s), 2200);
+  EXPECT_LT(sim.viewers[0].worst_latency_ms(t0 + 10s, t0 + 15s), 150);
+}
+
+// Behind a proxy that ends TCP on this machine (a reverse proxy) the
+// kernel times the loopback hop: no queue ever shows there, and the
+// controller must judge from the acks as before.
+TEST(BitrateController, BehindAProxyTheKernelsLoopbackRttIsNotThePath) {
+  Sim sim({500, 30000}, 25000);
+  sim.viewers.emplace_back(20000, 10, sim.limits);
+  sim.viewers[0].behind_proxy = true;
+  sim.run_until(t0 + 15s, [](Sim& s) {
+    if (s.now == t0 + 5s) s.viewers[0].link_kbps = 2000;
+  });
+  EXPECT_LE(sim.target_at(t0 + 7s), 2200);
+  EXPECT_LT(sim.viewers[0].worst_latency_ms(t0 + 10s, t0 + 15s), 150);
 }
 
 TEST(BitrateController, FollowsARateDropWithoutBuildingABacklog) {

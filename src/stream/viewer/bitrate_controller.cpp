@@ -20,9 +20,12 @@ double BitrateController::threshold_ms(const LinkEstimator& link) {
   return std::max(kMinQueueMs, 0.25 * link.min_rtt_ms());
 }
 
-void BitrateController::on_feedback(const LinkEstimator& link, double sent_kbps, Time now) {
+void BitrateController::on_feedback(const LinkEstimator& link, double sent_kbps, Time now,
+                                    std::optional<KernelRtt> kernel) {
   if (!link.has_samples()) return;
-  const double queue = link.standing_queue_delay_ms();
+  double queue = link.standing_queue_delay_ms();
+  if (kernel && kernel->min_rtt_ms >= kSamePathShare * link.min_rtt_ms())
+    queue = std::min(queue, std::max(0.0, kernel->srtt_ms - kernel->min_rtt_ms));
   const double threshold = threshold_ms(link);
   congested_ = queue > threshold;
   if (congested_) {

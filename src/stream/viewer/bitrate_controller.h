@@ -2,8 +2,9 @@
 // delay-based AIMD in the spirit of WebRTC's congestion control, fed by the
 // viewer's LinkEstimator.
 // - A standing queue (the least RTT of the last few acks above the minimum,
-//   LinkEstimator::standing_queue_delay_ms) above a threshold means frames
-//   are piling up at the bottleneck: drop to 85% of the recent delivery
+//   LinkEstimator::standing_queue_delay_ms, and no more than the kernel's
+//   TCP sees where it says) above a threshold means frames are piling up
+//   at the bottleneck: drop to 85% of the recent delivery
 //   rate, so the queue drains (or by 10% once per RTT when nothing was
 //   measured). A few late acks from a busy machine are not a queue: the
 //   delivery rate they measure is the content's, and cutting to it would
@@ -20,6 +21,7 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <span>
 
 #include "stream/viewer/link_estimator.h"
@@ -43,9 +45,26 @@ class BitrateController {
 
   explicit BitrateController(BitrateLimits limits);
 
+  // The round-trip times the kernel's TCP measures on the viewer's
+  // connection (platform/tcp_path.h).
+  struct KernelRtt {
+    double srtt_ms = 0;
+    double min_rtt_ms = 0;
+  };
+  // The kernel's least RTT must be at least this share of the acks' for
+  // its connection to be taken as the viewer's path: behind a proxy that
+  // ends TCP (a reverse proxy, linkem) the kernel times only the hop to it.
+  static constexpr double kSamePathShare = 0.5;
+
   // After each ack. `sent_kbps`: what the viewer was actually sent over
-  // the last second or so.
-  void on_feedback(const LinkEstimator& link, double sent_kbps, Time now);
+  // the last second or so. `kernel`: what the kernel's TCP measures, where
+  // the system says. TCP times no retransmitted segment, so after a lost
+  // packet the acks come late (every frame behind it waits) while TCP's
+  // RTT does not rise: on the viewer's own path a queue is only taken as
+  // one when both show it, and a lossy link is not talked down to the
+  // floor.
+  void on_feedback(const LinkEstimator& link, double sent_kbps, Time now,
+                   std::optional<KernelRtt> kernel = std::nullopt);
 
   int target_kbps() const { return target_kbps_; }
   // The last feedback showed a queue building up on the link.

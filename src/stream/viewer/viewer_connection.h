@@ -48,6 +48,7 @@
 #include "base/logging.h"
 #include "base/token_bucket.h"
 #include "input/interaction.h"
+#include "platform/tcp_path.h"
 #include "stream/fanout/audio_hub.h"
 #include "stream/viewer/audio_queue.h"
 #include "stream/viewer/bitrate_controller.h"
@@ -92,6 +93,9 @@ class ViewerTransport {
   virtual void close(CloseCode code, std::string_view reason) = 0;
   // While on, call ViewerConnection::tick() about once a second.
   virtual void set_ticking(bool on) = 0;
+  // What the kernel's TCP has measured of the connection's path, where the
+  // system says (platform/tcp_path.h); nullopt otherwise.
+  virtual std::optional<platform::TcpPath> tcp_path() { return std::nullopt; }
 
  protected:
   virtual ~ViewerTransport() = default;
