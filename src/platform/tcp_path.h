@@ -1,6 +1,5 @@
 // What the kernel's TCP has measured of one connection's path: its
-// smoothed and least round-trip times and how many segments it has sent
-// again. TCP takes no round-trip sample from a retransmitted segment (and
+// smoothed and least round-trip times. TCP takes no round-trip sample from a retransmitted segment (and
 // with SACK the segments after a lost one are timed as they arrive), so
 // its RTT shows a queue at the bottleneck but not the wait behind a lost
 // packet, which delays every message queued after it. TCP_INFO on Linux;
@@ -15,7 +14,6 @@ namespace voxl::platform {
 struct TcpPath {
   double srtt_ms = 0;
   double min_rtt_ms = 0;  // over the kernel's window (minutes)
-  uint64_t retransmits = 0;  // segments sent again since the connection began
 };
 
 // `socket`: the native socket (a descriptor, or a SOCKET on Windows).

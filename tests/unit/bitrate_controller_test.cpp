@@ -81,11 +81,13 @@ struct SimViewer {
       const Ack a = acks.begin()->second;
       acks.erase(acks.begin());
       link.on_ack(a.id, a.hold_ms, now);
-      std::optional<BitrateController::KernelRtt> kernel;
-      if (behind_proxy) kernel = BitrateController::KernelRtt{0.05, 0.04};
+      BitrateController::KernelPath kernel;
+      if (behind_proxy) kernel = [] { return std::optional<platform::TcpPath>({0.05, 0.04}); };
       else if (path_known)
-        kernel = BitrateController::KernelRtt{2 * one_way_ms + std::max(0.0, Ms(link_free - now).count()),
-                                              2 * one_way_ms};
+        kernel = [this, now] {
+          return std::optional<platform::TcpPath>(
+              {2 * one_way_ms + std::max(0.0, Ms(link_free - now).count()), 2 * one_way_ms});
+        };
       ctl.on_feedback(link, sent_kbps(now), now, kernel);
     }
     link.expire(now);

@@ -21,7 +21,6 @@ std::optional<TcpPath> tcp_path(std::intptr_t socket) {
   TcpPath path;
   path.srtt_ms = info.tcpi_rtt / 1000.0;
   path.min_rtt_ms = info.tcpi_min_rtt / 1000.0;
-  path.retransmits = info.tcpi_total_retrans;
   return path;
 #else
   (void)socket;

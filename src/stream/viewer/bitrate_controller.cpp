@@ -21,12 +21,14 @@ double BitrateController::threshold_ms(const LinkEstimator& link) {
 }
 
 void BitrateController::on_feedback(const LinkEstimator& link, double sent_kbps, Time now,
-                                    std::optional<KernelRtt> kernel) {
+                                    const KernelPath& kernel) {
   if (!link.has_samples()) return;
   double queue = link.standing_queue_delay_ms();
-  if (kernel && kernel->min_rtt_ms >= kSamePathShare * link.min_rtt_ms())
-    queue = std::min(queue, std::max(0.0, kernel->srtt_ms - kernel->min_rtt_ms));
   const double threshold = threshold_ms(link);
+  // Below threshold / 2 the target grows whatever the kernel says.
+  if (queue > threshold / 2 && kernel)
+    if (const auto path = kernel(); path && path->min_rtt_ms >= kSamePathShare * link.min_rtt_ms())
+      queue = std::min(queue, std::max(0.0, path->srtt_ms - path->min_rtt_ms));
   congested_ = queue > threshold;
   if (congested_) {
     // Below what the link delivers right now, so the queue drains. The

@@ -21,9 +21,11 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <span>
 
+#include "platform/tcp_path.h"
 #include "stream/viewer/link_estimator.h"
 
 namespace voxl::stream {
@@ -45,12 +47,9 @@ class BitrateController {
 
   explicit BitrateController(BitrateLimits limits);
 
-  // The round-trip times the kernel's TCP measures on the viewer's
-  // connection (platform/tcp_path.h).
-  struct KernelRtt {
-    double srtt_ms = 0;
-    double min_rtt_ms = 0;
-  };
+  // What the kernel's TCP measures of the viewer's connection, read only
+  // when the acks show a queue (one system call).
+  using KernelPath = std::function<std::optional<platform::TcpPath>()>;
   // The kernel's least RTT must be at least this share of the acks' for
   // its connection to be taken as the viewer's path: behind a proxy that
   // ends TCP (a reverse proxy, linkem) the kernel times only the hop to it.
@@ -58,13 +57,13 @@ class BitrateController {
 
   // After each ack. `sent_kbps`: what the viewer was actually sent over
   // the last second or so. `kernel`: what the kernel's TCP measures, where
-  // the system says. TCP times no retransmitted segment, so after a lost
+  // the system says (empty: nothing). TCP times no retransmitted segment, so after a lost
   // packet the acks come late (every frame behind it waits) while TCP's
   // RTT does not rise: on the viewer's own path a queue is only taken as
   // one when both show it, and a lossy link is not talked down to the
   // floor.
   void on_feedback(const LinkEstimator& link, double sent_kbps, Time now,
-                   std::optional<KernelRtt> kernel = std::nullopt);
+                   const KernelPath& kernel = {});
 
   int target_kbps() const { return target_kbps_; }
   // The last feedback showed a queue building up on the link.

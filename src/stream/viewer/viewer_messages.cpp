@@ -124,9 +124,7 @@ void ViewerConnection::acked(uint32_t id, double hold_ms) {
   acks_seen_ = true;
   const Time t = now();
   link_.on_ack(id, hold_ms, t);
-  std::optional<BitrateController::KernelRtt> kernel;
-  if (const auto path = transport_.tcp_path()) kernel = BitrateController::KernelRtt{path->srtt_ms, path->min_rtt_ms};
-  rate_.on_feedback(link_, sent_kbps(t), t, kernel);
+  rate_.on_feedback(link_, sent_kbps(t), t, [this] { return transport_.tcp_path(); });
   if (services_.on_link_sample)
     services_.on_link_sample({link_.recent_queue_delay_ms(), link_.min_rtt_ms(), link_.delivery_kbps(),
                               double(target_kbps())},
