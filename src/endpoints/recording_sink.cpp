@@ -97,6 +97,7 @@ void RecordService::Recording::on_video(const encode::EncodedFramePtr& f) {
   // The free space is looked at on the disk thread, before this frame.
   batch_.push_back(RecordFile::Item{f, micros(at), at, budget.start_free_check()});
   if (!batching_) flush(RecordDisk::Kind::kBounded);
+  if (stop_asked_) end("stop", std::max(*stop_asked_, first_));  // stopped while it waited for this picture
 }
 
 bool RecordService::Recording::deliver() {

@@ -71,9 +71,17 @@ class RecordService::Recording final : public stream::VideoSink {
   bool has_done() const { return bool(done_); }
   void set_done(Done d) { done_ = std::move(d); }
 
-  // Ends it now; one ending already waits for its index.
+  // Ends it now; one ending already waits for its index. Asked before
+  // its first picture came (an idle desktop, a loaded machine), it ends
+  // with that picture instead: a recording stopped at once still holds
+  // one frame, and kFirstFrameLimit still bounds the wait.
   void stop() {
-    if (state_ == State::kRecording) end("stop", Clock::now());
+    if (state_ != State::kRecording) return;
+    if (!started_) {
+      stop_asked_ = Clock::now();
+      return;
+    }
+    end("stop", Clock::now());
   }
 
   // Hands the outcome to whoever asked; false when no one has yet.
@@ -104,6 +112,7 @@ class RecordService::Recording final : public stream::VideoSink {
   boost::asio::steady_timer timer_;
   State state_ = State::kRecording;
   bool started_ = false;  // its first key frame came
+  std::optional<Clock::time_point> stop_asked_;  // stop() came before the first key frame
   Size size_;
   Clock::time_point first_;
   bool in_hub_ = false;

@@ -328,6 +328,28 @@ TEST_F(RecordServiceTest, StopAnswersOnceTheIndexIsWritten) {
   EXPECT_EQ(svc.budget().used(), 0u) << "its bytes are given back once it is handed over";
 }
 
+// A stop that comes before the first picture (an idle desktop, a loaded
+// machine) ends the recording with that picture: start and stop at once
+// give an MP4 of one frame, not an error.
+TEST_F(RecordServiceTest, StopBeforeTheFirstPictureEndsWithIt) {
+  RecordService svc(io_, hub_, 60s, ::testing::TempDir(), null_logger());
+  RecordRefusal why;
+  const uint64_t id = svc.start(why);
+  ASSERT_NE(id, 0u) << why.error;
+  Answers a;
+  ASSERT_TRUE(svc.stop(id, a.done()));
+  io_.restart();
+  io_.poll();
+  EXPECT_TRUE(a.got.empty()) << "no picture yet: it waits for one";
+  publish(1, 3, Clock::now());
+  ASSERT_TRUE(run_until([&a] { return !a.got.empty(); }));
+  EXPECT_EQ(a.got[0].status, 200) << a.got[0].error;
+  EXPECT_EQ(a.got[0].ended, "stop");
+  EXPECT_EQ(a.got[0].frames, 1u) << "the picture it waited for, and none after it";
+  ASSERT_TRUE(a.got[0].file);
+  EXPECT_EQ(svc.recordings(), 0u);
+}
+
 // A client that leaves while its frames wait for the disk: nothing is
 // answered, nothing is touched after the recording is gone.
 TEST_F(RecordServiceTest, CancelWhileTheDiskIsBehindIsSafe) {
