@@ -25,10 +25,17 @@ void BitrateController::on_feedback(const LinkEstimator& link, double sent_kbps,
   if (!link.has_samples()) return;
   double queue = link.standing_queue_delay_ms();
   const double threshold = threshold_ms(link);
+  std::optional<double> kernel_queue;
+  if (kernel && (queue > threshold / 2 || last_kernel_read_ == Time{} || now - last_kernel_read_ >= kKernelEvery)) {
+    last_kernel_read_ = now;
+    if (const auto path = kernel()) {
+      kernel_srtt_floor_.add(path->srtt_ms, now);
+      const double floor = std::max(path->min_rtt_ms, kernel_srtt_floor_.best().value_or(path->srtt_ms));
+      if (floor >= kSamePathShare * link.min_rtt_ms()) kernel_queue = std::max(0.0, path->srtt_ms - floor);
+    }
+  }
   // Below threshold / 2 the target grows whatever the kernel says.
-  if (queue > threshold / 2 && kernel)
-    if (const auto path = kernel(); path && path->min_rtt_ms >= kSamePathShare * link.min_rtt_ms())
-      queue = std::min(queue, std::max(0.0, path->srtt_ms - path->min_rtt_ms));
+  if (queue > threshold / 2 && kernel_queue) queue = std::min(queue, *kernel_queue);
   congested_ = queue > threshold;
   if (congested_) {
     // Below what the link delivers right now, so the queue drains. The

@@ -3,7 +3,8 @@
 // viewer's LinkEstimator.
 // - A standing queue (the least RTT of the last few acks above the minimum,
 //   LinkEstimator::standing_queue_delay_ms, and no more than the kernel's
-//   TCP sees where it says) above a threshold means frames are piling up
+//   TCP sees where it says: its smoothed RTT over its recent floor) above
+//   a threshold means frames are piling up
 //   at the bottleneck: drop to 85% of the recent delivery
 //   rate, so the queue drains (or by 10% once per RTT when nothing was
 //   measured). A few late acks from a busy machine are not a queue: the
@@ -25,6 +26,7 @@
 #include <optional>
 #include <span>
 
+#include "base/windowed_extremum.h"
 #include "platform/tcp_path.h"
 #include "stream/viewer/link_estimator.h"
 
@@ -47,12 +49,22 @@ class BitrateController {
 
   explicit BitrateController(BitrateLimits limits);
 
-  // What the kernel's TCP measures of the viewer's connection, read only
-  // when the acks show a queue (one system call).
+  // What the kernel's TCP measures of the viewer's connection: one system
+  // call, made at most every kKernelEvery (and whenever the acks show a
+  // queue).
   using KernelPath = std::function<std::optional<platform::TcpPath>()>;
-  // The kernel's least RTT must be at least this share of the acks' for
-  // its connection to be taken as the viewer's path: behind a proxy that
-  // ends TCP (a reverse proxy, linkem) the kernel times only the hop to it.
+  static constexpr auto kKernelEvery = std::chrono::milliseconds(100);
+  // TCP's smoothed RTT is judged against its own least over this long:
+  // jitter (Wi-Fi's, a mobile link's) lifts the smoothed RTT over the
+  // path's least RTT all the time, as a standing queue would, but lifts
+  // its floor as much; a queue we build raises it above that floor.
+  static constexpr auto kKernelFloorWindow = std::chrono::seconds(2);
+  // The floor of the kernel's smoothed RTT must be at least this share of
+  // the acks' least RTT for its connection to be taken as the viewer's
+  // path: behind a proxy that ends TCP (a reverse proxy, linkem) the kernel
+  // times only the hop to it. (Not the kernel's least RTT: on a jittery
+  // link a lone segment that met no jitter sets that, while a frame of
+  // many segments always waits for the most delayed of them.)
   static constexpr double kSamePathShare = 0.5;
 
   // After each ack. `sent_kbps`: what the viewer was actually sent over
@@ -60,8 +72,9 @@ class BitrateController {
   // the system says (empty: nothing). TCP times no retransmitted segment, so after a lost
   // packet the acks come late (every frame behind it waits) while TCP's
   // RTT does not rise: on the viewer's own path a queue is only taken as
-  // one when both show it, and a lossy link is not talked down to the
-  // floor.
+  // one when both show it (TCP's smoothed RTT over the floor it kept in
+  // the last kKernelFloorWindow), and a lossy or jittery link is not
+  // talked down to the floor.
   void on_feedback(const LinkEstimator& link, double sent_kbps, Time now,
                    const KernelPath& kernel = {});
 
@@ -82,6 +95,8 @@ class BitrateController {
   Time last_decrease_{};
   double congested_at_kbps_ = 0;  // the target when the link last pushed back
   double growth_ = kMaxGrowth;    // per kGrowEvery
+  Time last_kernel_read_{};
+  WindowedMin<double> kernel_srtt_floor_{kKernelFloorWindow, 256};
 };
 
 // The one encoder target for several viewers: the slowest viewer's, but not
