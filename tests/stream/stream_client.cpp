@@ -56,6 +56,10 @@ StreamClient::StreamClient(const ClientOptions& options, std::chrono::millisecon
   if (!connected || *connected)
     throw std::runtime_error("cannot connect to port " + std::to_string(options_.port) + ": " +
                              (connected ? connected->message() : "timed out"));
+  // As a browser's: each ack leaves at once, not held by Nagle's algorithm
+  // until the last one is acknowledged (up to a delayed ACK's 40 ms later,
+  // which the server would read as a queue on the link).
+  socket.set_option(tcp::no_delay(true));
 
   impl_->ws.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
   impl_->ws.set_option(websocket::stream_base::decorator([o = options_](websocket::request_type& req) {
