@@ -48,10 +48,14 @@ json FrameRecorder::finish(const DrawLog& log) const {
   // The worst latency of each step of the window (null: no frame in it).
   std::vector<double> timeline(size_t(std::max<int64_t>(0, end_us - window_start_us_) / kTimelineStepUs + 1),
                                std::nan(""));
+  // And the new frames of each step (the rate over time, for a link whose
+  // rate steps).
+  std::vector<int> step_frames(timeline.size(), 0);
   uint64_t unmatched = 0;
   for (const Seen& s : seen_) {
     const int64_t second = (s.decoded_us - window_start_us_) / 1000000;
     if (second < whole_seconds) ++per_second[size_t(second)];
+    ++step_frames[std::min(step_frames.size() - 1, size_t(std::max<int64_t>(0, s.decoded_us - window_start_us_) / kTimelineStepUs))];
     if (const auto drawn = log.draw_time(s.counter)) {
       const double ms = double(s.decoded_us - *drawn) / 1000.0;
       latency_ms.push_back(ms);
@@ -95,7 +99,8 @@ json FrameRecorder::finish(const DrawLog& log) const {
               {"longest_gap_ms", number(double(longest_gap) / 1000.0)},
               {"latency_timeline", {{"start_unix_ms", window_start_us_ / 1000},
                                     {"step_ms", kTimelineStepUs / 1000},
-                                    {"worst_ms", timeline_json}}}};
+                                    {"worst_ms", timeline_json},
+                                    {"frames", step_frames}}}};
 }
 
 }  // namespace voxl::bench

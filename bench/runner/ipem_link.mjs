@@ -57,22 +57,46 @@ export async function startIpem(procs, buildDir, profile) {
   };
 }
 
-// For a link whose rate changes (drop): after each step, how long until the
-// worst latency of a 100 ms step is under `underMs` and stays there for a
-// second (or until the next step). Null for a step the window missed or
-// never recovered from.
-export function recoveryAfterSteps(timeline, steps, ipemStartUnixMs, underMs = 150) {
-  if (!timeline?.worst_ms) return null;
+// For each step of a rate schedule, the 100 ms steps of `series` (a
+// timeline's array) from the step to the next one (or the end), handed to
+// `found(first, last)`, which returns the first step that satisfies it;
+// the answer is how long after the rate step that was, in ms. Null for a
+// step the window missed or that never got there.
+function afterEachStep(timeline, series, steps, ipemStartUnixMs, found) {
   const at = (unixMs) => Math.floor((unixMs - timeline.start_unix_ms) / timeline.step_ms);
-  const hold = Math.round(1000 / timeline.step_ms);
   return steps.map((stepMs, i) => {
     const first = at(ipemStartUnixMs + stepMs);
-    const last = i + 1 < steps.length ? at(ipemStartUnixMs + steps[i + 1]) : timeline.worst_ms.length;
-    if (first < 0 || first >= timeline.worst_ms.length) return null;
+    const last = i + 1 < steps.length ? at(ipemStartUnixMs + steps[i + 1]) : series.length;
+    if (first < 0 || first >= series.length) return null;
+    const b = found(first, last);
+    return b == null ? null : (b - first) * timeline.step_ms;
+  });
+}
+
+// For a link whose rate changes (drop): after each step, how long until the
+// worst latency of a 100 ms step is under `underMs` and stays there for a
+// second (or until the next step).
+export function recoveryAfterSteps(timeline, steps, ipemStartUnixMs, underMs = 150) {
+  if (!timeline?.worst_ms) return null;
+  const hold = Math.round(1000 / timeline.step_ms);
+  return afterEachStep(timeline, timeline.worst_ms, steps, ipemStartUnixMs, (first, last) => {
     for (let b = first; b < last; ++b) {
       const window = timeline.worst_ms.slice(b, Math.min(last, b + hold));
-      if (window.length && window.every((v) => v === null || v < underMs) && window.some((v) => v !== null))
-        return (b - first) * timeline.step_ms;
+      if (window.length && window.every((v) => v === null || v < underMs) && window.some((v) => v !== null)) return b;
+    }
+    return null;
+  });
+}
+
+// After each step: how long until the frames of a whole second (ten 100 ms
+// steps of the timeline) reached `share` of what the workload drew.
+export function rateRecoveryAfterSteps(timeline, steps, ipemStartUnixMs, drawnFps, share = 0.9) {
+  if (!timeline?.frames || !drawnFps) return null;
+  const hold = Math.round(1000 / timeline.step_ms);
+  return afterEachStep(timeline, timeline.frames, steps, ipemStartUnixMs, (first, last) => {
+    for (let b = first; b + hold <= last; ++b) {
+      const frames = timeline.frames.slice(b, b + hold).reduce((a, n) => a + n, 0);
+      if (frames >= share * drawnFps) return b;
     }
     return null;
   });

@@ -19,7 +19,8 @@
 // the profile's path; see bench/runner/ipem_link.mjs). On the lossy links a
 // cell's result adds ipem's counts (lost, dropped at the queue) and, for
 // drop, recovery_ms: how long after each rate step the latency took to be
-// under 150 ms again (the cell needs --warmup + --seconds past 25 s).
+// under 150 ms again (the cell needs --warmup + --seconds past 25 s), and
+// rate_recovery_ms: until a second held 90 % of the frames drawn.
 //
 // --pair LINK1+LINK2 (e.g. lan+5/60): after a workload's cells, for each
 // voxl system in --systems, two native viewers of one server at once, each on
@@ -54,7 +55,7 @@ import { runBrowserClient } from "./browser_client.mjs";
 import { runPresentProbe, presentMaxSeconds } from "./present.mjs";
 import { markdown, median, pairTable } from "./results.mjs";
 import { traceTable } from "./trace.mjs";
-import { ipemProfiles, ipemSchedules, recoveryAfterSteps, startIpem } from "./ipem_link.mjs";
+import { ipemProfiles, ipemSchedules, rateRecoveryAfterSteps, recoveryAfterSteps, startIpem } from "./ipem_link.mjs";
 
 const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 
@@ -265,7 +266,11 @@ async function runCell(o, display, workload, systemName, links, { browser = fals
     if (ipem) {
       results[0].ipem = await ipem.stop();
       const steps = ipemSchedules[links[0].ipem];
-      if (steps) results[0].recovery_ms = recoveryAfterSteps(results[0].latency_timeline, steps, ipem.startedUnixMs);
+      if (steps) {
+        results[0].recovery_ms = recoveryAfterSteps(results[0].latency_timeline, steps, ipem.startedUnixMs);
+        results[0].rate_recovery_ms = rateRecoveryAfterSteps(results[0].latency_timeline, steps, ipem.startedUnixMs,
+                                                             results[0].drawn_fps);
+      }
     }
     return results;
   } catch (e) {
