@@ -4,6 +4,8 @@
 #include <cstdlib>
 
 #include "app/version.h"
+#include "endpoints/a11y_endpoints.h"
+#include "endpoints/a11y_service.h"
 #include "endpoints/agent_endpoints.h"
 #include "endpoints/computer_endpoints.h"
 #include "endpoints/computer_use.h"
@@ -19,6 +21,8 @@ AgentWiring::AgentWiring(const Config& config, boost::asio::io_context& io, plat
   changes_ = std::make_unique<endpoints::ChangeMonitor>(
       io, [&desktop, &io] { return desktop.make_damage_watcher(io); }, log);
   screenshots_ = std::make_unique<endpoints::ScreenshotService>([&desktop] { return desktop.make_capturer(); }, log);
+  a11y_ = std::make_unique<endpoints::A11yService>(
+      [&desktop](std::string& why) { return desktop.make_accessibility(why); }, log);
   const char* tmp = std::getenv("TMPDIR");
   endpoints::RecordLimits limits;
   limits.max_total_bytes = uint64_t(config.max_record_mb) << 20;
@@ -45,6 +49,7 @@ net::EndpointTable AgentWiring::endpoints() {
   if (!computer_) computer_ = std::make_unique<endpoints::ComputerUse>(services);
   net::EndpointTable table = endpoints::agent_endpoints(services);
   table.merge(endpoints::computer_endpoints(*computer_));
+  table.merge(endpoints::a11y_endpoints(*a11y_, *computer_));
   table.merge(endpoints::mcp_endpoints(*computer_, *recordings_, kVersion));
   return table;
 }

@@ -1,11 +1,12 @@
 // The services behind the agent endpoints: the change monitor (/wait and
 // X-Voxl-Seq, on a damage watcher of its own that reports on the loop), the
-// screenshot worker (/screenshot, its own thread and capturer) and the
-// recordings (/record, sinks of the video hub), plus the endpoint table
-// that serves them and /input.
+// screenshot worker (/screenshot, its own thread and capturer), the
+// recordings (/record, sinks of the video hub) and the accessibility
+// worker (/a11y, its own thread), plus the endpoint table that serves them
+// and /input.
 //
-// Threads: the loop thread, except the screenshot worker's own thread,
-// joined on destruction. Lifetime: made after the hub and the interaction,
+// Threads: the loop thread, except the screenshot and accessibility
+// workers' own threads, joined on destruction. Lifetime: made after the hub and the interaction,
 // before the server that serves endpoints(); destroyed after the server and
 // before the input parts, the loop and the hub.
 #pragma once
@@ -24,6 +25,7 @@ namespace boost::asio {
 class io_context;
 }
 namespace voxl::endpoints {
+class A11yService;
 class ChangeMonitor;
 class ComputerUse;
 class RecordService;
@@ -66,6 +68,7 @@ class AgentWiring {
   std::unique_ptr<endpoints::ChangeMonitor> changes_;
   std::unique_ptr<endpoints::ScreenshotService> screenshots_;
   std::unique_ptr<endpoints::RecordService> recordings_;
+  std::unique_ptr<endpoints::A11yService> a11y_;  // goes after computer_, which may call into it
   std::unique_ptr<endpoints::ComputerUse> computer_;  // made with the endpoints
 };
 

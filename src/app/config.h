@@ -129,6 +129,7 @@ struct Config {
   int record_buffer_seconds = 0;  // the stream kept for /record?last= (0: none)
   int record_buffer_mb = 64;      // memory that buffer may take
   int max_wait_seconds = 300;  // longest /wait timeout (and idle)
+  bool a11y = false;           // the accessibility tree (/a11y)
 
   // Display
   std::string display;       // empty: $DISPLAY, or a private Xvfb when unset

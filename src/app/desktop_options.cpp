@@ -8,6 +8,7 @@ platform::DesktopOptions desktop_options(const Config& c) {
   o.virtual_display = c.xvfb;
   o.exec = c.exec;
   o.resize = c.resize;
+  o.accessibility = c.a11y;
   if (c.capture_region) {
     o.target.kind = platform::CaptureTarget::Kind::kRegion;
     o.target.region = *c.capture_region;

@@ -282,6 +282,10 @@ void declare_agents(FlagSet& f, Config& c) {
             "memory --record-buffer-seconds may take at most; past it the oldest seconds go first", 1, 1024,
             c.record_buffer_mb);
   f.integer("--max-wait-seconds", "S", "longest /wait timeout and idle", 1, 86400, c.max_wait_seconds);
+  f.boolean("--a11y",
+            "the accessibility tree for agents (/a11y); with voxl's own desktop or --exec it starts the "
+            "accessibility bus and asks the program's toolkit to publish its tree",
+            c.a11y);
 }
 
 void declare_files(FlagSet& f, Config& c) {

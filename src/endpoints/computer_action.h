@@ -20,7 +20,8 @@
 
 namespace voxl::endpoints {
 
-enum class ComputerSchema { kAnthropic, kOpenAI };
+// kA11y: an action on the accessibility tree (/a11y/act), settled the same way.
+enum class ComputerSchema { kAnthropic, kOpenAI, kA11y };
 
 struct ComputerAction {
   ComputerSchema schema = ComputerSchema::kAnthropic;

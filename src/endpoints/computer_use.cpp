@@ -66,6 +66,24 @@ void ComputerUse::release_held(Job& job) {
 }
 
 std::function<void()> ComputerUse::run(std::string_view body, const ComputerOptions& options, Done done) {
+  const input::PictureMapping picture = picture_now(s_);
+  ActionError error;
+  std::optional<ComputerAction> action;
+  if (picture.known()) {
+    const double px_per_notch = s_.interaction ? s_.interaction->settings().scroll_px_per_notch : 180;
+    action = parse_computer_action(body, Scaling::fit(picture.area, options.scale).scaled(), px_per_notch, error);
+    if (!action) {
+      auto job = std::make_shared<Job>();
+      job->done = std::move(done);
+      fail(job, 400, error.parameter, error.message);
+      return nullptr;
+    }
+  }
+  return run_action(action.value_or(ComputerAction{}), options, std::move(done));
+}
+
+std::function<void()> ComputerUse::run_action(ComputerAction action, const ComputerOptions& options, Done done,
+                                              std::optional<uint64_t> before_seq) {
   auto job = std::make_shared<Job>();
   job->options = options;
   job->done = std::move(done);
@@ -81,14 +99,7 @@ std::function<void()> ComputerUse::run(std::string_view body, const ComputerOpti
     return nullptr;
   }
   job->scaling = Scaling::fit(job->picture.area, options.scale);
-  ActionError error;
-  const double px_per_notch = s_.interaction ? s_.interaction->settings().scroll_px_per_notch : 180;
-  auto action = parse_computer_action(body, job->scaling.scaled(), px_per_notch, error);
-  if (!action) {
-    fail(job, 400, error.parameter, error.message);
-    return nullptr;
-  }
-  job->action = std::move(*action);
+  job->action = std::move(action);
   ComputerAction& a = job->action;
   const bool acts = !a.input.empty() || !a.hold_keys.empty();
   input::InputInjector* injector = s_.interaction ? s_.interaction->injector() : nullptr;
@@ -105,7 +116,7 @@ std::function<void()> ComputerUse::run(std::string_view body, const ComputerOpti
   map_input_actions(a.input, job->picture);
   // Read before the first event: whatever the action draws gets a later
   // seq.
-  job->before_seq = s_.changes.current_seq();
+  job->before_seq = before_seq.value_or(s_.changes.current_seq());
   if (!a.input.empty()) {
     const RunOutcome run = run_input_actions(a.input, *injector);
     if (run.status != input::InputStatus::kOk) {
@@ -244,7 +255,9 @@ void ComputerUse::finish(const std::shared_ptr<Job>& job) {
   const ComputerAction& a = job->action;
   json& info = job->out.info;
   info["action"] = a.name;
-  info["schema"] = a.schema == ComputerSchema::kAnthropic ? "anthropic" : "openai";
+  info["schema"] = a.schema == ComputerSchema::kAnthropic ? "anthropic"
+                   : a.schema == ComputerSchema::kOpenAI  ? "openai"
+                                                          : "a11y";
   info["before_seq"] = job->before_seq;
   if (job->settled) {
     info["changed"] = job->settled->changed;

@@ -76,6 +76,12 @@ class ComputerUse {
   // canceller for when the client goes away (held keys are still released
   // at the end of their hold); `done` is not called after it.
   std::function<void()> run(std::string_view body, const ComputerOptions& options, Done done);
+  // Runs an action already parsed (its positions in the agent's picture,
+  // scaled as options.scale says). `before_seq`: the change counter read
+  // before the action began, when it began elsewhere (an accessible
+  // action the application performs); else read now.
+  std::function<void()> run_action(ComputerAction action, const ComputerOptions& options, Done done,
+                                   std::optional<uint64_t> before_seq = std::nullopt);
 
   // The pointer now: {"x", "y"} in the agent's picture (scaled as asked),
   // "in_picture", the desktop position, and the shape ("name", "width",

@@ -26,6 +26,7 @@
 #include "input/clipboard.h"
 #include "input/cursor_source.h"
 #include "input/input_injector.h"
+#include "platform/accessibility.h"
 #include "platform/desktop_resizer.h"
 #include "platform/window_rounder.h"
 
@@ -68,6 +69,11 @@ struct DesktopOptions {
   // where larger) and is brought to virtual_display (default 1920x1080) at
   // once, since Xvfb cannot grow past its start size.
   bool resize = false;
+  // The accessibility tree (--a11y): make_accessibility() reads it, and
+  // where voxl starts the desktop (its own virtual display, --exec) it
+  // starts the platform's accessibility bus and tells the program's
+  // toolkit to publish its tree.
+  bool accessibility = false;
 };
 
 class DesktopEnvironment {
@@ -112,6 +118,10 @@ class DesktopEnvironment {
   virtual std::unique_ptr<WindowRounder> make_window_rounder(boost::asio::io_context& io,
                                                              const WindowRoundingOptions& options,
                                                              std::string& why) = 0;
+  // The applications' accessibility tree (platform/accessibility.h); null
+  // with `why` set where this platform cannot read it. Any thread; the
+  // product is used by one thread at a time.
+  virtual std::unique_ptr<Accessibility> make_accessibility(std::string& why) = 0;
 };
 
 // The one implementation this build has. Starts what the options ask for (a

@@ -4,10 +4,13 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "platform/atspi/atspi_accessibility.h"
+#include "platform/linux/accessibility_bus.h"
 #include "platform/child_process.h"
 #include "platform/pulse/pulse_microphone_sink.h"
 #include "platform/pulse/pulse_source.h"
 #include "platform/x11/randr_resizer.h"
+#include "platform/x11/root_property.h"
 #include "platform/x11/selection_clipboard.h"
 #include "platform/x11/virtual_display.h"
 #include "platform/x11/x11_capturer.h"
@@ -61,11 +64,20 @@ LinuxDesktopEnvironment::LinuxDesktopEnvironment(DesktopOptions options, Logger 
   } else if (display_.empty()) {
     display_ = env_display;
   }
+  if (options_.accessibility && (xvfb_ || !options_.exec.empty())) {
+    std::string why;
+    if (auto existing = x11::root_string_property(display_, "AT_SPI_BUS", why))
+      log_->info("{} has an accessibility bus already ({})", display_, *existing);
+    else
+      a11y_bus_ = std::make_unique<AccessibilityBus>(display_, xvfb_ ? xvfb_->authority_file() : "", log_);
+  }
   if (!options_.exec.empty()) {
     ChildOptions co;
     co.argv = {"/bin/sh", "-c", options_.exec};
     co.env = {"DISPLAY=" + display_};
     if (xvfb_) co.env.push_back("XAUTHORITY=" + xvfb_->authority_file());
+    if (options_.accessibility)
+      for (std::string& v : AccessibilityBus::program_environment()) co.env.push_back(std::move(v));
     co.quiet = false;
     program_ = std::make_unique<ChildProcess>(co);
     log_->info("started `{}` on {} (pid {})", options_.exec, display_, program_->pid());
@@ -182,6 +194,18 @@ std::unique_ptr<WindowRounder> LinuxDesktopEnvironment::make_window_rounder(boos
                                                                             const WindowRoundingOptions& options,
                                                                             std::string& why) {
   return x11::X11WindowRounder::open(io, display_, options, log_, why);
+}
+
+std::unique_ptr<Accessibility> LinuxDesktopEnvironment::make_accessibility(std::string& why) {
+  if (!options_.accessibility) {
+    why = "the accessibility tree is off: start voxl with --a11y (with its own desktop it also starts the "
+          "accessibility bus and asks the program's toolkit to publish its tree)";
+    return nullptr;
+  }
+  // The display's own accessibility bus, as at-spi-bus-launcher publishes
+  // it on the root window; read afresh at each reconnect.
+  return std::make_unique<atspi::AtspiAccessibility>(
+      [display = display_](std::string& not_there) { return x11::root_string_property(display, "AT_SPI_BUS", not_there); });
 }
 
 }  // namespace voxl::platform::linux_desktop

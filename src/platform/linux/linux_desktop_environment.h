@@ -27,6 +27,8 @@ class VirtualDisplay;
 
 namespace voxl::platform::linux_desktop {
 
+class AccessibilityBus;
+
 class LinuxDesktopEnvironment final : public DesktopEnvironment {
  public:
   // Throws std::runtime_error when Xvfb or the program cannot start.
@@ -50,6 +52,7 @@ class LinuxDesktopEnvironment final : public DesktopEnvironment {
   std::unique_ptr<DesktopResizer> make_desktop_resizer(std::string& why) override;
   std::unique_ptr<WindowRounder> make_window_rounder(boost::asio::io_context& io, const WindowRoundingOptions& options,
                                                      std::string& why) override;
+  std::unique_ptr<Accessibility> make_accessibility(std::string& why) override;
 
  private:
   // With options.resize, voxl's own Xvfb starts at least this large.
@@ -68,7 +71,8 @@ class LinuxDesktopEnvironment final : public DesktopEnvironment {
   std::optional<std::string> saved_xauthority_;  // XAUTHORITY before ours
   bool saved_xauthority_set_ = false;
   std::string resize_why_;  // why the desktop cannot be resized, when known at start
-  std::unique_ptr<ChildProcess> program_;  // goes before the display it runs in
+  std::unique_ptr<AccessibilityBus> a11y_bus_;  // --a11y; goes before the display
+  std::unique_ptr<ChildProcess> program_;  // goes before its bus and the display it runs in
 };
 
 }  // namespace voxl::platform::linux_desktop

@@ -98,6 +98,12 @@ std::unique_ptr<WindowRounder> WindowsDesktopEnvironment::make_window_rounder(bo
   return nullptr;
 }
 
+// UI Automation would carry it; not built yet.
+std::unique_ptr<Accessibility> WindowsDesktopEnvironment::make_accessibility(std::string& why) {
+  why = "the accessibility tree (/a11y) is not available on Windows yet";
+  return nullptr;
+}
+
 }  // namespace voxl::platform::windows
 
 namespace voxl::platform {

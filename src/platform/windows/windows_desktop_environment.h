@@ -38,6 +38,7 @@ class WindowsDesktopEnvironment final : public DesktopEnvironment {
   std::unique_ptr<DesktopResizer> make_desktop_resizer(std::string& why) override;
   std::unique_ptr<WindowRounder> make_window_rounder(boost::asio::io_context& io, const WindowRoundingOptions& options,
                                                      std::string& why) override;
+  std::unique_ptr<Accessibility> make_accessibility(std::string& why) override;
 
  private:
   DesktopOptions opt_;

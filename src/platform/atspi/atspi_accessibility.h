@@ -1,0 +1,34 @@
+// platform::Accessibility over AT-SPI 2, spoken through sd-bus directly:
+// every question to every node of a level in flight at once (libatspi asks
+// one at a time and brings GLib's loop), on libsystemd, which voxl links
+// already. See platform/accessibility.h for threads and ownership.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "platform/accessibility.h"
+#include "platform/atspi/atspi_connection.h"
+#include "platform/atspi/call_batch.h"
+
+namespace voxl::platform::atspi {
+
+class AtspiAccessibility final : public Accessibility {
+ public:
+  explicit AtspiAccessibility(AtspiConnection::RootProperty root_property);
+
+  A11ySnapshot snapshot(const A11yScope& scope, const A11yLimits& limits) override;
+  std::optional<A11yNode> describe(const std::string& ref, A11yDeadline deadline) override;
+  A11yActed act(const std::string& ref, A11yAction action, const std::string& text, A11yDeadline deadline) override;
+
+ private:
+  // The applications on the bus (the registry's children).
+  std::vector<BusObject> applications(A11yDeadline deadline, A11ySnapshot& out);
+  // Runs the batch; on the deadline notes what was cut and drops the
+  // connection (replies may still come to it).
+  void finish(CallBatch& batch, A11ySnapshot& out);
+
+  AtspiConnection connection_;
+};
+
+}  // namespace voxl::platform::atspi

@@ -1,0 +1,192 @@
+#include "platform/atspi/atspi_tree_walk.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "platform/atspi/atspi_ref.h"
+#include "platform/atspi/atspi_vocabulary.h"
+
+namespace voxl::platform::atspi {
+namespace {
+
+constexpr const char* kAccessible = "org.a11y.atspi.Accessible";
+constexpr const char* kComponent = "org.a11y.atspi.Component";
+constexpr const char* kAction = "org.a11y.atspi.Action";
+constexpr const char* kText = "org.a11y.atspi.Text";
+constexpr const char* kEditableText = "org.a11y.atspi.EditableText";
+constexpr const char* kValue = "org.a11y.atspi.Value";
+constexpr const char* kProperties = "org.freedesktop.DBus.Properties";
+constexpr uint32_t kCoordScreen = 0;
+
+// Reads the "s" of a variant whose type is "s"; skips any other.
+void read_string_variant(sd_bus_message* m, std::string& to) {
+  const char* s = nullptr;
+  if (sd_bus_message_read(m, "v", "s", &s) >= 0 && s) to = s;
+}
+
+}  // namespace
+
+TreeWalk::TreeWalk(CallBatch& batch, const A11yLimits& limits, A11ySnapshot& out)
+    : batch_(batch), limits_(limits), out_(out) {}
+
+void TreeWalk::add_root(const BusObject& o, const std::string& application, bool children) {
+  if (int(out_.nodes.size()) >= limits_.max_nodes) {
+    out_.count_cut = true;
+    return;
+  }
+  ask(add(o, -1, 0, application, children));
+}
+
+int TreeWalk::add(const BusObject& o, int parent, int depth, const std::string& application, bool children) {
+  A11yNode& n = out_.nodes.emplace_back();
+  n.ref = ref_of(o);
+  n.parent = parent;
+  n.depth = depth;
+  n.application = application;
+  Facts& f = facts_.emplace_back();
+  f.object = o;
+  f.children = children;
+  return int(out_.nodes.size()) - 1;
+}
+
+bool TreeWalk::has(int node, const char* interface) const {
+  const auto& list = facts_[size_t(node)].interfaces;
+  return std::find(list.begin(), list.end(), interface) != list.end();
+}
+
+void TreeWalk::ask(int node) {
+  const BusObject o = facts_[size_t(node)].object;
+  batch_.call(
+      o, kProperties, "GetAll",
+      [this, node](sd_bus_message* m, const sd_bus_error*) {
+        if (!m || sd_bus_message_enter_container(m, 'a', "{sv}") < 0) return;
+        A11yNode& n = out_.nodes[size_t(node)];
+        while (sd_bus_message_enter_container(m, 'e', "sv") > 0) {
+          const char* key = nullptr;
+          if (sd_bus_message_read(m, "s", &key) < 0 || !key) return;
+          if (std::strcmp(key, "Name") == 0) {
+            read_string_variant(m, n.name);
+          } else if (std::strcmp(key, "Description") == 0) {
+            read_string_variant(m, n.description);
+          } else if (std::strcmp(key, "ChildCount") == 0) {
+            int32_t count = 0;
+            if (sd_bus_message_read(m, "v", "i", &count) >= 0) n.child_count = std::max(0, count);
+          } else if (sd_bus_message_skip(m, "v") < 0) {
+            return;
+          }
+          if (sd_bus_message_exit_container(m) < 0) return;
+        }
+      },
+      [](sd_bus_message* m) { return sd_bus_message_append(m, "s", kAccessible); });
+  batch_.call(o, kAccessible, "GetRole", [this, node](sd_bus_message* m, const sd_bus_error*) {
+    uint32_t role = 0;
+    if (m && sd_bus_message_read(m, "u", &role) >= 0) {
+      facts_[size_t(node)].role = role;
+      out_.nodes[size_t(node)].role = role_name(role);
+      out_.nodes[size_t(node)].secret = role == kRolePasswordText;
+    }
+    facts_[size_t(node)].role_known = true;
+    on_role_and_interfaces(node);
+  });
+  batch_.call(o, kAccessible, "GetState", [this, node](sd_bus_message* m, const sd_bus_error*) {
+    const void* words = nullptr;
+    size_t bytes = 0;
+    if (m && sd_bus_message_read_array(m, 'u', &words, &bytes) >= 0)
+      out_.nodes[size_t(node)].states =
+          states_from_words(std::span(static_cast<const uint32_t*>(words), bytes / sizeof(uint32_t)));
+  });
+  batch_.call(o, kAccessible, "GetInterfaces", [this, node](sd_bus_message* m, const sd_bus_error*) {
+    char** list = nullptr;
+    if (m && sd_bus_message_read_strv(m, &list) >= 0 && list) {
+      for (char** s = list; *s; ++s) {
+        facts_[size_t(node)].interfaces.emplace_back(*s);
+        std::free(*s);
+      }
+      std::free(list);
+    }
+    facts_[size_t(node)].interfaces_known = true;
+    on_role_and_interfaces(node);
+  });
+  if (facts_[size_t(node)].children)
+    batch_.call(o, kAccessible, "GetChildren",
+                [this, node](sd_bus_message* m, const sd_bus_error*) { on_children(node, m); });
+}
+
+void TreeWalk::on_role_and_interfaces(int node) {
+  const Facts& f = facts_[size_t(node)];
+  if (!f.role_known || !f.interfaces_known) return;
+  const BusObject o = f.object;
+  if (has(node, kComponent))
+    batch_.call(
+        o, kComponent, "GetExtents",
+        [this, node](sd_bus_message* m, const sd_bus_error*) {
+          int32_t x = 0, y = 0, w = 0, h = 0;
+          if (m && sd_bus_message_read(m, "(iiii)", &x, &y, &w, &h) >= 0 && w > 0 && h > 0 && x > -(1 << 24) &&
+              y > -(1 << 24) && x < (1 << 24) && y < (1 << 24) && w < (1 << 24) && h < (1 << 24))
+            out_.nodes[size_t(node)].bounds = Rect{x, y, w, h};
+        },
+        [](sd_bus_message* m) { return sd_bus_message_append(m, "u", kCoordScreen); });
+  if (has(node, kAction))
+    batch_.call(o, kAction, "GetActions", [this, node, o](sd_bus_message* m, const sd_bus_error*) {
+      if (!m || sd_bus_message_enter_container(m, 'a', "(sss)") < 0) return;
+      // GetActions names them in the application's language; GetName
+      // gives each one's own name ("click"), which agents ask for.
+      const char *name = nullptr, *description = nullptr, *keys = nullptr;
+      auto& actions = out_.nodes[size_t(node)].actions;
+      while (actions.size() < kMaxActions && sd_bus_message_read(m, "(sss)", &name, &description, &keys) > 0)
+        actions.emplace_back(name ? name : "");
+      for (size_t i = 0; i < actions.size(); ++i)
+        batch_.call(
+            o, kAction, "GetName",
+            [this, node, i](sd_bus_message* r, const sd_bus_error*) {
+              const char* own = nullptr;
+              if (r && sd_bus_message_read(r, "s", &own) >= 0 && own && *own) out_.nodes[size_t(node)].actions[i] = own;
+            },
+            [i](sd_bus_message* call) { return sd_bus_message_append(call, "i", int32_t(i)); });
+    });
+  const A11yNode& n = out_.nodes[size_t(node)];
+  // The text of what a person edits, or of an element with no name (a
+  // paragraph, a label); never a password field's.
+  if (!n.secret && has(node, kText) && (has(node, kEditableText) || n.name.empty()))
+    batch_.call(
+        o, kText, "GetText",
+        [this, node](sd_bus_message* m, const sd_bus_error*) {
+          const char* text = nullptr;
+          if (m && sd_bus_message_read(m, "s", &text) >= 0 && text) out_.nodes[size_t(node)].value = text;
+        },
+        [](sd_bus_message* m) { return sd_bus_message_append(m, "ii", 0, kMaxText); });
+  else if (!n.secret && has(node, kValue))
+    batch_.call(
+        o, kProperties, "Get",
+        [this, node](sd_bus_message* m, const sd_bus_error*) {
+          double v = 0;
+          if (!m || sd_bus_message_read(m, "v", "d", &v) < 0 || !std::isfinite(v)) return;
+          char text[32];
+          std::snprintf(text, sizeof text, "%.10g", v);
+          out_.nodes[size_t(node)].value = text;
+        },
+        [](sd_bus_message* m) { return sd_bus_message_append(m, "ss", kValue, "CurrentValue"); });
+}
+
+void TreeWalk::on_children(int node, sd_bus_message* m) {
+  if (!m || sd_bus_message_enter_container(m, 'a', "(so)") < 0) return;
+  const int depth = out_.nodes[size_t(node)].depth + 1;
+  const std::string application = out_.nodes[size_t(node)].application;
+  const char *name = nullptr, *path = nullptr;
+  while (sd_bus_message_read(m, "(so)", &name, &path) > 0) {
+    if (!name || !path || !*name || std::strcmp(path, "/org/a11y/atspi/null") == 0) continue;
+    if (depth > limits_.max_depth) {
+      out_.depth_cut = true;
+      return;
+    }
+    if (int(out_.nodes.size()) >= limits_.max_nodes) {
+      out_.count_cut = true;
+      return;
+    }
+    ask(add(BusObject{name, path}, node, depth, application, true));
+  }
+}
+
+}  // namespace voxl::platform::atspi

@@ -1,0 +1,54 @@
+// Reads a part of the accessibility tree into an A11ySnapshot: from the
+// roots given, each node's name, role, states, bounds, actions and value,
+// and its children, level by level, every question to every node in flight
+// at once (CallBatch), within the limits' depth, node count and deadline.
+//
+// Threads: the thread that owns the batch's connection.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "platform/accessibility.h"
+#include "platform/atspi/call_batch.h"
+
+namespace voxl::platform::atspi {
+
+class TreeWalk {
+ public:
+  // Text read from a text element at most (characters).
+  static constexpr int kMaxText = 2000;
+  // Accessible actions listed per element at most.
+  static constexpr size_t kMaxActions = 16;
+
+  TreeWalk(CallBatch& batch, const A11yLimits& limits, A11ySnapshot& out);
+  TreeWalk(const TreeWalk&) = delete;
+  TreeWalk& operator=(const TreeWalk&) = delete;
+
+  // A node to read, with its subtree unless `children` is false; its
+  // application's name is `application`. Before batch.run().
+  void add_root(const BusObject& o, const std::string& application, bool children = true);
+
+ private:
+  struct Facts {
+    BusObject object;
+    bool children = true;
+    bool role_known = false;
+    bool interfaces_known = false;
+    uint32_t role = 0;
+    std::vector<std::string> interfaces;
+  };
+  int add(const BusObject& o, int parent, int depth, const std::string& application, bool children);
+  void ask(int node);
+  void on_role_and_interfaces(int node);
+  void on_children(int node, sd_bus_message* reply);
+  bool has(int node, const char* interface) const;
+
+  CallBatch& batch_;
+  A11yLimits limits_;
+  A11ySnapshot& out_;
+  std::vector<Facts> facts_;  // parallel to out_.nodes
+};
+
+}  // namespace voxl::platform::atspi

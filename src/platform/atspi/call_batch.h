@@ -1,0 +1,72 @@
+// Many D-Bus method calls in flight at once on one sd-bus connection, each
+// answered to a function, run until every one is answered or a deadline
+// passes: an application that answers slowly or never costs the deadline,
+// not a timeout per call. A function may send more calls into the batch.
+//
+// Threads: one thread, the one that owns the connection. Ownership: the
+// batch borrows the connection; when run() returns false (the deadline
+// passed with calls unanswered) their replies may still come, so the caller
+// must close that connection (AtspiConnection::reset) before the batch goes.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <map>
+#include <string>
+
+#include <systemd/sd-bus.h>
+
+namespace voxl::platform::atspi {
+
+// An object on the bus: a connection's unique name and an object path.
+struct BusObject {
+  std::string name;
+  std::string path;
+};
+
+class CallBatch {
+ public:
+  // The reply, or null when the call failed (`error` says why).
+  using Answer = std::function<void(sd_bus_message* reply, const sd_bus_error* error)>;
+  // Fills a method call's arguments; returns sd-bus's result (< 0: failed).
+  using Arguments = std::function<int(sd_bus_message*)>;
+  // At most this many calls wait for an answer; the rest wait to be sent.
+  static constexpr size_t kMaxInFlight = 256;
+
+  CallBatch(sd_bus* bus, std::chrono::steady_clock::time_point deadline);
+  CallBatch(const CallBatch&) = delete;
+  CallBatch& operator=(const CallBatch&) = delete;
+
+  void call(const BusObject& to, const char* interface, const char* member, Answer answer,
+            Arguments arguments = {});
+  // Answers calls until none is left (true) or the deadline (false).
+  // Throws std::runtime_error when the connection fails.
+  bool run();
+  // The names of the connections that still owe an answer.
+  std::map<std::string, size_t> unanswered() const;
+
+ private:
+  struct Call {
+    CallBatch* batch = nullptr;
+    BusObject to;
+    const char* interface = nullptr;
+    const char* member = nullptr;
+    Answer answer;
+    Arguments arguments;
+    bool sent = false;
+    bool answered = false;
+  };
+  static int on_reply(sd_bus_message* m, void* userdata, sd_bus_error* error);
+  void send(Call& c);
+  void send_waiting();
+
+  sd_bus* bus_;
+  std::chrono::steady_clock::time_point deadline_;
+  std::deque<Call> calls_;  // stable addresses: sd-bus holds pointers to them
+  size_t next_to_send_ = 0;
+  size_t in_flight_ = 0;
+};
+
+}  // namespace voxl::platform::atspi

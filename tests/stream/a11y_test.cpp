@@ -1,0 +1,254 @@
+// GET /a11y, POST /a11y/find and POST /a11y/act on the real binary with
+// --a11y: voxl starts its own Xvfb, AT-SPI's bus and a GTK form
+// (a11y_form.py) in it; the tree shows the form's widgets with their
+// roles, names, states and bounds in the agent's (scaled) picture, a
+// password field's text never, and acting on elements changes the form
+// as a person's input would. A frozen application costs a request its
+// timeout, not voxl its life; without --a11y the endpoints say how to turn
+// it on.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "http_client.h"
+#include "voxl_process.h"
+
+namespace voxl::testing {
+namespace VOXL_TEST_FILE {
+
+using json = nlohmann::json;
+using namespace std::chrono_literals;
+
+constexpr auto kLimit = 60s;
+
+// Every node of a tree answer, depth first.
+void each_node(const json& nodes, const std::function<void(const json&)>& f) {
+  if (!nodes.is_array()) return;
+  for (const json& n : nodes) {
+    f(n);
+    if (n.contains("children")) each_node(n["children"], f);
+  }
+}
+
+// The first node with `role` whose name is `name`.
+std::optional<json> node_named(const json& tree, const std::string& role, const std::string& name) {
+  std::optional<json> found;
+  each_node(tree.value("tree", json::array()), [&](const json& n) {
+    if (!found && n.value("role", "") == role && n.value("name", "") == name) found = n;
+  });
+  return found;
+}
+
+bool has_state(const json& node, const std::string& state) {
+  for (const json& s : node.value("states", json::array()))
+    if (s == state) return true;
+  return false;
+}
+
+class A11yTest : public ::testing::Test {
+ protected:
+  void start(const std::vector<std::string>& extra = {}) {
+    std::vector<std::string> args{"--xvfb=800x600", "--a11y",
+                                  std::string("--exec=exec /usr/bin/python3 ") + VOXL_SOURCE_DIR "/tests/stream/a11y_form.py"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    voxl_.emplace("", args);
+  }
+
+  HttpAnswer call(const std::string& method, const std::string& target, const std::string& body = "",
+                  std::vector<std::pair<std::string, std::string>> headers = {}) {
+    return http_request(voxl_->port(), {method, target, std::move(headers)}, body, kLimit);
+  }
+
+  json ok_json(const HttpAnswer& a) {
+    EXPECT_EQ(a.status, 200) << a.body;
+    json j = json::parse(a.body, nullptr, false);
+    EXPECT_TRUE(j.is_object()) << a.body;
+    return j;
+  }
+
+  // The desktop's tree once the form's Submit button is in it (the
+  // program starts, GTK connects to the bus).
+  json wait_for_form(const std::string& query = "scope=desktop") {
+    const auto deadline = std::chrono::steady_clock::now() + kLimit;
+    json last;
+    while (std::chrono::steady_clock::now() < deadline) {
+      const HttpAnswer a = call("GET", "/a11y?" + query);
+      if (a.status == 200) {
+        last = json::parse(a.body, nullptr, false);
+        if (node_named(last, "push button", "Submit")) return last;
+      }
+      std::this_thread::sleep_for(100ms);  // the program is starting: nothing to wait on but its tree
+    }
+    ADD_FAILURE() << "the form never showed in the tree: " << last.dump().substr(0, 2000) << "\n" << voxl_->log();
+    return last;
+  }
+
+  std::optional<VoxlProcess> voxl_;
+};
+
+TEST_F(A11yTest, TheTreeShowsTheFormInThePicturesCoordinates) {
+  start();
+  const json tree = wait_for_form();
+  EXPECT_EQ(tree.value("scope", ""), "desktop");
+  EXPECT_TRUE(tree.contains("seq"));
+  EXPECT_EQ(tree["coordinates"].value("width", 0), 800);
+  EXPECT_EQ(tree["coordinates"].value("height", 0), 600);
+  const auto frame = node_named(tree, "frame", "voxl form");
+  ASSERT_TRUE(frame) << tree.dump();
+  const auto submit = node_named(tree, "push button", "Submit");
+  ASSERT_TRUE(submit);
+  EXPECT_TRUE(has_state(*submit, "enabled")) << submit->dump();
+  EXPECT_TRUE(has_state(*submit, "showing")) << submit->dump();
+  ASSERT_TRUE(submit->contains("bounds")) << submit->dump();
+  const json b = (*submit)["bounds"];
+  // Inside the window, which GTK was asked to place at 40, 30.
+  const json fb = (*frame)["bounds"];
+  EXPECT_GE(b.value("x", -1), fb.value("x", 0));
+  EXPECT_GE(b.value("y", -1), fb.value("y", 0));
+  EXPECT_LE(b.value("x", 0) + b.value("width", 0), fb.value("x", 0) + fb.value("width", 0));
+  EXPECT_GT(b.value("width", 0), 10);
+  EXPECT_GT(b.value("height", 0), 5);
+  EXPECT_NE(std::find((*submit)["actions"].begin(), (*submit)["actions"].end(), "click"), (*submit)["actions"].end())
+      << submit->dump();
+
+  // The password field is there, its text is not.
+  std::optional<json> secret;
+  each_node(tree["tree"], [&](const json& n) {
+    if (n.value("role", "") == "password text") secret = n;
+  });
+  ASSERT_TRUE(secret) << tree.dump();
+  EXPECT_TRUE(secret->value("secret", false));
+  EXPECT_FALSE(secret->contains("value"));
+  EXPECT_EQ(tree.dump().find("hunter2"), std::string::npos);
+
+  // Scaled: the same button at half the size, in the half-size picture.
+  const json half = ok_json(call("GET", "/a11y?scope=desktop&max_width=400"));
+  EXPECT_EQ(half["coordinates"].value("width", 0), 400);
+  EXPECT_DOUBLE_EQ(half["coordinates"].value("scale", 0.0), 0.5);
+  const auto small = node_named(half, "push button", "Submit");
+  ASSERT_TRUE(small);
+  EXPECT_NEAR((*small)["bounds"].value("x", 0), b.value("x", 0) / 2, 1);
+  EXPECT_NEAR((*small)["bounds"].value("y", 0), b.value("y", 0) / 2, 1);
+  EXPECT_NEAR((*small)["bounds"].value("width", 0), b.value("width", 0) / 2, 2);
+
+  // The active window by default: with no window manager to say which is
+  // active, the largest one, and the answer says so.
+  const json active = ok_json(call("GET", "/a11y"));
+  EXPECT_EQ(active.value("scope", ""), "active");
+  ASSERT_EQ(active["tree"].size(), 1u) << active.dump();
+  EXPECT_EQ(active["tree"][0].value("name", ""), "voxl form");
+  EXPECT_EQ(active["tree"][0].value("application", ""), "a11y_form.py");
+  if (!has_state(active["tree"][0], "active")) {
+    EXPECT_NE(active.value("note", "").find("largest"), std::string::npos) << active.dump();
+  }
+
+  // A subtree by its id.
+  const json sub = ok_json(call("GET", "/a11y?root=" + (*frame)["id"].get<std::string>()));
+  EXPECT_EQ(sub.value("scope", ""), "root");
+  EXPECT_TRUE(node_named(sub, "push button", "Submit"));
+  // Cut by depth, and said so.
+  const json shallow = ok_json(call("GET", "/a11y?scope=desktop&max_depth=1"));
+  EXPECT_FALSE(node_named(shallow, "push button", "Submit"));
+  EXPECT_TRUE(shallow.contains("cut") && shallow["cut"].contains("depth")) << shallow.dump();
+}
+
+TEST_F(A11yTest, FindAndActChangeTheFormAndSayWhatChanged) {
+  start();
+  wait_for_form();
+  const json found = ok_json(call("POST", "/a11y/find", R"({"role":"push button","name":"submit","scope":"desktop"})"));
+  ASSERT_EQ(found["matches"].size(), 1u) << found.dump();
+  const std::string submit = found["matches"][0]["id"];
+  const json entry = ok_json(call("POST", "/a11y/find", R"({"name":"Name","states":["editable"],"scope":"desktop"})"));
+  ASSERT_EQ(entry["matches"].size(), 1u) << entry.dump();
+  const std::string name = entry["matches"][0]["id"];
+  const json box = ok_json(call("POST", "/a11y/find", R"({"role":"check box","scope":"desktop"})"));
+  ASSERT_EQ(box["matches"].size(), 1u) << box.dump();
+  EXPECT_FALSE(has_state(box["matches"][0], "checked"));
+
+  // Text outside any keyboard layout goes in whole.
+  const std::string text = "Grüße 漢字";
+  const json typed = ok_json(call("POST", "/a11y/act", json{{"id", name}, {"action", "set_text"}, {"text", text}}.dump()));
+  EXPECT_EQ(typed.value("schema", ""), "a11y");
+  EXPECT_EQ(typed.value("action", ""), "set_text");
+  EXPECT_EQ(typed["element"].value("value", ""), text) << typed.dump();
+
+  const json ticked = ok_json(call("POST", "/a11y/act", json{{"id", box["matches"][0]["id"]}, {"action", "click"}}.dump()));
+  EXPECT_TRUE(has_state(ticked["element"], "checked")) << ticked.dump();
+
+  const json pressed = ok_json(call("POST", "/a11y/act?screenshot", json{{"id", submit}, {"action", "click"}}.dump()));
+  EXPECT_TRUE(pressed.value("changed", false)) << pressed.dump();
+  EXPECT_TRUE(pressed.value("settled", false)) << pressed.dump();
+  EXPECT_GT(pressed.value("seq", uint64_t(0)), pressed.value("before_seq", uint64_t(0)));
+  ASSERT_TRUE(pressed.contains("screenshot")) << pressed.dump().substr(0, 500);
+  EXPECT_EQ(pressed["screenshot"].value("media_type", ""), "image/png");
+  const json after = ok_json(call("GET", "/a11y?scope=desktop"));
+  EXPECT_TRUE(node_named(after, "label", "Submitted: " + text + ", subscribed")) << after.dump();
+
+  // Focus moves to the field.
+  const json focused = ok_json(call("POST", "/a11y/act", json{{"id", name}, {"action", "focus"}}.dump()));
+  EXPECT_TRUE(has_state(focused["element"], "focused")) << focused.dump();
+}
+
+TEST_F(A11yTest, BadRequestsAreRefusedClearly) {
+  start({"--enable-basic-auth", "--basic-auth-password=s3cret", "--basic-auth-viewonly-password=look"});
+  const std::vector<std::pair<std::string, std::string>> full{{"Authorization", basic_authorization("voxl", "s3cret")}};
+  const std::vector<std::pair<std::string, std::string>> look{{"Authorization", basic_authorization("voxl", "look")}};
+  const auto error_of = [](const HttpAnswer& a) { return json::parse(a.body, nullptr, false).value("parameter", ""); };
+  HttpAnswer a = call("GET", "/a11y?scope=window", "", full);
+  EXPECT_EQ(a.status, 400);
+  EXPECT_EQ(error_of(a), "scope");
+  a = call("GET", "/a11y?max_depth=1000", "", full);
+  EXPECT_EQ(a.status, 400);
+  a = call("GET", "/a11y?root=..%2F..%2Fetc", "", full);
+  EXPECT_EQ(a.status, 400) << a.body;
+  a = call("GET", "/a11y?root=1.99999%2F12", "", full);
+  EXPECT_EQ(a.status, 404) << a.body;
+  a = call("POST", "/a11y/find", "[]", full);
+  EXPECT_EQ(a.status, 400);
+  a = call("POST", "/a11y/find", R"({"colour":"red"})", full);
+  EXPECT_EQ(error_of(a), "colour");
+  a = call("POST", "/a11y/act", R"({"id":"1.2/3","action":"explode"})", full);
+  EXPECT_EQ(error_of(a), "action");
+  a = call("POST", "/a11y/act", R"({"id":"1.2/3","action":"set_text"})", full);
+  EXPECT_EQ(error_of(a), "text");
+  a = call("POST", "/a11y/act", R"({"id":"1.2/3","action":"click"})", look);
+  EXPECT_EQ(a.status, 403) << a.body;
+  a = call("GET", "/a11y", "", look);
+  EXPECT_NE(a.status, 403) << "a view-only caller may look";
+  EXPECT_EQ(call("GET", "/a11y").status, 401);
+}
+
+TEST_F(A11yTest, AFrozenApplicationCostsATimeoutNotVoxl) {
+  start();
+  wait_for_form();
+  const json freezer = ok_json(call("POST", "/a11y/find", R"({"role":"push button","name":"Freeze","scope":"desktop"})"));
+  ASSERT_EQ(freezer["matches"].size(), 1u);
+  // react=0 settle=0: answered at once; the program then sleeps.
+  ok_json(call("POST", "/a11y/act?react=0&settle=0", json{{"id", freezer["matches"][0]["id"]}, {"action", "click"}}.dump()));
+  const auto start = std::chrono::steady_clock::now();
+  const json cut = ok_json(call("GET", "/a11y?scope=desktop&timeout=1500"));
+  const auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_LT(took, 30s);
+  ASSERT_TRUE(cut.contains("cut")) << cut.dump();
+  EXPECT_TRUE(cut["cut"].contains("time")) << cut.dump();
+  EXPECT_FALSE(cut["cut"].value("unanswered", json::array()).empty()) << cut.dump();
+  // voxl itself answers on.
+  EXPECT_EQ(call("GET", "/healthz").status, 200);
+}
+
+TEST(A11yOff, TheEndpointsSayHowToTurnItOn) {
+  VoxlProcess voxl("", {"--xvfb=320x240"});
+  const HttpAnswer a = http_request(voxl.port(), {"GET", "/a11y", {}}, "", kLimit);
+  EXPECT_EQ(a.status, 503);
+  EXPECT_NE(a.body.find("--a11y"), std::string::npos) << a.body;
+}
+
+}  // namespace VOXL_TEST_FILE
+}  // namespace voxl::testing
