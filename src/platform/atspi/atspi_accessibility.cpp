@@ -143,21 +143,43 @@ std::vector<BusObject> AtspiAccessibility::applications(A11yDeadline deadline, A
   return apps;
 }
 
+std::map<std::string, AppCache> AtspiAccessibility::caches(const std::vector<BusObject>& apps, A11yDeadline deadline) {
+  // A third of the time left at most: an application that does not answer
+  // is then read element by element, as one without a cache is.
+  const auto now = std::chrono::steady_clock::now();
+  std::map<std::string, AppCache> out;
+  CallBatch batch(connection_.get(), now + (deadline - now) / 3);
+  ask_app_caches(batch, apps, kMaxCached, out);
+  bool complete = false;
+  try {
+    complete = batch.run();
+  } catch (const std::exception&) {
+    connection_.reset();
+    throw;
+  }
+  if (!complete) connection_.reset();
+  return out;
+}
+
 A11ySnapshot AtspiAccessibility::snapshot(const A11yScope& scope, const A11yLimits& limits) {
   A11ySnapshot out;
   if (scope.kind == A11yScope::Kind::kNode) {
     const auto o = object_of(scope.ref);
     if (!o) throw std::invalid_argument("not an element id");
+    const auto cached = caches({BusObject{o->name, kRegistryRoot}}, limits.deadline);
     CallBatch batch(connection_.get(), limits.deadline);
     TreeWalk walk(batch, limits, out);
+    walk.use_caches(&cached);
     walk.add_root(*o, "");
     finish(batch, out);
     return out;
   }
   const std::vector<BusObject> apps = applications(limits.deadline, out);
+  const auto cached = caches(apps, limits.deadline);
   if (scope.kind == A11yScope::Kind::kDesktop) {
     CallBatch batch(connection_.get(), limits.deadline);
     TreeWalk walk(batch, limits, out);
+    walk.use_caches(&cached);
     for (const BusObject& app : apps) walk.add_root(app, "");
     finish(batch, out);
     name_applications(out);
@@ -170,6 +192,7 @@ A11ySnapshot AtspiAccessibility::snapshot(const A11yScope& scope, const A11yLimi
     shallow.max_depth = 1;
     CallBatch batch(connection_.get(), limits.deadline);
     TreeWalk walk(batch, shallow, windows);
+    walk.use_caches(&cached);
     for (const BusObject& app : apps) walk.add_root(app, "");
     finish(batch, windows);
     name_applications(windows);
@@ -191,6 +214,7 @@ A11ySnapshot AtspiAccessibility::snapshot(const A11yScope& scope, const A11yLimi
   if (!chosen) return out;
   CallBatch batch(connection_.get(), limits.deadline);
   TreeWalk walk(batch, limits, out);
+  walk.use_caches(&cached);
   walk.add_root(*object_of(chosen->ref), chosen->application);
   finish(batch, out);
   return out;

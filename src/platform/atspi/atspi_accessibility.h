@@ -4,10 +4,12 @@
 // already. See platform/accessibility.h for threads and ownership.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
 #include "platform/accessibility.h"
+#include "platform/atspi/app_cache.h"
 #include "platform/atspi/atspi_connection.h"
 #include "platform/atspi/call_batch.h"
 
@@ -22,6 +24,11 @@ class AtspiAccessibility final : public Accessibility {
   A11yActed act(const std::string& ref, A11yAction action, const std::string& text, A11yDeadline deadline) override;
 
  private:
+  // Elements read from an application's cache at most.
+  static constexpr size_t kMaxCached = 200000;
+
+  // The applications' caches, asked for within a third of the time left.
+  std::map<std::string, AppCache> caches(const std::vector<BusObject>& apps, A11yDeadline deadline);
   // The applications on the bus (the registry's children).
   std::vector<BusObject> applications(A11yDeadline deadline, A11ySnapshot& out);
   // Runs the batch; on the deadline notes what was cut and drops the

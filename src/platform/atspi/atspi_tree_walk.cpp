@@ -56,7 +56,44 @@ bool TreeWalk::has(int node, const char* interface) const {
   return std::find(list.begin(), list.end(), interface) != list.end();
 }
 
+bool TreeWalk::from_cache(int node) {
+  if (!caches_) return false;
+  const BusObject o = facts_[size_t(node)].object;
+  const auto app = caches_->find(o.name);
+  if (app == caches_->end()) return false;
+  const auto it = app->second.find(o.path);
+  if (it == app->second.end()) return false;
+  const CachedElement& e = it->second;
+  {
+    A11yNode& n = out_.nodes[size_t(node)];
+    Facts& f = facts_[size_t(node)];
+    n.name = e.name;
+    n.description = e.description;
+    n.child_count = std::max(0, e.child_count);
+    n.role = role_name(e.role);
+    n.secret = e.role == kRolePasswordText;
+    n.states = states_from_words(e.states);
+    f.role = e.role;
+    f.interfaces = e.interfaces;
+    f.role_known = f.interfaces_known = f.states_known = true;
+    f.showing = (n.states & kA11yShowing) != 0;
+  }
+  on_facts(node);
+  if (!facts_[size_t(node)].children) return true;
+  // Children the cache does not hold all of (they come and go, or were
+  // made since) are asked for.
+  if (e.child_count < 0 || e.children.size() != size_t(e.child_count)) {
+    batch_.call(o, kAccessible, "GetChildren",
+                [this, node](sd_bus_message* m, const sd_bus_error*) { on_children(node, m); });
+    return true;
+  }
+  for (const std::string& path : e.children)
+    if (!add_child(node, BusObject{o.name, path})) break;
+  return true;
+}
+
 void TreeWalk::ask(int node) {
+  if (from_cache(node)) return;
   const BusObject o = facts_[size_t(node)].object;
   batch_.call(
       o, kProperties, "GetAll",
@@ -88,7 +125,7 @@ void TreeWalk::ask(int node) {
       out_.nodes[size_t(node)].secret = role == kRolePasswordText;
     }
     facts_[size_t(node)].role_known = true;
-    on_role_and_interfaces(node);
+    on_facts(node);
   });
   batch_.call(o, kAccessible, "GetState", [this, node](sd_bus_message* m, const sd_bus_error*) {
     const void* words = nullptr;
@@ -96,6 +133,9 @@ void TreeWalk::ask(int node) {
     if (m && sd_bus_message_read_array(m, 'u', &words, &bytes) >= 0)
       out_.nodes[size_t(node)].states =
           states_from_words(std::span(static_cast<const uint32_t*>(words), bytes / sizeof(uint32_t)));
+    facts_[size_t(node)].states_known = true;
+    facts_[size_t(node)].showing = (out_.nodes[size_t(node)].states & kA11yShowing) != 0;
+    on_facts(node);
   });
   batch_.call(o, kAccessible, "GetInterfaces", [this, node](sd_bus_message* m, const sd_bus_error*) {
     char** list = nullptr;
@@ -107,18 +147,21 @@ void TreeWalk::ask(int node) {
       std::free(list);
     }
     facts_[size_t(node)].interfaces_known = true;
-    on_role_and_interfaces(node);
+    on_facts(node);
   });
   if (facts_[size_t(node)].children)
     batch_.call(o, kAccessible, "GetChildren",
                 [this, node](sd_bus_message* m, const sd_bus_error*) { on_children(node, m); });
 }
 
-void TreeWalk::on_role_and_interfaces(int node) {
+void TreeWalk::on_facts(int node) {
   const Facts& f = facts_[size_t(node)];
-  if (!f.role_known || !f.interfaces_known) return;
+  if (!f.role_known || !f.interfaces_known || !f.states_known) return;
   const BusObject o = f.object;
-  if (has(node, kComponent))
+  // Where it is and what it does, for what is on screen (an agent scrolls
+  // to the rest first).
+  const bool showing = f.showing;
+  if (showing && has(node, kComponent))
     batch_.call(
         o, kComponent, "GetExtents",
         [this, node](sd_bus_message* m, const sd_bus_error*) {
@@ -128,7 +171,7 @@ void TreeWalk::on_role_and_interfaces(int node) {
             out_.nodes[size_t(node)].bounds = Rect{x, y, w, h};
         },
         [](sd_bus_message* m) { return sd_bus_message_append(m, "u", kCoordScreen); });
-  if (has(node, kAction))
+  if (showing && has(node, kAction))
     batch_.call(o, kAction, "GetActions", [this, node, o](sd_bus_message* m, const sd_bus_error*) {
       if (!m || sd_bus_message_enter_container(m, 'a', "(sss)") < 0) return;
       // GetActions names them in the application's language; GetName
@@ -172,21 +215,26 @@ void TreeWalk::on_role_and_interfaces(int node) {
 
 void TreeWalk::on_children(int node, sd_bus_message* m) {
   if (!m || sd_bus_message_enter_container(m, 'a', "(so)") < 0) return;
-  const int depth = out_.nodes[size_t(node)].depth + 1;
-  const std::string application = out_.nodes[size_t(node)].application;
   const char *name = nullptr, *path = nullptr;
   while (sd_bus_message_read(m, "(so)", &name, &path) > 0) {
     if (!name || !path || !*name || std::strcmp(path, "/org/a11y/atspi/null") == 0) continue;
-    if (depth > limits_.max_depth) {
-      out_.depth_cut = true;
-      return;
-    }
-    if (int(out_.nodes.size()) >= limits_.max_nodes) {
-      out_.count_cut = true;
-      return;
-    }
-    ask(add(BusObject{name, path}, node, depth, application, true));
+    if (!add_child(node, BusObject{name, path})) return;
   }
+}
+
+bool TreeWalk::add_child(int node, const BusObject& child) {
+  const int depth = out_.nodes[size_t(node)].depth + 1;
+  if (depth > limits_.max_depth) {
+    out_.depth_cut = true;
+    return false;
+  }
+  if (int(out_.nodes.size()) >= limits_.max_nodes) {
+    out_.count_cut = true;
+    return false;
+  }
+  const std::string application = out_.nodes[size_t(node)].application;
+  ask(add(child, node, depth, application, true));
+  return true;
 }
 
 }  // namespace voxl::platform::atspi

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "platform/accessibility.h"
+#include "platform/atspi/app_cache.h"
 #include "platform/atspi/call_batch.h"
 
 namespace voxl::platform::atspi {
@@ -29,6 +30,9 @@ class TreeWalk {
   // A node to read, with its subtree unless `children` is false; its
   // application's name is `application`. Before batch.run().
   void add_root(const BusObject& o, const std::string& application, bool children = true);
+  // The applications' caches (app_cache.h) to read elements from where
+  // they hold them; they must outlive the walk. Before add_root().
+  void use_caches(const std::map<std::string, AppCache>* caches) { caches_ = caches; }
 
  private:
   struct Facts {
@@ -36,19 +40,28 @@ class TreeWalk {
     bool children = true;
     bool role_known = false;
     bool interfaces_known = false;
+    bool states_known = false;
+    bool showing = false;
     uint32_t role = 0;
     std::vector<std::string> interfaces;
   };
   int add(const BusObject& o, int parent, int depth, const std::string& application, bool children);
   void ask(int node);
-  void on_role_and_interfaces(int node);
+  // From the application's cache, when it holds the node; false if not.
+  bool from_cache(int node);
+  // Once its role, interfaces and states are known: its bounds, actions
+  // and value.
+  void on_facts(int node);
   void on_children(int node, sd_bus_message* reply);
+  // Adds a child of `node` unless a limit says no; false once one has.
+  bool add_child(int node, const BusObject& child);
   bool has(int node, const char* interface) const;
 
   CallBatch& batch_;
   A11yLimits limits_;
   A11ySnapshot& out_;
   std::vector<Facts> facts_;  // parallel to out_.nodes
+  const std::map<std::string, AppCache>* caches_ = nullptr;
 };
 
 }  // namespace voxl::platform::atspi

@@ -1,0 +1,50 @@
+// An application's own list of its accessible elements (AT-SPI's
+// org.a11y.atspi.Cache.GetItems: each element's parent, place, child
+// count, interfaces, name, role, description and states in one answer),
+// which toolkits built on atk-bridge (GTK 3, Chromium) keep once a client
+// has asked for their bus address. With it a tree is read with one
+// question per application, plus the few each element still needs (its
+// bounds, its actions, its text), instead of five or six per element.
+//
+// Threads: the thread that owns the connection (CallBatch).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <systemd/sd-bus.h>
+
+#include "platform/atspi/call_batch.h"
+
+namespace voxl::platform::atspi {
+
+struct CachedElement {
+  std::string parent;  // its parent's path on the same connection ("" when none)
+  int index = -1;      // among its parent's children; -1: not known (transient)
+  int child_count = -1;  // -1: not known (its children come and go)
+  std::vector<std::string> interfaces;
+  std::string name;
+  uint32_t role = 0;
+  std::string description;
+  uint32_t states[2] = {0, 0};
+  std::vector<std::string> children;  // the cached ones, in order
+};
+
+// One application's elements by object path.
+using AppCache = std::unordered_map<std::string, CachedElement>;
+
+// Reads GetItems' reply (AT-SPI 2.46's a((so)(so)(so)iiassusau)); false
+// when it is not that (an older toolkit's layout: Qt's). Elements past
+// `max_items` are left out.
+bool read_app_cache(sd_bus_message* reply, size_t max_items, AppCache& out);
+
+// Asks each application for its cache (first for its bus address, which
+// makes atk-bridge start keeping one) in `batch`; what answers lands in
+// `out` by connection name. Applications without one are left out.
+void ask_app_caches(CallBatch& batch, const std::vector<BusObject>& apps, size_t max_items,
+                    std::map<std::string, AppCache>& out);
+
+}  // namespace voxl::platform::atspi
