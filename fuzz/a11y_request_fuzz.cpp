@@ -1,5 +1,6 @@
-// What agents send the accessibility endpoints: GET /a11y's query, the
-// bodies of POST /a11y/find and /a11y/act, and the element ids in them
+// What agents send the accessibility endpoints: GET /a11y's query (and
+// the same as the MCP tool's JSON), the bodies of POST /a11y/find and
+// /a11y/act, and the element ids in them
 // (platform/atspi/atspi_ref.h). The first byte picks the parser; the rest
 // is its input. Whatever comes in, the parsers give a request within the
 // limits or an error naming a field, and an id that parses names an object
@@ -35,7 +36,7 @@ void check_error(const ActionError& e) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   const std::string_view input(reinterpret_cast<const char*>(data) + 1, size - 1);
-  switch (data[0] % 4) {
+  switch (data[0] % 5) {
     case 0: {
       voxl::net::ParamError e;
       const auto q = voxl::net::Query::parse(input, e);
@@ -80,6 +81,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       FUZZ_CHECK(!a->id.empty());
       FUZZ_CHECK(a->text.size() <= kA11yMaxText);
       FUZZ_CHECK(a->action == voxl::platform::A11yAction::kSetText || a->text.empty());
+      return 0;
+    }
+    case 3: {
+      ActionError e;
+      const auto t = parse_a11y_tree(input, e);
+      if (!t) return check_error(e), 0;
+      check_tree(*t);
       return 0;
     }
     default: {

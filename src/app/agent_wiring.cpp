@@ -49,8 +49,9 @@ net::EndpointTable AgentWiring::endpoints() {
   if (!computer_) computer_ = std::make_unique<endpoints::ComputerUse>(services);
   net::EndpointTable table = endpoints::agent_endpoints(services);
   table.merge(endpoints::computer_endpoints(*computer_));
-  table.merge(endpoints::a11y_endpoints(*a11y_, *computer_));
-  table.merge(endpoints::mcp_endpoints(*computer_, *recordings_, kVersion));
+  const endpoints::A11yTools a11y(*a11y_, *computer_);
+  table.merge(endpoints::a11y_endpoints(a11y));
+  table.merge(endpoints::mcp_endpoints(*computer_, *recordings_, kVersion, a11y));
   return table;
 }
 

@@ -26,11 +26,15 @@ using Clock = std::chrono::steady_clock;
 // How long an action on an element may take the application.
 constexpr std::chrono::seconds kActTimeout{5};
 
+}  // namespace
+
 struct A11yContext {
   A11yService& a11y;
   ComputerUse& computer;
   const AgentServices& s() const { return computer.services(); }
 };
+
+namespace {
 
 EndpointReply json_reply(const json& body, uint64_t seq) {
   EndpointReply r;
@@ -103,13 +107,7 @@ std::optional<Asked> asked(const A11yContext& c, const ScaleSpec& scale, const R
   return a;
 }
 
-CancelFn tree(A11yContext& c, const EndpointRequest& req, ReplyFn reply) {
-  auto q = endpoint_query(req, {"scope", "root", "max_depth", "max_nodes", "timeout", "scale", "max_width", "max_height"},
-                          reply);
-  if (!q) return nullptr;
-  A11yTreeRequest t;
-  net::ParamError error;
-  if (!parse_a11y_query(*q, t, error)) return reply(bad_parameter(error)), nullptr;
+CancelFn run_tree(A11yContext& c, const A11yTreeRequest& t, ReplyFn reply) {
   const auto a = asked(c, t.scale, reply);
   if (!a) return nullptr;
   auto cancelled = std::make_shared<bool>(false);
@@ -138,12 +136,8 @@ CancelFn tree(A11yContext& c, const EndpointRequest& req, ReplyFn reply) {
   return [cancelled] { *cancelled = true; };
 }
 
-CancelFn find(A11yContext& c, const EndpointRequest& req, ReplyFn reply) {
-  auto q = endpoint_query(req, {}, reply);
-  if (!q) return nullptr;
-  ActionError error;
-  auto f = parse_a11y_find(req.body, error);
-  if (!f) return reply(net::json_error(400, error.parameter, error.message)), nullptr;
+CancelFn run_find(A11yContext& c, const A11yFindRequest& request, ReplyFn reply) {
+  const auto f = &request;
   const auto a = asked(c, f->tree.scale, reply);
   if (!a) return nullptr;
   auto cancelled = std::make_shared<bool>(false);
@@ -256,21 +250,14 @@ void settle(const std::shared_ptr<A11yContext>& cp, const std::shared_ptr<Act>& 
       act->before_seq);
 }
 
-CancelFn act(const std::shared_ptr<A11yContext>& cp, const EndpointRequest& req, ReplyFn reply) {
+CancelFn run_act(const std::shared_ptr<A11yContext>& cp, A11yActRequest request, const ComputerOptions& options,
+                 ReplyFn reply) {
   A11yContext& c = *cp;
-  auto q = endpoint_query(req, {"scale", "max_width", "max_height", "screenshot", "cursor", "react", "settle",
-                                "settle_timeout"},
-                          reply);
-  if (!q) return nullptr;
+  if (options.view_only)
+    return reply(net::json_error(403, "", "view-only credentials cannot act on the desktop")), nullptr;
   auto a = std::make_shared<Act>();
-  net::ParamError perror;
-  a->options.settle_cap = std::min(a->options.settle_cap, c.s().max_wait);
-  if (!parse_computer_options(*q, c.s().max_wait, a->options, perror)) return reply(bad_parameter(perror)), nullptr;
-  if (req.view_only) return reply(net::json_error(403, "", "view-only credentials cannot act on the desktop")), nullptr;
-  ActionError error;
-  auto request = parse_a11y_act(req.body, error);
-  if (!request) return reply(net::json_error(400, error.parameter, error.message)), nullptr;
-  a->request = std::move(*request);
+  a->options = options;
+  a->request = std::move(request);
   a->reply = std::move(reply);
   a->before_seq = c.s().changes.current_seq();
   auto& io = c.s().io;
@@ -290,10 +277,64 @@ CancelFn act(const std::shared_ptr<A11yContext>& cp, const EndpointRequest& req,
   };
 }
 
+CancelFn tree(A11yContext& c, const EndpointRequest& req, ReplyFn reply) {
+  auto q = endpoint_query(req, {"scope", "root", "max_depth", "max_nodes", "timeout", "scale", "max_width", "max_height"},
+                          reply);
+  if (!q) return nullptr;
+  A11yTreeRequest t;
+  net::ParamError error;
+  if (!parse_a11y_query(*q, t, error)) return reply(bad_parameter(error)), nullptr;
+  return run_tree(c, t, std::move(reply));
+}
+
+CancelFn find(A11yContext& c, const EndpointRequest& req, ReplyFn reply) {
+  auto q = endpoint_query(req, {}, reply);
+  if (!q) return nullptr;
+  ActionError error;
+  auto f = parse_a11y_find(req.body, error);
+  if (!f) return reply(net::json_error(400, error.parameter, error.message)), nullptr;
+  return run_find(c, *f, std::move(reply));
+}
+
+CancelFn act(const std::shared_ptr<A11yContext>& cp, const EndpointRequest& req, ReplyFn reply) {
+  auto q = endpoint_query(req, {"scale", "max_width", "max_height", "screenshot", "cursor", "react", "settle",
+                                "settle_timeout"},
+                          reply);
+  if (!q) return nullptr;
+  ComputerOptions options;
+  net::ParamError perror;
+  options.settle_cap = std::min(options.settle_cap, cp->s().max_wait);
+  if (!parse_computer_options(*q, cp->s().max_wait, options, perror)) return reply(bad_parameter(perror)), nullptr;
+  options.view_only = req.view_only;
+  if (options.view_only)
+    return reply(net::json_error(403, "", "view-only credentials cannot act on the desktop")), nullptr;
+  ActionError error;
+  auto request = parse_a11y_act(req.body, error);
+  if (!request) return reply(net::json_error(400, error.parameter, error.message)), nullptr;
+  return run_act(cp, std::move(*request), options, std::move(reply));
+}
+
 }  // namespace
 
-net::EndpointTable a11y_endpoints(A11yService& a11y, ComputerUse& computer) {
-  auto c = std::make_shared<A11yContext>(A11yContext{a11y, computer});
+A11yTools::A11yTools(A11yService& a11y, ComputerUse& computer)
+    : c_(std::make_shared<A11yContext>(A11yContext{a11y, computer})) {}
+
+net::CancelFn A11yTools::tree(const A11yTreeRequest& request, net::ReplyFn reply) const {
+  return run_tree(*c_, request, std::move(reply));
+}
+
+net::CancelFn A11yTools::find(const A11yFindRequest& request, net::ReplyFn reply) const {
+  return run_find(*c_, request, std::move(reply));
+}
+
+net::CancelFn A11yTools::act(A11yActRequest request, const ComputerOptions& options, net::ReplyFn reply) const {
+  return run_act(c_, std::move(request), options, std::move(reply));
+}
+
+std::chrono::milliseconds A11yTools::max_wait() const { return c_->s().max_wait; }
+
+net::EndpointTable a11y_endpoints(const A11yTools& tools) {
+  auto c = tools.c_;
   net::EndpointTable t;
   t["/a11y"] = {{"GET"}, [c](EndpointRequest& req, ReplyFn reply) { return tree(*c, req, std::move(reply)); }};
   t["/a11y/find"] = {{"POST"}, [c](EndpointRequest& req, ReplyFn reply) { return find(*c, req, std::move(reply)); }};

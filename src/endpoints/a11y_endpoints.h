@@ -9,12 +9,35 @@
 // sessions.
 #pragma once
 
+#include <chrono>
+#include <memory>
+
+#include "endpoints/a11y_request.h"
 #include "endpoints/a11y_service.h"
 #include "endpoints/computer_use.h"
 #include "net/endpoint.h"
 
 namespace voxl::endpoints {
 
-net::EndpointTable a11y_endpoints(A11yService& a11y, ComputerUse& computer);
+struct A11yContext;
+
+// The three questions, for the HTTP handlers and the MCP tools alike: each
+// answers once with the HTTP reply (JSON, or a JSON error).
+class A11yTools {
+ public:
+  A11yTools(A11yService& a11y, ComputerUse& computer);
+
+  net::CancelFn tree(const A11yTreeRequest& request, net::ReplyFn reply) const;
+  net::CancelFn find(const A11yFindRequest& request, net::ReplyFn reply) const;
+  // `options` as /computer takes them (view_only: refused with 403).
+  net::CancelFn act(A11yActRequest request, const ComputerOptions& options, net::ReplyFn reply) const;
+  std::chrono::milliseconds max_wait() const;
+
+ private:
+  friend net::EndpointTable a11y_endpoints(const A11yTools& tools);
+  std::shared_ptr<A11yContext> c_;
+};
+
+net::EndpointTable a11y_endpoints(const A11yTools& tools);
 
 }  // namespace voxl::endpoints

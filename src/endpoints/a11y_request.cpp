@@ -95,15 +95,70 @@ bool parse_a11y_query(const net::Query& q, A11yTreeRequest& out, net::ParamError
   return true;
 }
 
+namespace {
+
+// Where to look and how far, from a JSON object: scope, root, max_depth,
+// max_nodes, timeout, scale, max_width, max_height.
+bool read_tree_fields(const json& doc, A11yTreeRequest& out, ActionError& error) {
+  JsonFields f(doc);
+  if (f.has("scope")) {
+    const auto s = f.string("scope", 16);
+    if (!s || !scope_named(*s, out.scope)) return fail(error, "scope", std::string("scope ") + kScopeHelp);
+  }
+  if (f.has("root")) {
+    const auto r = f.string("root", kMaxId);
+    if (!r || r->empty()) return fail(error, "root", "root must be an element id from /a11y");
+    if (f.has("scope")) return fail(error, "scope", "scope cannot be given with root");
+    out.scope = {platform::A11yScope::Kind::kNode, std::string(*r)};
+  }
+  const auto depth = f.integer("max_depth", 0, kA11yMaxDepth);
+  const auto nodes = f.integer("max_nodes", 1, kA11yMaxNodes);
+  const auto timeout = f.integer("timeout", 1, kA11yMaxTimeout.count());
+  const auto scale = f.number("scale", 0, 1e9);
+  const auto width = f.integer("max_width", 0, int64_t{1} << 40);
+  const auto height = f.integer("max_height", 0, int64_t{1} << 40);
+  if (!f.ok()) {
+    const std::string bad = f.bad_field();
+    return fail(error, bad, bad + " is out of range or not a number");
+  }
+  if (depth) out.max_depth = int(*depth);
+  if (nodes) out.max_nodes = int(*nodes);
+  if (timeout) out.timeout = std::chrono::milliseconds(*timeout);
+  net::ParamError pe;
+  if (!make_scale(scale, width, height, out.scale, pe)) return fail(error, pe.parameter, pe.message);
+  return true;
+}
+
+constexpr std::array<const char*, 8> kTreeFields{"root",      "scope",    "max_depth", "max_nodes",
+                                                 "timeout",   "scale",    "max_width", "max_height"};
+
+// The first key of `doc` that is in neither list, if any.
+std::optional<std::string> unknown_key(const json& doc, std::initializer_list<const char*> more) {
+  for (const auto& [key, value] : doc.items()) {
+    const auto is = [&](const char* k) { return key == k; };
+    if (std::none_of(kTreeFields.begin(), kTreeFields.end(), is) && std::none_of(more.begin(), more.end(), is))
+      return key;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<A11yTreeRequest> parse_a11y_tree(std::string_view body, ActionError& error) {
+  auto doc = object_of(body, error);
+  if (!doc) return std::nullopt;
+  if (const auto key = unknown_key(*doc, {}))
+    return fail(error, *key, "unknown field \"" + key->substr(0, 64) + "\""), std::nullopt;
+  A11yTreeRequest out;
+  if (!read_tree_fields(*doc, out, error)) return std::nullopt;
+  return out;
+}
+
 std::optional<A11yFindRequest> parse_a11y_find(std::string_view body, ActionError& error) {
   auto doc = object_of(body, error);
   if (!doc) return std::nullopt;
-  static constexpr std::array<const char*, 14> kKnown{"role",   "name",      "text",      "exact",     "states",
-                                                      "root",   "scope",     "max_results", "max_depth", "max_nodes",
-                                                      "timeout", "scale",    "max_width", "max_height"};
-  for (const auto& [key, value] : doc->items())
-    if (std::find_if(kKnown.begin(), kKnown.end(), [&](const char* k) { return key == k; }) == kKnown.end())
-      return fail(error, key, "unknown field \"" + key.substr(0, 64) + "\""), std::nullopt;
+  if (const auto key = unknown_key(*doc, {"role", "name", "text", "exact", "states", "max_results"}))
+    return fail(error, *key, "unknown field \"" + key->substr(0, 64) + "\""), std::nullopt;
   JsonFields f(*doc);
   A11yFindRequest out;
   const auto text_field = [&](const char* key, std::optional<std::string>& to) {
@@ -132,33 +187,10 @@ std::optional<A11yFindRequest> parse_a11y_find(std::string_view body, ActionErro
   }
   if (!out.role && !out.name && !out.text && out.states == 0)
     return fail(error, "body", "say what to find: role, name, text or states"), std::nullopt;
-  if (f.has("scope")) {
-    const auto s = f.string("scope", 16);
-    if (!s || !scope_named(*s, out.tree.scope)) return fail(error, "scope", std::string("scope ") + kScopeHelp), std::nullopt;
-  }
-  if (f.has("root")) {
-    const auto r = f.string("root", kMaxId);
-    if (!r || r->empty()) return fail(error, "root", "root must be an element id from /a11y"), std::nullopt;
-    if (f.has("scope")) return fail(error, "scope", "scope cannot be given with root"), std::nullopt;
-    out.tree.scope = {platform::A11yScope::Kind::kNode, std::string(*r)};
-  }
   const auto results = f.integer("max_results", 1, 1000);
-  const auto depth = f.integer("max_depth", 0, kA11yMaxDepth);
-  const auto nodes = f.integer("max_nodes", 1, kA11yMaxNodes);
-  const auto timeout = f.integer("timeout", 1, kA11yMaxTimeout.count());
-  const auto scale = f.number("scale", 0, 1e9);
-  const auto width = f.integer("max_width", 0, int64_t{1} << 40);
-  const auto height = f.integer("max_height", 0, int64_t{1} << 40);
-  if (!f.ok()) {
-    const std::string bad = f.bad_field();
-    return fail(error, bad, bad + " is out of range or not a number"), std::nullopt;
-  }
+  if (!f.ok()) return fail(error, "max_results", "max_results must be a whole number from 1 to 1000"), std::nullopt;
   if (results) out.max_results = int(*results);
-  if (depth) out.tree.max_depth = int(*depth);
-  if (nodes) out.tree.max_nodes = int(*nodes);
-  if (timeout) out.tree.timeout = std::chrono::milliseconds(*timeout);
-  net::ParamError pe;
-  if (!make_scale(scale, width, height, out.tree.scale, pe)) return fail(error, pe.parameter, pe.message), std::nullopt;
+  if (!read_tree_fields(*doc, out.tree, error)) return std::nullopt;
   return out;
 }
 

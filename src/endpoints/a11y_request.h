@@ -40,6 +40,10 @@ struct A11yTreeRequest {
 // ?max_depth, ?max_nodes, ?timeout (ms), ?scale/max_width/max_height.
 bool parse_a11y_query(const net::Query& q, A11yTreeRequest& out, net::ParamError& error);
 
+// The same as a JSON object (the MCP tool's arguments): {"scope", "root",
+//  "max_depth", "max_nodes", "timeout", "scale", "max_width", "max_height"}.
+std::optional<A11yTreeRequest> parse_a11y_tree(std::string_view body, ActionError& error);
+
 struct A11yFindRequest {
   A11yTreeRequest tree;  // where to look ("root": within that node)
   std::optional<std::string> role;  // exact, as /a11y names roles

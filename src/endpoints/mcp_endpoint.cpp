@@ -24,6 +24,7 @@ struct Context {
   ComputerUse& computer;
   RecordService& recordings;
   std::string version;
+  A11yTools a11y;
 };
 
 // The answers of one POST, sent together when the last is ready.
@@ -64,6 +65,26 @@ json action_result(ComputerOutcome o) {
   json content = json::array({text_content(json_text(o.info))});
   if (!o.png.empty())
     content.push_back({{"type", "image"}, {"mimeType", "image/png"}, {"data", base64_encode(o.png)}});
+  return {{"content", std::move(content)}};
+}
+
+// An accessibility answer (the HTTP reply's JSON) as a tool's result: the
+// JSON as text, a settled screenshot as an image beside it.
+json a11y_result(const EndpointReply& r) {
+  json body = json::parse(r.body, nullptr, false);
+  if (r.status != 200)
+    return tool_error(body.is_object() && body.contains("error") && body["error"].is_string()
+                          ? body["error"].get<std::string>()
+                          : "the accessibility tree is not available (" + std::to_string(r.status) + ")");
+  json content = json::array();
+  std::string png;
+  if (body.is_object() && body.contains("screenshot") && body["screenshot"].is_object() &&
+      body["screenshot"].contains("data") && body["screenshot"]["data"].is_string()) {
+    png = body["screenshot"]["data"].get<std::string>();
+    body["screenshot"].erase("data");
+  }
+  content.push_back(text_content(json_text(body)));
+  if (!png.empty()) content.push_back({{"type", "image"}, {"mimeType", "image/png"}, {"data", std::move(png)}});
   return {{"content", std::move(content)}};
 }
 
@@ -175,6 +196,14 @@ std::function<void()> call_tool(Context& c, const json& params, bool view_only, 
       reply(where ? json{{"content", json::array({text_content(json_text(*where))})}} : tool_error(why));
       return nullptr;
     }
+    case mcp::ToolPlan::Kind::kA11yTree:
+      return c.a11y.tree(*plan->a11y_tree, [reply](EndpointReply r) { reply(a11y_result(r)); });
+    case mcp::ToolPlan::Kind::kA11yFind:
+      return c.a11y.find(*plan->a11y_find, [reply](EndpointReply r) { reply(a11y_result(r)); });
+    case mcp::ToolPlan::Kind::kA11yAct:
+      plan->options.view_only = view_only;
+      return c.a11y.act(std::move(*plan->a11y_act), plan->options,
+                        [reply](EndpointReply r) { reply(a11y_result(r)); });
     case mcp::ToolPlan::Kind::kRecordStart:
     case mcp::ToolPlan::Kind::kRecordStop:
       break;
@@ -256,8 +285,9 @@ CancelFn handle(Context& c, EndpointRequest& req, ReplyFn reply) {
 
 }  // namespace
 
-net::EndpointTable mcp_endpoints(ComputerUse& computer, RecordService& recordings, std::string server_version) {
-  auto c = std::make_shared<Context>(Context{computer, recordings, std::move(server_version)});
+net::EndpointTable mcp_endpoints(ComputerUse& computer, RecordService& recordings, std::string server_version,
+                                 A11yTools a11y) {
+  auto c = std::make_shared<Context>(Context{computer, recordings, std::move(server_version), std::move(a11y)});
   net::EndpointTable t;
   // Only POST: the transport lets a server offer no stream (GET is then
   // 405, which the server's method check answers).

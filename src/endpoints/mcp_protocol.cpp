@@ -322,6 +322,38 @@ json tools_list() {
                        {{"max_width", {{"type", "integer"}}}, {"max_height", {{"type", "integer"}}},
                         {"scale", {{"type", "number"}}}},
                        {}, false));
+  const json tree_properties = {
+      {"scope", {{"type", "string"}, {"enum", {"active", "desktop"}}, {"description", "The active window (default) or every application's."}}},
+      {"root", {{"type", "string"}, {"description", "An element's id: its subtree only."}}},
+      {"max_depth", {{"type", "integer"}, {"minimum", 0}, {"maximum", kA11yMaxDepth}}},
+      {"max_nodes", {{"type", "integer"}, {"minimum", 1}, {"maximum", kA11yMaxNodes}}},
+      {"timeout_ms", {{"type", "integer"}, {"minimum", 1}, {"maximum", kA11yMaxTimeout.count()}}},
+      {"max_width", {{"type", "integer"}}},
+      {"max_height", {{"type", "integer"}}},
+      {"scale", {{"type", "number"}}}};
+  tools.push_back(tool("a11y_tree",
+                       "The accessibility tree of the active window (or the desktop, or an element's subtree): "
+                       "each element's id, role, name, value, states and bounds in your picture's pixels (scaled as "
+                       "your screenshots are). Needs voxl --a11y.",
+                       tree_properties, {}, false));
+  json find_properties = tree_properties;
+  find_properties.update(
+      {{"role", {{"type", "string"}, {"description", "Exactly, as a11y_tree names roles: \"push button\", \"text\"..."}}},
+       {"name", {{"type", "string"}, {"description", "In the element's name (ASCII case ignored)."}}},
+       {"text", {{"type", "string"}, {"description", "In its name, description or value."}}},
+       {"exact", {{"type", "boolean"}}},
+       {"states", {{"type", "array"}, {"items", {{"type", "string"}}}, {"description", "Every one of these, e.g. [\"showing\", \"enabled\"]."}}},
+       {"max_results", {{"type", "integer"}, {"minimum", 1}, {"maximum", 1000}}}});
+  tools.push_back(tool("a11y_find", "Find elements by role, name, text and states; answers their ids and bounds.",
+                       std::move(find_properties), {}, false));
+  tools.push_back(tool("a11y_act",
+                       "Act on an element by its id: click (its own action, else a click at its centre), focus, "
+                       "set_text (the field's whole text), select, scroll_into_view. Answered once the screen "
+                       "settled, with the element's new state and the settled screenshot.",
+                       {{"id", {{"type", "string"}}},
+                        {"action", {{"type", "string"}, {"enum", {"click", "focus", "set_text", "select", "scroll_into_view"}}}},
+                        {"text", {{"type", "string"}}}},
+                       {"id", "action"}, true));
   tools.push_back(tool("record_start",
                        "Start recording the screen as video (H.264 MP4, the stream viewers get). Returns its id.",
                        json::object(), {}, false));
@@ -425,6 +457,37 @@ std::optional<ToolPlan> plan_tool(const std::string& name, const json& arguments
       return std::nullopt;
     net::ParamError e;
     if (!make_scale(scale, w, h, plan.options.scale, e)) return args.fail(e.parameter, e.message), std::nullopt;
+    return plan;
+  } else if (name == "a11y_tree" || name == "a11y_find" || name == "a11y_act") {
+    // The HTTP bodies' parsers read them, timeout_ms as "timeout".
+    json body = json::object();
+    json options = json::object();
+    for (const auto& [key, value] : a.items()) {
+      const bool shared = key == "screenshot" || key == "cursor" || key == "settle_ms" || key == "react_ms" ||
+                          key == "settle_timeout_ms" ||
+                          (name == "a11y_act" && (key == "max_width" || key == "max_height" || key == "scale"));
+      if (name == "a11y_act" && shared) options[key] = value;
+      else body[key == "timeout_ms" ? "timeout" : key] = value;
+    }
+    ActionError e;
+    const auto named = [&](const ActionError& err) {
+      error = {"arguments." + (err.parameter == "timeout" ? std::string("timeout_ms") : err.parameter), err.message};
+    };
+    if (name == "a11y_tree") {
+      plan.kind = ToolPlan::Kind::kA11yTree;
+      plan.a11y_tree = parse_a11y_tree(body.dump(), e);
+      if (!plan.a11y_tree) return named(e), std::nullopt;
+    } else if (name == "a11y_find") {
+      plan.kind = ToolPlan::Kind::kA11yFind;
+      plan.a11y_find = parse_a11y_find(body.dump(), e);
+      if (!plan.a11y_find) return named(e), std::nullopt;
+    } else {
+      plan.kind = ToolPlan::Kind::kA11yAct;
+      Args shared{options, error};
+      if (!shared.options(max_wait, plan.options)) return std::nullopt;
+      plan.a11y_act = parse_a11y_act(body.dump(), e);
+      if (!plan.a11y_act) return named(e), std::nullopt;
+    }
     return plan;
   } else if (name == "record_start") {
     plan.kind = ToolPlan::Kind::kRecordStart;

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/geometry.h"
+#include "endpoints/a11y_request.h"
 #include "endpoints/computer_use.h"
 #include "net/query.h"
 
@@ -63,7 +64,7 @@ nlohmann::json tools_list();
 
 // What a tools/call asks for.
 struct ToolPlan {
-  enum class Kind { kAction, kWait, kCursor, kRecordStart, kRecordStop };
+  enum class Kind { kAction, kWait, kCursor, kRecordStart, kRecordStop, kA11yTree, kA11yFind, kA11yAct };
   Kind kind = Kind::kAction;
   std::string body;        // kAction: one action, as POST /computer takes it
   ComputerOptions options; // kAction, kWait (scale, screenshot), kCursor (scale)
@@ -73,6 +74,10 @@ struct ToolPlan {
   std::optional<uint64_t> since;
   std::optional<Rect> region;  // kWait, in the agent's picture
   uint64_t record_id = 0;      // kRecordStop
+  // kA11y*: what the accessibility tools ask (options: kA11yAct's settle).
+  std::optional<A11yTreeRequest> a11y_tree;
+  std::optional<A11yFindRequest> a11y_find;
+  std::optional<A11yActRequest> a11y_act;
 };
 
 // Reads a tools/call's name and arguments. nullopt with `error` naming the

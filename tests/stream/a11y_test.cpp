@@ -8,6 +8,7 @@
 // it on.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <optional>
@@ -194,6 +195,40 @@ TEST_F(A11yTest, FindAndActChangeTheFormAndSayWhatChanged) {
   // Focus moves to the field.
   const json focused = ok_json(call("POST", "/a11y/act", json{{"id", name}, {"action", "focus"}}.dump()));
   EXPECT_TRUE(has_state(focused["element"], "focused")) << focused.dump();
+}
+
+TEST_F(A11yTest, TheMcpToolsFindAndAct) {
+  start();
+  wait_for_form();
+  const auto tool = [&](const std::string& name, const json& arguments) {
+    const json rpc = {{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/call"},
+                      {"params", {{"name", name}, {"arguments", arguments}}}};
+    const json answer = ok_json(call("POST", "/mcp", rpc.dump()));
+    return answer.value("result", json::object());
+  };
+  const json listed = ok_json(call("POST", "/mcp", R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})"));
+  std::vector<std::string> names;
+  for (const json& t : listed["result"]["tools"]) names.push_back(t.value("name", ""));
+  for (const char* n : {"a11y_tree", "a11y_find", "a11y_act"})
+    EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
+
+  const json found = tool("a11y_find", {{"role", "check box"}, {"scope", "desktop"}, {"timeout_ms", 5000}});
+  ASSERT_FALSE(found.value("isError", false)) << found.dump();
+  const json matches = json::parse(found["content"][0].value("text", ""), nullptr, false)["matches"];
+  ASSERT_EQ(matches.size(), 1u) << found.dump();
+  const json acted = tool("a11y_act", {{"id", matches[0]["id"]}, {"action", "click"}, {"max_width", 400}});
+  ASSERT_FALSE(acted.value("isError", false)) << acted.dump();
+  ASSERT_EQ(acted["content"].size(), 2u) << "the settled screenshot comes as an image";
+  EXPECT_EQ(acted["content"][1].value("type", ""), "image");
+  const json info = json::parse(acted["content"][0].value("text", ""), nullptr, false);
+  EXPECT_TRUE(has_state(info["element"], "checked")) << info.dump();
+  EXPECT_EQ(info.value("width", 0), 400);
+
+  const json tree = tool("a11y_tree", {{"scope", "desktop"}, {"max_depth", 2}});
+  ASSERT_FALSE(tree.value("isError", false)) << tree.dump();
+  EXPECT_NE(tree["content"][0].value("text", "").find("voxl form"), std::string::npos);
+  const json bad = tool("a11y_act", {{"id", "1.2/3"}, {"action", "explode"}});
+  EXPECT_TRUE(bad.value("isError", false)) << bad.dump();
 }
 
 TEST_F(A11yTest, BadRequestsAreRefusedClearly) {
