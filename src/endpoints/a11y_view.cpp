@@ -71,14 +71,7 @@ json node_with(const A11ySnapshot& s, size_t i, const A11yView& view, const std:
 }  // namespace
 
 json coordinate_space_json(const A11yView& view) {
-  const Size seen = view.scaling.scaled(), full = view.scaling.full();
-  json out = {{"width", seen.width}, {"height", seen.height}};
-  if (!view.scaling.identity()) {
-    out["picture_width"] = full.width;
-    out["picture_height"] = full.height;
-    out["scale"] = view.scaling.factor();
-  }
-  return out;
+  return endpoints::coordinate_space_json(view.scaling, view.picture.origin);
 }
 
 json node_json(const A11ySnapshot& s, size_t index, const A11yView& view, bool children) {

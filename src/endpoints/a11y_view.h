@@ -20,8 +20,8 @@ struct A11yView {
   Scaling scaling;  // the picture <-> the agent's (scaled) picture
 };
 
-// {"width", "height"} of what the agent sees, the picture's own size and
-// the scale between them: the space every position of the answer is in.
+// The space every position of the answer is in (picture_scale.h's
+// coordinate_space_json).
 nlohmann::json coordinate_space_json(const A11yView& view);
 
 // One node: {"id", "role", "name", "description", "value", "secret",

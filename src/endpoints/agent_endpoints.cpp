@@ -63,8 +63,11 @@ CancelFn screenshot(const AgentServices& s, const EndpointRequest& req, ReplyFn 
   auto cancelled = std::make_shared<bool>(false);
   auto& io = s.io;
   input::Interaction* interaction = s.interaction;
-  const bool queued = s.screenshots.submit(std::move(request), [&io, reply, seq, cancelled, interaction](Screenshot shot) {
-    asio::post(io, [reply, seq, cancelled, interaction, shot = std::move(shot)]() mutable {
+  // The PNG's corner in the picture (a region's).
+  const Point corner = request.region ? Point{request.region->x, request.region->y} : Point{0, 0};
+  const bool queued = s.screenshots.submit(std::move(request), [&io, reply, seq, cancelled, interaction,
+                                                                corner](Screenshot shot) {
+    asio::post(io, [reply, seq, cancelled, interaction, corner, shot = std::move(shot)]() mutable {
       // The agent clicks next on what it saw: where the captured area is
       // now, also when no viewer's frames have said so since it moved.
       if (shot.status == 200 && interaction) interaction->set_picture({shot.origin, shot.area}, shot.captured_at);
@@ -77,11 +80,14 @@ CancelFn screenshot(const AgentServices& s, const EndpointRequest& req, ReplyFn 
       r.headers = {{kSeqHeader, std::to_string(seq)},
                    {"X-Voxl-Timing", "grab=" + std::to_string(shot.grab_us) + "us, png=" +
                                          std::to_string(shot.encode_us) + "us"}};
-      // What a scaled picture shows at full size: the agent's coordinates
-      // map back through the same rule (/computer, /input take them).
-      if (!shot.scaling.identity())
-        r.headers.push_back({"X-Voxl-Picture", std::to_string(shot.scaling.full().width) + "x" +
-                                                   std::to_string(shot.scaling.full().height)});
+      // The space the PNG's pixels are in: what it shows at full size, the
+      // scale, and where its corner is on the desktop; the agent's
+      // coordinates map back through the same rule (/computer, /input).
+      r.headers.push_back({"X-Voxl-Picture", std::to_string(shot.scaling.full().width) + "x" +
+                                                 std::to_string(shot.scaling.full().height)});
+      r.headers.push_back({"X-Voxl-Scale", json_text(shot.scaling.factor())});
+      r.headers.push_back({"X-Voxl-Picture-Origin", std::to_string(shot.origin.x + corner.x) + "," +
+                                                        std::to_string(shot.origin.y + corner.y)});
       reply(std::move(r));
     });
   });

@@ -268,6 +268,7 @@ void ComputerUse::finish(const std::shared_ptr<Job>& job) {
   info["width"] = seen.width;
   info["height"] = seen.height;
   if (!job->scaling.identity()) info["scale"] = job->scaling.factor();
+  info["coordinates"] = coordinate_space_json(job->scaling, job->picture.origin);
   if (auto at = pointer_in_picture(s_, job->picture)) {
     const Rect area = Rect::from_size(job->picture.area);
     const bool inside = area.contains(Rect{at->x, at->y, 1, 1});

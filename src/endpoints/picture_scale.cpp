@@ -119,6 +119,16 @@ Rect Scaling::to_full(const Rect& r) const { return identity() ? r : cover(r, sc
 
 Rect Scaling::to_scaled(const Rect& r) const { return identity() ? r : cover(r, full_, scaled_); }
 
+nlohmann::json coordinate_space_json(const Scaling& scaling, Point picture_origin) {
+  const Size seen = scaling.scaled(), full = scaling.full();
+  return {{"width", seen.width},
+          {"height", seen.height},
+          {"picture_width", full.width},
+          {"picture_height", full.height},
+          {"scale", scaling.factor()},
+          {"picture_origin", {{"x", picture_origin.x}, {"y", picture_origin.y}}}};
+}
+
 bool scale_bgra(const uint8_t* src, int src_stride, Size src_size, uint8_t* dst, int dst_stride, Size dst_size) {
   if (src_size.empty() || dst_size.empty() || dst_size.width > src_size.width || dst_size.height > src_size.height)
     return false;

@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <optional>
 
+#include <nlohmann/json.hpp>
+
 #include "base/geometry.h"
 #include "net/query.h"
 #include "input/cursor_source.h"
@@ -64,6 +66,13 @@ class Scaling {
   Size full_;
   Size scaled_;
 };
+
+// The space an answer's positions are in, so an agent never assumes it:
+// {"width", "height"} of the picture the agent sees, "picture_width" and
+// "picture_height" (the picture at full size), "scale" between them, and
+// "picture_origin" {"x", "y"}: where the picture's pixel 0,0 is on the
+// desktop (not 0,0 with --capture-region or --capture-window).
+nlohmann::json coordinate_space_json(const Scaling& scaling, Point picture_origin);
 
 // Downscales B, G, R, X pixels (4 bytes each) with an area filter. False
 // on empty or enlarging sizes.

@@ -92,6 +92,12 @@ TEST_F(ComputerEndpointTest, AnthropicActionsLandWhereAimedInAScaledPicture) {
   EXPECT_EQ(j["schema"], "anthropic");
   EXPECT_EQ(j["width"], 640);
   EXPECT_EQ(j["height"], 480);
+  // The space those are in, said rather than assumed.
+  EXPECT_EQ(j["coordinates"]["width"], 640) << j.dump();
+  EXPECT_EQ(j["coordinates"]["picture_width"], kOdd.width);
+  EXPECT_EQ(j["coordinates"]["picture_height"], kOdd.height);
+  EXPECT_NEAR(j["coordinates"]["scale"].get<double>(), 640.0 / kOdd.width, 1e-9);
+  EXPECT_EQ(j["coordinates"]["picture_origin"], (json{{"x", 0}, {"y", 0}}));
   await(Kind::kButtonRelease, 1);
   EXPECT_EQ(buttons()[0].button, 1);
   EXPECT_EQ(buttons()[0].root_x, fx(101));
@@ -307,6 +313,12 @@ TEST_F(ComputerEndpointTest, CursorAndScaledScreenshotsRoundTrip) {
   ASSERT_EQ(s.status, 200) << s.body;
   EXPECT_EQ(decode_png(s.body).size, (Size{640, 480}));
   EXPECT_EQ(s.header("x-voxl-picture"), "1023x767");
+  EXPECT_NEAR(std::stod(s.header("x-voxl-scale")), 640.0 / 1023, 1e-9);
+  EXPECT_EQ(s.header("x-voxl-picture-origin"), "0,0");
+  const HttpAnswer part = get("/screenshot?region=10,20,100,50");
+  EXPECT_EQ(part.header("x-voxl-picture"), "100x50");
+  EXPECT_EQ(part.header("x-voxl-scale"), "1.0");
+  EXPECT_EQ(part.header("x-voxl-picture-origin"), "10,20");
   EXPECT_EQ(decode_png(get("/screenshot?scale=0.5").body).size, (Size{512, 384}));
   expect_error(get("/screenshot?scale=0.5&max_width=100"), 400, "scale");
   expect_error(get("/screenshot?max_width=3"), 400, "max_width");

@@ -77,10 +77,15 @@ TEST(A11yView, APasswordsTextNeverShows) {
 TEST(A11yView, TheCoordinateSpaceIsSaid) {
   Fixture f;
   const auto c = coordinate_space_json(f.view);
-  EXPECT_EQ(c, (nlohmann::json{{"width", 200}, {"height", 150}, {"picture_width", 400}, {"picture_height", 300},
-                               {"scale", 0.5}}));
+  EXPECT_EQ(c, (nlohmann::json{{"width", 200},
+                               {"height", 150},
+                               {"picture_width", 400},
+                               {"picture_height", 300},
+                               {"scale", 0.5},
+                               {"picture_origin", {{"x", 100}, {"y", 50}}}}));
   A11yView full{{{0, 0}, {400, 300}}, Scaling::fit({400, 300}, ScaleSpec{})};
-  EXPECT_EQ(coordinate_space_json(full), (nlohmann::json{{"width", 400}, {"height", 300}}));
+  EXPECT_EQ(coordinate_space_json(full)["scale"], 1.0);
+  EXPECT_EQ(coordinate_space_json(full)["picture_width"], 400);
 }
 
 TEST(A11yView, FindMatchesRoleNameTextAndStates) {
