@@ -220,7 +220,20 @@ void settle(const std::shared_ptr<A11yContext>& cp, const std::shared_ptr<Act>& 
   action.schema = ComputerSchema::kA11y;
   action.name = a11y_action_name(act->request.action);
   action.settle = true;
-  if (!done.done) {
+  if (done.type_instead) {
+    // The element has the focus: what it holds is selected and typed over.
+    const nlohmann::json replace = act->request.text.empty()
+                                       ? nlohmann::json{{"type", "key"}, {"keys", "backspace"}}
+                                       : nlohmann::json{{"type", "type"}, {"text", act->request.text}};
+    const nlohmann::json keys = {{"actions", {{{"type", "key"}, {"keys", "ctrl+a"}}, replace}}};
+    ActionError error;
+    const input::PictureMapping picture = picture_now(c.s());
+    auto typed = parse_input_actions(json_text(keys), picture.area, 1, error);
+    if (!typed)
+      return act->reply(net::json_error(409, "text", "set_text: the element takes no text directly, and typing it "
+                                                     "failed: " + error.message));
+    action.input = std::move(*typed);
+  } else if (!done.done) {
     if (!done.click_at) return act->reply(net::json_error(409, "action", std::string(action.name) + ": " + done.how));
     // No accessible action presses it: a click at its centre, through
     // the same input path as /computer.

@@ -108,6 +108,10 @@ struct A11yActed {
   // For a click the node has no action for: where its centre is on the
   // desktop, for the caller to click through the input path.
   std::optional<Point> click_at;
+  // For set_text on an element that takes no text directly (Chromium's
+  // fields): it has the focus now, and the caller selects what it holds
+  // and types the text through the input path.
+  bool type_instead = false;
   bool gone = false;  // the node no longer exists
 };
 

@@ -1,6 +1,6 @@
 // GET /a11y, POST /a11y/find and POST /a11y/act on the real binary with
 // --a11y: voxl starts its own Xvfb, AT-SPI's bus and a GTK form
-// (a11y_form.py) in it; the tree shows the form's widgets with their
+// (a11y_form.py) or Chromium showing a web form in it; the tree shows the form's widgets with their
 // roles, names, states and bounds in the agent's (scaled) picture, a
 // password field's text never, and acting on elements changes the form
 // as a person's input would. A frozen application costs a request its
@@ -10,6 +10,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <optional>
 #include <string>
@@ -276,6 +279,65 @@ TEST_F(A11yTest, AFrozenApplicationCostsATimeoutNotVoxl) {
   EXPECT_FALSE(cut["cut"].value("unanswered", json::array()).empty()) << cut.dump();
   // voxl itself answers on.
   EXPECT_EQ(call("GET", "/healthz").status, 200);
+}
+
+// A web form in Chromium (not headless: headless Chromium publishes no
+// tree), found and filled through its accessibility tree alone.
+TEST(A11yChromium, AWebFormIsFoundFilledAndSent) {
+  char dir_template[] = "/tmp/voxl-a11y-web-XXXXXX";
+  ASSERT_NE(mkdtemp(dir_template), nullptr);
+  const std::string dir = dir_template;
+  {
+    std::ofstream page(dir + "/form.html");
+    page << "<!doctype html><title>Web form</title><body>"
+            "<label>Email <input id=email></label> <button id=send>Send</button><p id=status>Not sent</p>"
+            "<script>document.getElementById('send').onclick = () => {"
+            "document.getElementById('status').textContent = 'Sent: ' + document.getElementById('email').value; };"
+            "</script></body>";
+  }
+  VoxlProcess voxl("", {"--xvfb=1024x768", "--a11y",
+                        "--exec=exec chromium --no-sandbox --no-first-run --force-renderer-accessibility "
+                        "--disable-gpu --user-data-dir=" + dir + "/profile file://" + dir + "/form.html"});
+  const auto call = [&](const std::string& method, const std::string& target, const std::string& body) {
+    return http_request(voxl.port(), {method, target, {}}, body, kLimit);
+  };
+  const auto matches = [&](const json& query) {
+    const HttpAnswer a = call("POST", "/a11y/find", query.dump());
+    const json j = json::parse(a.body, nullptr, false);
+    return a.status == 200 && j.is_object() ? j.value("matches", json::array()) : json::array();
+  };
+  // Chromium starts and lays the page out: nothing to wait on but its tree.
+  json field;
+  const auto deadline = std::chrono::steady_clock::now() + 120s;
+  while (std::chrono::steady_clock::now() < deadline) {
+    const json m = matches({{"role", "entry"}, {"name", "Email"}, {"scope", "desktop"}});
+    if (m.size() == 1) {
+      field = m[0];
+      break;
+    }
+    std::this_thread::sleep_for(200ms);
+  }
+  ASSERT_TRUE(field.is_object()) << "the page's field never showed in the tree\n" << voxl.log();
+  EXPECT_TRUE(field.contains("bounds")) << field.dump();
+  const HttpAnswer typed =
+      call("POST", "/a11y/act", json{{"id", field["id"]}, {"action", "set_text"}, {"text", "a@b.example"}}.dump());
+  ASSERT_EQ(typed.status, 200) << typed.body;
+  const json after = json::parse(typed.body, nullptr, false);
+  EXPECT_EQ(after.value("element", json::object()).value("value", ""), "a@b.example") << typed.body;
+  const json send = matches({{"role", "push button"}, {"name", "Send"}, {"scope", "desktop"}});
+  ASSERT_EQ(send.size(), 1u) << send.dump();
+  const HttpAnswer pressed = call("POST", "/a11y/act", json{{"id", send[0]["id"]}, {"action", "click"}}.dump());
+  EXPECT_EQ(pressed.status, 200) << pressed.body;
+  // The page's answer is in its tree.
+  json sent;
+  const auto until = std::chrono::steady_clock::now() + 60s;
+  while (sent.empty() && std::chrono::steady_clock::now() < until) {
+    sent = matches({{"text", "Sent: a@b.example"}, {"scope", "desktop"}});
+    if (sent.empty()) std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_FALSE(sent.empty()) << "the page never said it was sent";
+  voxl.stop();
+  std::filesystem::remove_all(dir);
 }
 
 TEST(A11yOff, TheEndpointsSayHowToTurnItOn) {

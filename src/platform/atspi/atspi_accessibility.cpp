@@ -64,6 +64,11 @@ class OneCall {
                            std::strcmp(error_.name, SD_BUS_ERROR_NAME_HAS_NO_OWNER) == 0 ||
                            std::strcmp(error_.name, SD_BUS_ERROR_SERVICE_UNKNOWN) == 0);
   }
+  // The element has no such method: it lacks the interface.
+  bool no_method() const {
+    return error_.name && (std::strcmp(error_.name, SD_BUS_ERROR_UNKNOWN_METHOD) == 0 ||
+                           std::strcmp(error_.name, SD_BUS_ERROR_UNKNOWN_INTERFACE) == 0);
+  }
   static void check(int r) {
     if (r < 0) throw std::runtime_error("the accessibility bus: " + std::system_category().message(-r));
   }
@@ -76,10 +81,9 @@ class OneCall {
   sd_bus_error error_ = SD_BUS_ERROR_NULL;
 };
 
-// A call whose answer is one boolean ("b"): done or refused.
-A11yActed boolean_call(OneCall& c, const std::string& what) {
+// The answer of a call whose answer is one boolean ("b"): done or refused.
+A11yActed boolean_answer(OneCall& c, sd_bus_message* r, const std::string& what) {
   A11yActed out;
-  sd_bus_message* r = c.send();
   int ok = 0;
   if (!r) {
     out.gone = c.gone();
@@ -92,6 +96,8 @@ A11yActed boolean_call(OneCall& c, const std::string& what) {
   }
   return out;
 }
+
+A11yActed boolean_call(OneCall& c, const std::string& what) { return boolean_answer(c, c.send(), what); }
 
 }  // namespace
 
@@ -297,7 +303,19 @@ A11yActed AtspiAccessibility::act(const std::string& ref, A11yAction action, con
     case A11yAction::kSetText: {
       OneCall c(bus, *o, "org.a11y.atspi.EditableText", "SetTextContents", deadline);
       OneCall::check(sd_bus_message_append(c.args(), "s", text.c_str()));
-      return boolean_call(c, "set its text");
+      sd_bus_message* r = c.send();
+      if (r || !c.no_method()) return boolean_answer(c, r, "set its text");
+      // No editable text (Chromium's fields): focused, it is typed into.
+      OneCall f(bus, *o, "org.a11y.atspi.Component", "GrabFocus", deadline);
+      A11yActed out = boolean_call(f, "focus");
+      if (!out.done) {
+        out.how = "it takes no text and could not be focused to type into (" + out.how + ")";
+        return out;
+      }
+      out.done = false;
+      out.type_instead = true;
+      out.how = "focused it, selected what it held and typed the text (it takes no text directly)";
+      return out;
     }
     case A11yAction::kScrollIntoView: {
       OneCall c(bus, *o, "org.a11y.atspi.Component", "ScrollTo", deadline);

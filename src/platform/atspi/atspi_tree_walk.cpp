@@ -192,7 +192,7 @@ void TreeWalk::on_facts(int node) {
   const A11yNode& n = out_.nodes[size_t(node)];
   // The text of what a person edits, or of an element with no name (a
   // paragraph, a label); never a password field's.
-  if (!n.secret && has(node, kText) && (has(node, kEditableText) || n.name.empty()))
+  if (!n.secret && has(node, kText) && (has(node, kEditableText) || (n.states & kA11yEditable) || n.name.empty()))
     batch_.call(
         o, kText, "GetText",
         [this, node](sd_bus_message* m, const sd_bus_error*) {
