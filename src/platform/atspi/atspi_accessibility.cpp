@@ -104,7 +104,7 @@ A11yActed boolean_call(OneCall& c, const std::string& what) { return boolean_ans
 AtspiAccessibility::AtspiAccessibility(AtspiConnection::RootProperty root_property)
     : connection_(std::move(root_property)) {}
 
-void AtspiAccessibility::finish(CallBatch& batch, A11ySnapshot& out) {
+bool AtspiAccessibility::run(CallBatch& batch) {
   bool complete = false;
   try {
     complete = batch.run();
@@ -112,7 +112,12 @@ void AtspiAccessibility::finish(CallBatch& batch, A11ySnapshot& out) {
     connection_.reset();
     throw;
   }
-  if (complete) return;
+  if (!complete) connection_.reset();
+  return complete;
+}
+
+void AtspiAccessibility::finish(CallBatch& batch, A11ySnapshot& out) {
+  if (run(batch)) return;
   out.time_cut = true;
   for (const auto& [name, count] : batch.unanswered()) {
     std::string label = name;
@@ -121,7 +126,6 @@ void AtspiAccessibility::finish(CallBatch& batch, A11ySnapshot& out) {
         label = n.name + " (" + name + ")";
     out.unanswered.push_back(label);
   }
-  connection_.reset();
 }
 
 std::vector<BusObject> AtspiAccessibility::applications(A11yDeadline deadline, A11ySnapshot& out) {
@@ -156,14 +160,7 @@ std::map<std::string, AppCache> AtspiAccessibility::caches(const std::vector<Bus
   std::map<std::string, AppCache> out;
   CallBatch batch(connection_.get(), now + (deadline - now) / 3);
   ask_app_caches(batch, apps, kMaxCached, out);
-  bool complete = false;
-  try {
-    complete = batch.run();
-  } catch (const std::exception&) {
-    connection_.reset();
-    throw;
-  }
-  if (!complete) connection_.reset();
+  run(batch);
   return out;
 }
 

@@ -31,8 +31,10 @@ class AtspiAccessibility final : public Accessibility {
   std::map<std::string, AppCache> caches(const std::vector<BusObject>& apps, A11yDeadline deadline);
   // The applications on the bus (the registry's children).
   std::vector<BusObject> applications(A11yDeadline deadline, A11ySnapshot& out);
-  // Runs the batch; on the deadline notes what was cut and drops the
-  // connection (replies may still come to it).
+  // Runs the batch; false when the deadline passed with calls unanswered,
+  // and then the connection is dropped (their replies may still come).
+  bool run(CallBatch& batch);
+  // The same, noting in `out` what was cut and who did not answer.
   void finish(CallBatch& batch, A11ySnapshot& out);
 
   AtspiConnection connection_;
