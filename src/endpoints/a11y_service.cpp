@@ -4,43 +4,9 @@
 
 namespace voxl::endpoints {
 
-A11yService::A11yService(Make make, Logger log) : make_(std::move(make)), log_(std::move(log)) {
-  thread_ = std::thread([this] { run(); });
-}
+A11yService::A11yService(Make make, Logger log) : make_(std::move(make)), log_(std::move(log)) {}
 
-A11yService::~A11yService() {
-  *alive_ = false;
-  {
-    std::lock_guard lock(mu_);
-    stop_ = true;
-  }
-  cv_.notify_all();
-  thread_.join();
-}
-
-bool A11yService::submit(Job job) {
-  {
-    std::lock_guard lock(mu_);
-    if (jobs_.size() >= kMaxQueued) return false;
-    jobs_.push_back(std::move(job));
-  }
-  cv_.notify_one();
-  return true;
-}
-
-void A11yService::run() {
-  for (;;) {
-    Job job;
-    {
-      std::unique_lock lock(mu_);
-      cv_.wait(lock, [this] { return stop_ || !jobs_.empty(); });
-      if (stop_) return;
-      job = std::move(jobs_.front());
-      jobs_.pop_front();
-    }
-    serve(job);
-  }
-}
+A11yService::~A11yService() { *alive_ = false; }
 
 void A11yService::serve(Job& job) {
   // Nothing may escape the worker: a fault answers this request.

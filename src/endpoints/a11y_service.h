@@ -8,14 +8,11 @@
 // refused, not queued.
 #pragma once
 
-#include <condition_variable>
-#include <deque>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 
+#include "base/job_thread.h"
 #include "base/logging.h"
 #include "platform/accessibility.h"
 
@@ -39,13 +36,12 @@ class A11yService {
   A11yService& operator=(const A11yService&) = delete;
 
   // False when too many are queued.
-  bool submit(Job job);
+  bool submit(Job job) { return jobs_.submit(std::move(job)); }
   // False once the service is being destroyed (on the loop): work a job
   // posted to the loop checks it before using what the service serves.
   std::shared_ptr<const bool> alive() const { return alive_; }
 
  private:
-  void run();
   void serve(Job& job);
 
   Make make_;
@@ -54,12 +50,8 @@ class A11yService {
   std::unique_ptr<platform::Accessibility> reader_;
   bool made_ = false;
   std::string why_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<Job> jobs_;
-  bool stop_ = false;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
-  std::thread thread_;
+  JobThread<Job> jobs_{kMaxQueued, [this](Job& job) { serve(job); }};  // last: joined first
 };
 
 }  // namespace voxl::endpoints

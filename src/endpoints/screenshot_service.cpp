@@ -18,56 +18,31 @@ uint32_t micros_since(Clock::time_point t) {
 }  // namespace
 
 ScreenshotService::ScreenshotService(MakeCapturer make, Logger log)
-    : make_(std::move(make)), log_(std::move(log)) {
-  thread_ = std::thread([this] { run(); });
-}
+    : make_(std::move(make)), log_(std::move(log)) {}
 
-ScreenshotService::~ScreenshotService() {
-  {
-    std::lock_guard lock(mu_);
-    stop_ = true;
-  }
-  cv_.notify_all();
-  thread_.join();
-}
+ScreenshotService::~ScreenshotService() = default;
 
 bool ScreenshotService::submit(ShotRequest request, Done done) {
-  {
-    std::lock_guard lock(mu_);
-    if (jobs_.size() >= kMaxQueued) return false;
-    jobs_.push_back({std::move(request), std::move(done)});
-  }
-  cv_.notify_one();
-  return true;
+  return jobs_.submit({std::move(request), std::move(done)});
 }
 
-void ScreenshotService::run() {
-  for (;;) {
-    Job job;
-    {
-      std::unique_lock lock(mu_);
-      cv_.wait(lock, [this] { return stop_ || !jobs_.empty(); });
-      if (stop_) return;
-      job = std::move(jobs_.front());
-      jobs_.pop_front();
-    }
-    // Nothing may escape the worker: a fault answers this request with
-    // 500, and the next one starts from a fresh capturer.
-    Screenshot shot;
-    try {
-      shot = take(job.request);
-    } catch (const std::exception& e) {
-      shot = failed(e.what());
-    } catch (...) {
-      shot = failed("an unknown exception");
-    }
-    try {
-      job.done(std::move(shot));
-    } catch (const std::exception& e) {
-      log_->error("screenshot: cannot hand over the answer: {}", e.what());
-    } catch (...) {
-      log_->error("screenshot: cannot hand over the answer");
-    }
+void ScreenshotService::serve(Job& job) {
+  // Nothing may escape the worker: a fault answers this request with
+  // 500, and the next one starts from a fresh capturer.
+  Screenshot shot;
+  try {
+    shot = take(job.request);
+  } catch (const std::exception& e) {
+    shot = failed(e.what());
+  } catch (...) {
+    shot = failed("an unknown exception");
+  }
+  try {
+    job.done(std::move(shot));
+  } catch (const std::exception& e) {
+    log_->error("screenshot: cannot hand over the answer: {}", e.what());
+  } catch (...) {
+    log_->error("screenshot: cannot hand over the answer");
   }
 }
 

@@ -11,17 +11,14 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
-#include <deque>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "base/geometry.h"
+#include "base/job_thread.h"
 #include "base/logging.h"
 #include "capture/capturer.h"
 #include "capture/frame_pool.h"
@@ -81,7 +78,7 @@ class ScreenshotService {
     ShotRequest request;
     Done done;
   };
-  void run();
+  void serve(Job& job);
   Screenshot take(const ShotRequest& request);
   Screenshot failed(const std::string& why);  // a 500 for a fault in take()
 
@@ -92,11 +89,7 @@ class ScreenshotService {
   // Worker thread: a copy with the pointer drawn in, and a scaled picture.
   std::vector<uint8_t> drawn_;
   std::vector<uint8_t> scaled_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<Job> jobs_;
-  bool stop_ = false;
-  std::thread thread_;
+  JobThread<Job> jobs_{kMaxQueued, [this](Job& job) { serve(job); }};  // last: joined first
 };
 
 }  // namespace voxl::endpoints
