@@ -6,16 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstddef>
-#include <cstring>
 #include <string>
-
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
+#include "display_number_hold.h"
 #include "event_recorder.h"
 #include "http_client.h"
 #include "voxl_fixture.h"
@@ -34,34 +29,18 @@ class DisplayRestartTest : public VoxlFixture {
     return p && near_colour(*p, rgb);
   }
 
-  // The X server dies under voxl. Until start_display_again() the display number stays taken: a socket
-  // bound to the X server's abstract address for it makes the Xvfb of a
-  // test running in parallel, looking for a free number (-displayfd), pass
-  // this one by (an X lock file does not).
+  // The X server dies under voxl. Until start_display_again() the display
+  // number stays taken (DisplayNumberHold).
   void stop_display() {
     number_ = display_->number();
     painter_.reset();
     display_.reset();
-    hold_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_un a{};
-    a.sun_family = AF_UNIX;
-    const std::string name = "/tmp/.X11-unix/X" + std::to_string(number_);
-    std::memcpy(a.sun_path + 1, name.data(), name.size());  // sun_path[0] = 0: abstract
-    const auto length = socklen_t(offsetof(sockaddr_un, sun_path) + 1 + name.size());
-    // Bound, not listening: voxl, trying the display meanwhile, is refused
-    // at once as with no server at all, instead of waiting on a socket
-    // nobody answers.
-    if (hold_ >= 0 && ::bind(hold_, reinterpret_cast<const sockaddr*>(&a), length) != 0)
-      release();  // taken already: the restart will say so
-  }
-  void release() {
-    if (hold_ >= 0) ::close(hold_);
-    hold_ = -1;
+    hold_.hold(number_);
   }
 
   // Another one on the same display, painted `background`.
   void start_display_again(uint32_t background) {
-    release();
+    hold_.release();
     platform::x11::VirtualDisplayOptions o;
     o.size = kScreen;
     o.number = number_;
@@ -81,12 +60,7 @@ class DisplayRestartTest : public VoxlFixture {
   }
 
   int number_ = 0;
-  int hold_ = -1;  // the socket holding the display number, see stop_display()
-
-  void TearDown() override {
-    release();
-    VoxlFixture::TearDown();
-  }
+  DisplayNumberHold hold_;  // see stop_display()
 };
 
 TEST_F(DisplayRestartTest, CaptureComesBackWhenTheServerDoes) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "display_number_hold.h"
 #include "platform/x11/randr_resizer.h"
 #include "platform/x11/virtual_display.h"
 #include "randr_query.h"
@@ -204,6 +205,9 @@ TEST_F(Resizer, FollowsTheServerGoingAwayAndComingBack) {
   ASSERT_TRUE(r->resize({800, 600}, error)) << error;
   const int number = xvfb_->number();
   xvfb_.reset();
+  // Kept from the Xvfb of a test running beside this one until ours is back.
+  DisplayNumberHold hold;
+  hold.hold(number);
   error.clear();
   EXPECT_FALSE(r->resize({640, 480}, error));
   EXPECT_FALSE(error.empty());
@@ -214,6 +218,7 @@ TEST_F(Resizer, FollowsTheServerGoingAwayAndComingBack) {
   vo.size = {1024, 768};
   vo.shmem_framebuffer = false;
   vo.number = number;
+  hold.release();
   xvfb_ = std::make_unique<VirtualDisplay>(vo);
   ASSERT_TRUE(r->resize({640, 480}, error)) << error;
   EXPECT_EQ(read_randr(xvfb_->name()).screen, (Size{640, 480}));
