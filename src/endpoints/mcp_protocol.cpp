@@ -4,7 +4,6 @@
 #include <cmath>
 #include <initializer_list>
 
-#include "base/json_depth.h"
 #include "base/json_number.h"
 
 namespace voxl::endpoints::mcp {
@@ -12,9 +11,6 @@ namespace voxl::endpoints::mcp {
 using json = nlohmann::json;
 
 namespace {
-
-// Deeper JSON is refused before it is parsed.
-constexpr size_t kMaxDepth = 32;
 
 constexpr const char* kActObserve =
     " It returns once the screen has settled after the action (it started to change within react_ms, then nothing "
@@ -164,94 +160,6 @@ struct Args {
 
 }  // namespace
 
-bool supported_version(std::string_view version) {
-  return std::any_of(std::begin(kProtocolVersions), std::end(kProtocolVersions),
-                     [&](const char* v) { return version == v; });
-}
-
-json result(const json& id, json r) { return {{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(r)}}; }
-
-json error(const json& id, int code, const std::string& message) {
-  return {{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}};
-}
-
-namespace {
-
-// One message object; its error answer in `bad` when it is malformed (and
-// has an id to answer to, or none).
-std::optional<Message> read_message(const json& m, std::optional<json>& bad) {
-  if (!m.is_object()) return bad = error(nullptr, kInvalidRequest, "a message must be a JSON object"), std::nullopt;
-  const json id = m.contains("id") ? m["id"] : json();
-  const bool id_ok = !m.contains("id") || id.is_string() || id.is_number_integer();
-  if (!id_ok) return bad = error(nullptr, kInvalidRequest, "id must be a string or a whole number"), std::nullopt;
-  if (!m.contains("jsonrpc") || m["jsonrpc"] != "2.0")
-    return bad = error(id, kInvalidRequest, "jsonrpc must be \"2.0\""), std::nullopt;
-  Message out;
-  if (m.contains("method")) {
-    if (!m["method"].is_string()) return bad = error(id, kInvalidRequest, "method must be a string"), std::nullopt;
-    out.method = m["method"].get<std::string>();
-    out.kind = m.contains("id") ? Message::Kind::kRequest : Message::Kind::kNotification;
-    out.id = id;
-    if (m.contains("params")) {
-      if (!m["params"].is_object()) return bad = error(id, kInvalidParams, "params must be an object"), std::nullopt;
-      out.params = m["params"];
-    }
-    return out;
-  }
-  if (m.contains("result") || m.contains("error")) {
-    out.kind = Message::Kind::kResponse;
-    out.id = id;
-    return out;
-  }
-  return bad = error(id, kInvalidRequest, "a message needs a method (or is a response)"), std::nullopt;
-}
-
-}  // namespace
-
-Parsed parse_body(std::string_view body) {
-  Parsed p;
-  if (!json_depth_within(body, kMaxDepth)) {
-    p.error = error(nullptr, kInvalidRequest, "the message is nested too deeply");
-    return p;
-  }
-  json doc = json::parse(body, nullptr, false);
-  if (doc.is_discarded()) {
-    p.error = error(nullptr, kParseError, "the body is not valid JSON");
-    return p;
-  }
-  std::vector<const json*> items;
-  if (doc.is_array()) {
-    p.batch = true;
-    if (doc.empty() || doc.size() > kMaxBatch) {
-      p.error = error(nullptr, kInvalidRequest,
-                      "a batch holds 1 to " + std::to_string(kMaxBatch) + " messages");
-      return p;
-    }
-    for (const json& m : doc) items.push_back(&m);
-  } else {
-    items.push_back(&doc);
-  }
-  for (const json* m : items) {
-    std::optional<json> bad;
-    if (auto msg = read_message(*m, bad))
-      p.messages.push_back(std::move(*msg));
-    else
-      p.errors.push_back(std::move(*bad));
-  }
-  return p;
-}
-
-json initialize_result(std::string_view asked, std::string_view server_version) {
-  return {{"protocolVersion", supported_version(asked) ? std::string(asked) : std::string(kProtocolVersions[0])},
-          {"capabilities", {{"tools", {{"listChanged", false}}}}},
-          {"serverInfo", {{"name", "voxl"}, {"version", std::string(server_version)}}},
-          {"instructions",
-           "voxl is a desktop you can see and drive. Take a screenshot, act (click, type_text, press_keys, scroll, "
-           "drag), and read the screenshot each action returns once the screen has settled. Coordinates are pixels "
-           "of the picture you work in: pass the same max_width/max_height (or scale) to every call. Use "
-           "wait_for_change with since=<seq> to wait, without polling, for the screen to change after what you saw."}};
-}
-
 json tools_list() {
   json tools = json::array();
   tools.push_back(tool("screenshot",
@@ -362,6 +270,47 @@ json tools_list() {
   return {{"tools", std::move(tools)}};
 }
 
+namespace {
+
+// The accessibility tools: their arguments read by the HTTP bodies' own
+// parsers (a11y_request.h), timeout_ms as "timeout"; a11y_act's settle and
+// picture options as every action tool's.
+bool plan_a11y_tool(const std::string& name, const json& a, std::chrono::milliseconds max_wait, ToolPlan& plan,
+                    net::ParamError& error) {
+  // The HTTP bodies' parsers read them, timeout_ms as "timeout".
+  json body = json::object();
+  json options = json::object();
+  for (const auto& [key, value] : a.items()) {
+    const bool shared = key == "screenshot" || key == "cursor" || key == "settle_ms" || key == "react_ms" ||
+                        key == "settle_timeout_ms" ||
+                        (name == "a11y_act" && (key == "max_width" || key == "max_height" || key == "scale"));
+    if (name == "a11y_act" && shared) options[key] = value;
+    else body[key == "timeout_ms" ? "timeout" : key] = value;
+  }
+  ActionError e;
+  const auto named = [&](const ActionError& err) {
+    error = {"arguments." + (err.parameter == "timeout" ? std::string("timeout_ms") : err.parameter), err.message};
+  };
+  if (name == "a11y_tree") {
+    plan.kind = ToolPlan::Kind::kA11yTree;
+    plan.a11y_tree = parse_a11y_tree(body.dump(), e);
+    if (!plan.a11y_tree) return named(e), false;
+  } else if (name == "a11y_find") {
+    plan.kind = ToolPlan::Kind::kA11yFind;
+    plan.a11y_find = parse_a11y_find(body.dump(), e);
+    if (!plan.a11y_find) return named(e), false;
+  } else {
+    plan.kind = ToolPlan::Kind::kA11yAct;
+    Args shared{options, error};
+    if (!shared.options(max_wait, plan.options)) return false;
+    plan.a11y_act = parse_a11y_act(body.dump(), e);
+    if (!plan.a11y_act) return named(e), false;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::optional<ToolPlan> plan_tool(const std::string& name, const json& arguments, std::chrono::milliseconds max_wait,
                                   net::ParamError& error) {
   const json empty = json::object();
@@ -459,35 +408,7 @@ std::optional<ToolPlan> plan_tool(const std::string& name, const json& arguments
     if (!make_scale(scale, w, h, plan.options.scale, e)) return args.fail(e.parameter, e.message), std::nullopt;
     return plan;
   } else if (name == "a11y_tree" || name == "a11y_find" || name == "a11y_act") {
-    // The HTTP bodies' parsers read them, timeout_ms as "timeout".
-    json body = json::object();
-    json options = json::object();
-    for (const auto& [key, value] : a.items()) {
-      const bool shared = key == "screenshot" || key == "cursor" || key == "settle_ms" || key == "react_ms" ||
-                          key == "settle_timeout_ms" ||
-                          (name == "a11y_act" && (key == "max_width" || key == "max_height" || key == "scale"));
-      if (name == "a11y_act" && shared) options[key] = value;
-      else body[key == "timeout_ms" ? "timeout" : key] = value;
-    }
-    ActionError e;
-    const auto named = [&](const ActionError& err) {
-      error = {"arguments." + (err.parameter == "timeout" ? std::string("timeout_ms") : err.parameter), err.message};
-    };
-    if (name == "a11y_tree") {
-      plan.kind = ToolPlan::Kind::kA11yTree;
-      plan.a11y_tree = parse_a11y_tree(body.dump(), e);
-      if (!plan.a11y_tree) return named(e), std::nullopt;
-    } else if (name == "a11y_find") {
-      plan.kind = ToolPlan::Kind::kA11yFind;
-      plan.a11y_find = parse_a11y_find(body.dump(), e);
-      if (!plan.a11y_find) return named(e), std::nullopt;
-    } else {
-      plan.kind = ToolPlan::Kind::kA11yAct;
-      Args shared{options, error};
-      if (!shared.options(max_wait, plan.options)) return std::nullopt;
-      plan.a11y_act = parse_a11y_act(body.dump(), e);
-      if (!plan.a11y_act) return named(e), std::nullopt;
-    }
+    if (!plan_a11y_tool(name, a, max_wait, plan, error)) return std::nullopt;
     return plan;
   } else if (name == "record_start") {
     plan.kind = ToolPlan::Kind::kRecordStart;

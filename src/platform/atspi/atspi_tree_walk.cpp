@@ -76,7 +76,6 @@ bool TreeWalk::from_cache(int node) {
     f.role = e.role;
     f.interfaces = e.interfaces;
     f.role_known = f.interfaces_known = f.states_known = true;
-    f.showing = (n.states & kA11yShowing) != 0;
   }
   on_facts(node);
   if (!facts_[size_t(node)].children) return true;
@@ -134,7 +133,6 @@ void TreeWalk::ask(int node) {
       out_.nodes[size_t(node)].states =
           states_from_words(std::span(static_cast<const uint32_t*>(words), bytes / sizeof(uint32_t)));
     facts_[size_t(node)].states_known = true;
-    facts_[size_t(node)].showing = (out_.nodes[size_t(node)].states & kA11yShowing) != 0;
     on_facts(node);
   });
   batch_.call(o, kAccessible, "GetInterfaces", [this, node](sd_bus_message* m, const sd_bus_error*) {
@@ -160,7 +158,7 @@ void TreeWalk::on_facts(int node) {
   const BusObject o = f.object;
   // Where it is and what it does, for what is on screen (an agent scrolls
   // to the rest first).
-  const bool showing = f.showing;
+  const bool showing = (out_.nodes[size_t(node)].states & kA11yShowing) != 0;
   if (showing && has(node, kComponent))
     batch_.call(
         o, kComponent, "GetExtents",

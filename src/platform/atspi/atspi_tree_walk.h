@@ -41,7 +41,6 @@ class TreeWalk {
     bool role_known = false;
     bool interfaces_known = false;
     bool states_known = false;
-    bool showing = false;
     uint32_t role = 0;
     std::vector<std::string> interfaces;
   };
