@@ -26,7 +26,6 @@ void CallBatch::send_waiting() {
 }
 
 void CallBatch::send(Call& c) {
-  c.sent = true;
   sd_bus_message* m = nullptr;
   int r = sd_bus_message_new_method_call(bus_, &m, c.to.name.c_str(), c.to.path.c_str(), c.interface, c.member);
   if (r >= 0 && c.arguments) r = c.arguments(m);

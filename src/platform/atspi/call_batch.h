@@ -55,7 +55,6 @@ class CallBatch {
     const char* member = nullptr;
     Answer answer;
     Arguments arguments;
-    bool sent = false;
     bool answered = false;
   };
   static int on_reply(sd_bus_message* m, void* userdata, sd_bus_error* error);
