@@ -200,6 +200,42 @@ TEST_F(A11yTest, FindAndActChangeTheFormAndSayWhatChanged) {
   EXPECT_TRUE(has_state(focused["element"], "focused")) << focused.dump();
 }
 
+// A row of a list far below what its scroller shows: brought into view
+// (GTK 3 scrolls nothing on request; the focus given to the row does) and
+// selected, both asked of the row's label, as an agent finds it by name.
+TEST_F(A11yTest, ARowOffScreenIsScrolledIntoViewAndSelected) {
+  start();
+  wait_for_form();
+  const json found = ok_json(call("POST", "/a11y/find", R"({"name":"Colour 30","exact":true,"scope":"desktop"})"));
+  ASSERT_EQ(found["matches"].size(), 1u) << found.dump();
+  const json row = found["matches"][0];
+  EXPECT_FALSE(has_state(row, "showing")) << row.dump();
+  const json panes = ok_json(call("POST", "/a11y/find", R"({"role":"scroll pane","scope":"desktop"})"));
+  ASSERT_EQ(panes["matches"].size(), 1u) << panes.dump();
+  const json pane = panes["matches"][0]["bounds"];
+
+  const json scrolled = ok_json(call("POST", "/a11y/act", json{{"id", row["id"]}, {"action", "scroll_into_view"}}.dump()));
+  EXPECT_NE(scrolled.value("done", "").find("focused the list item"), std::string::npos) << scrolled.dump();
+  const json now = scrolled["element"];
+  EXPECT_TRUE(has_state(now, "showing")) << now.dump();
+  ASSERT_TRUE(now.contains("bounds")) << now.dump();
+  EXPECT_GE(now["bounds"].value("y", -1), pane.value("y", 0)) << now.dump() << pane.dump();
+  EXPECT_LE(now["bounds"].value("y", 0) + now["bounds"].value("height", 0), pane.value("y", 0) + pane.value("height", 0))
+      << now.dump() << pane.dump();
+
+  const json selected = ok_json(call("POST", "/a11y/act", json{{"id", row["id"]}, {"action", "select"}}.dump()));
+  EXPECT_NE(selected.value("done", "").find("list item"), std::string::npos) << selected.dump();
+  const json rows = ok_json(call("POST", "/a11y/find", R"({"role":"list item","states":["selected"],"scope":"desktop"})"));
+  ASSERT_EQ(rows["matches"].size(), 1u) << rows.dump();
+  const json label = ok_json(call("GET", "/a11y?root=" + rows["matches"][0]["id"].get<std::string>()));
+  EXPECT_TRUE(node_named(label, "label", "Colour 30")) << label.dump();
+
+  // Something in no list: said so, nothing done.
+  const json submit = ok_json(call("POST", "/a11y/find", R"({"role":"push button","name":"Submit","scope":"desktop"})"));
+  const HttpAnswer refused = call("POST", "/a11y/act", json{{"id", submit["matches"][0]["id"]}, {"action", "select"}}.dump());
+  EXPECT_EQ(refused.status, 409) << refused.body;
+}
+
 TEST_F(A11yTest, TheMcpToolsFindAndAct) {
   start();
   wait_for_form();
