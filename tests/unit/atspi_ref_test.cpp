@@ -52,5 +52,14 @@ TEST(AtspiVocabulary, RolesAndStatesInWords) {
   EXPECT_FALSE(has_state(half, 43));
 }
 
+// A document's text holds U+FFFC where each child element is; a person
+// reads the rest.
+TEST(AtspiVocabulary, TextLosesTheObjectCharacters) {
+  EXPECT_EQ(without_object_characters("Thanks, \xEF\xBF\xBC!"), "Thanks, !");
+  EXPECT_EQ(without_object_characters("\xEF\xBF\xBC\xEF\xBF\xBC"), "");
+  EXPECT_EQ(without_object_characters("Grüße \xEF\xBF\xBCx\xEF\xBF"), "Grüße x\xEF\xBF");
+  EXPECT_EQ(without_object_characters(""), "");
+}
+
 }  // namespace VOXL_TEST_FILE
 }  // namespace voxl::platform::atspi

@@ -191,13 +191,7 @@ void TreeWalk::on_facts(int node) {
   // The text of what a person edits, or of an element with no name (a
   // paragraph, a label); never a password field's.
   if (!n.secret && has(node, kText) && (has(node, kEditableText) || (n.states & kA11yEditable) || n.name.empty()))
-    batch_.call(
-        o, kText, "GetText",
-        [this, node](sd_bus_message* m, const sd_bus_error*) {
-          const char* text = nullptr;
-          if (m && sd_bus_message_read(m, "s", &text) >= 0 && text) out_.nodes[size_t(node)].value = text;
-        },
-        [](sd_bus_message* m) { return sd_bus_message_append(m, "ii", 0, kMaxText); });
+    read_text(node);
   else if (!n.secret && has(node, kValue))
     batch_.call(
         o, kProperties, "Get",
@@ -209,6 +203,34 @@ void TreeWalk::on_facts(int node) {
           out_.nodes[size_t(node)].value = text;
         },
         [](sd_bus_message* m) { return sd_bus_message_append(m, "ss", kValue, "CurrentValue"); });
+}
+
+void TreeWalk::read_text(int node) {
+  // Its length first: Firefox answers nothing for a range past the end.
+  const BusObject o = facts_[size_t(node)].object;
+  batch_.call(
+      o, kProperties, "Get",
+      [this, node, o](sd_bus_message* m, const sd_bus_error*) {
+        int32_t count = 0;
+        if (!m || sd_bus_message_read(m, "v", "i", &count) < 0) return;
+        if (count <= 0) {
+          if (out_.nodes[size_t(node)].states & kA11yEditable) out_.nodes[size_t(node)].value.emplace();
+          return;
+        }
+        const int32_t end = std::min(count, int32_t{kMaxText});
+        batch_.call(
+            o, kText, "GetText",
+            [this, node](sd_bus_message* r, const sd_bus_error*) {
+              const char* text = nullptr;
+              if (!r || sd_bus_message_read(r, "s", &text) < 0 || !text) return;
+              A11yNode& n = out_.nodes[size_t(node)];
+              std::string value = without_object_characters(text);
+              // A document's text is its children's places: no value.
+              if (!value.empty() || (n.states & kA11yEditable)) n.value = std::move(value);
+            },
+            [end](sd_bus_message* call) { return sd_bus_message_append(call, "ii", 0, end); });
+      },
+      [](sd_bus_message* m) { return sd_bus_message_append(m, "ss", kText, "CharacterCount"); });
 }
 
 void TreeWalk::on_children(int node, sd_bus_message* m) {

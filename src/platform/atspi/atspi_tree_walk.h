@@ -52,6 +52,8 @@ class TreeWalk {
   // and value.
   void on_facts(int node);
   void on_children(int node, sd_bus_message* reply);
+  // Its text (the Text interface), at most kMaxText characters, as its value.
+  void read_text(int node);
   // Adds a child of `node` unless a limit says no; false once one has.
   bool add_child(int node, const BusObject& child);
   bool has(int node, const char* interface) const;

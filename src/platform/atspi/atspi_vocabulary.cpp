@@ -72,4 +72,17 @@ uint32_t states_from_words(std::span<const uint32_t> words) {
   return out;
 }
 
+std::string without_object_characters(std::string_view text) {
+  constexpr std::string_view kObject = "\xEF\xBF\xBC";
+  std::string out;
+  out.reserve(text.size());
+  for (size_t at = 0; at < text.size();) {
+    const size_t next = text.find(kObject, at);
+    out.append(text.substr(at, next == std::string_view::npos ? std::string_view::npos : next - at));
+    if (next == std::string_view::npos) break;
+    at = next + kObject.size();
+  }
+  return out;
+}
+
 }  // namespace voxl::platform::atspi

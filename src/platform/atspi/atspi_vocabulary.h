@@ -1,11 +1,13 @@
 // AT-SPI's numbers in words: a role's name as libatspi gives it ("push
-// button"), and GetState's bit set as the A11yState bits agents read.
+// button"), GetState's bit set as the A11yState bits agents read, and an
+// element's text as a person reads it.
 // Pure functions; any thread.
 #pragma once
 
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace voxl::platform::atspi {
 
@@ -29,5 +31,9 @@ inline constexpr uint32_t kStateActive = 1;
 inline constexpr uint32_t kStateDefunct = 6;
 inline constexpr uint32_t kStateFocused = 12;
 inline constexpr uint32_t kStateManagesDescendants = 31;
+
+// The text without the object replacement characters (U+FFFC) that stand
+// for child elements in their parent's text (Firefox's documents, links).
+std::string without_object_characters(std::string_view text);
 
 }  // namespace voxl::platform::atspi

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "platform/atspi/atspi_tree_walk.h"
+#include "platform/atspi/atspi_vocabulary.h"
 #include "platform/atspi/one_call.h"
 
 namespace voxl::platform::atspi {
@@ -16,7 +17,11 @@ namespace {
 // AtspiScrollType's ANYWHERE: the application picks where.
 constexpr uint32_t kScrollAnywhere = 6;
 // The accessible actions that press a thing, in the order we prefer them.
-constexpr std::array<const char*, 7> kPressActions{"click", "press", "activate", "jump", "toggle", "open", "select"};
+constexpr std::array<const char*, 9> kPressActions{"click", "press", "activate", "jump", "toggle", "check", "uncheck",
+                                                  "open", "select"};
+// set_text reads back texts this long at most (UTF-8 bytes), fewer than
+// the characters a text is read to (TreeWalk::kMaxText).
+constexpr size_t kCheckedBytes = 1000;
 // How far up an action lifts from an element to what holds it.
 constexpr int kMaxLift = 3;
 
@@ -61,6 +66,22 @@ std::string role_of(sd_bus* bus, const BusObject& o, A11yDeadline deadline) {
   sd_bus_message* r = c.send();
   if (r && sd_bus_message_read(r, "s", &role) >= 0 && role && *role) return role;
   return "element";
+}
+
+// Its text, at most TreeWalk::kMaxText characters; nothing when unread.
+std::optional<std::string> text_of(sd_bus* bus, const BusObject& o, A11yDeadline deadline) {
+  OneCall count(bus, o, "org.freedesktop.DBus.Properties", "Get", deadline);
+  OneCall::check(sd_bus_message_append(count.args(), "ss", "org.a11y.atspi.Text", "CharacterCount"));
+  sd_bus_message* r = count.send();
+  int32_t characters = 0;
+  if (!r || sd_bus_message_read(r, "v", "i", &characters) < 0) return std::nullopt;
+  if (characters <= 0) return std::string();
+  OneCall get(bus, o, "org.a11y.atspi.Text", "GetText", deadline);
+  OneCall::check(sd_bus_message_append(get.args(), "ii", 0, std::min(characters, int32_t{TreeWalk::kMaxText})));
+  const char* text = nullptr;
+  r = get.send();
+  if (!r || sd_bus_message_read(r, "s", &text) < 0 || !text) return std::nullopt;
+  return without_object_characters(text);
 }
 
 A11yActed centre_of(sd_bus* bus, const BusObject& o, A11yDeadline deadline) {
@@ -127,16 +148,24 @@ A11yActed set_element_text(sd_bus* bus, const BusObject& o, const std::string& t
   OneCall c(bus, o, "org.a11y.atspi.EditableText", "SetTextContents", deadline);
   OneCall::check(sd_bus_message_append(c.args(), "s", text.c_str()));
   sd_bus_message* r = c.send();
-  if (r || !c.no_method()) return boolean_answer(c, r, "set its text");
-  // No editable text (Chromium's fields): focused, it is typed into.
+  std::string why = "it takes no text directly";
+  if (r || !c.no_method()) {
+    A11yActed set = boolean_answer(c, r, "set its text");
+    if (!set.done || text.size() > kCheckedBytes || role_of(bus, o, deadline) == "password text") return set;
+    // Firefox's fields say yes and keep their text: read it back.
+    const auto now = text_of(bus, o, deadline);
+    if (!now || *now == text) return set;
+    why = "the application said it set the text, and its text reads otherwise";
+  }
+  // Focused, it is typed into.
   A11yActed out = focus_element(bus, o, deadline);
   if (!out.done) {
-    out.how = "it takes no text and could not be focused to type into (" + out.how + ")";
+    out.how = why + ", and it could not be focused to type into (" + out.how + ")";
     return out;
   }
   out.done = false;
   out.type_instead = true;
-  out.how = "focused it, selected what it held and typed the text (it takes no text directly)";
+  out.how = "focused it, selected what it held and typed the text (" + why + ")";
   return out;
 }
 

@@ -43,8 +43,10 @@ AccessibilityBus::~AccessibilityBus() = default;
 
 std::vector<std::string> AccessibilityBus::program_environment() {
   // GTK publishes its tree whenever the bus is there; Chromium (and
-  // Electron) when ACCESSIBILITY_ENABLED is set, Qt with its own variable.
-  return {"ACCESSIBILITY_ENABLED=1", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1", "QT_ACCESSIBILITY=1"};
+  // Electron) when ACCESSIBILITY_ENABLED is set, Qt with its own variable,
+  // Firefox when GNOME_ACCESSIBILITY is (else it asks the session bus,
+  // which a program voxl starts may not have).
+  return {"ACCESSIBILITY_ENABLED=1", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1", "QT_ACCESSIBILITY=1", "GNOME_ACCESSIBILITY=1"};
 }
 
 }  // namespace voxl::platform::linux_desktop
