@@ -5,12 +5,19 @@
 // (an X lock file does not), and a client trying the display meanwhile is
 // refused at once, as with no server at all.
 //
+// A server that comes back on its number can still lose it to a test that
+// starts a server in the moment between the hold's release and the bind,
+// and the first numbers are the ones every -displayfd search tries: such
+// a test starts its first server on unsearched_display_number().
+//
 // Threads: the test's. Header-only.
 #pragma once
 
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
+
+#include <optional>
 
 #include <cstddef>
 #include <cstring>
@@ -48,5 +55,21 @@ class DisplayNumberHold {
  private:
   int fd_ = -1;
 };
+
+// A free display number far above those that servers looking for a free
+// one (-displayfd counts up from 0) reach while a few tests run at once;
+// where the search starts depends on the process, so tests side by side
+// pick different ones. nullopt when none of the 400 is free.
+inline std::optional<int> unsearched_display_number() {
+  constexpr int kFirst = 200, kCount = 400;
+  const int start = int(::getpid() % kCount);
+  for (int i = 0; i < kCount; ++i) {
+    const int n = kFirst + (start + i) % kCount;
+    if (::access(("/tmp/.X" + std::to_string(n) + "-lock").c_str(), F_OK) == 0) continue;
+    DisplayNumberHold probe;
+    if (probe.hold(n)) return n;
+  }
+  return std::nullopt;
+}
 
 }  // namespace voxl::testing

@@ -31,6 +31,8 @@ class Resizer : public ::testing::Test {
     VirtualDisplayOptions vo;
     vo.size = {1024, 768};
     vo.shmem_framebuffer = false;
+    // FollowsTheServerGoingAwayAndComingBack restarts it on its number.
+    vo.number = unsearched_display_number();
     xvfb_ = std::make_unique<VirtualDisplay>(vo);
   }
 
