@@ -1,5 +1,5 @@
 # Dependencies of the windows-cross build. Debian has no Windows builds of
-# x264, Opus, libyuv, OpenSSL, libpng or libarchive: scripts/windows-deps cross-builds
+# x264, Opus, libyuv, OpenSSL, libpng, libarchive or libsodium: scripts/windows-deps cross-builds
 # them from Debian's source packages into a folder that VOXL_WINDOWS_DEPS
 # names (-DVOXL_WINDOWS_DEPS=...). With it, voxl.exe is linked statically;
 # without it, everything is compiled against the host's headers of those
@@ -9,8 +9,8 @@
 # their own so that nothing else of /usr/include (glibc) leaks in.
 
 set(VOXL_WINDOWS_DEPS "$ENV{VOXL_WINDOWS_DEPS}" CACHE PATH
-    "Windows builds of x264, Opus, libyuv, OpenSSL, libpng and libarchive (the folder scripts/windows-deps prints)")
-set(voxl_deps_libraries x264 opus yuv ssl crypto png16 archive)
+    "Windows builds of x264, Opus, libyuv, OpenSSL, libpng, libarchive and libsodium (the folder scripts/windows-deps prints)")
+set(voxl_deps_libraries x264 opus yuv ssl crypto png16 archive sodium)
 if(VOXL_WINDOWS_DEPS)
   foreach(lib IN LISTS voxl_deps_libraries)
     if(NOT EXISTS "${VOXL_WINDOWS_DEPS}/lib/lib${lib}.a")
@@ -31,7 +31,7 @@ file(MAKE_DIRECTORY "${VOXL_HOST_HEADERS}")
 set(voxl_host_entries boost nlohmann spdlog fmt CLI)
 if(NOT VOXL_WINDOWS_DEPS)
   list(APPEND voxl_host_entries opus libyuv libyuv.h x264.h x264_config.h png.h pngconf.h pnglibconf.h
-       zlib.h zconf.h openssl archive.h archive_entry.h)
+       zlib.h zconf.h openssl archive.h archive_entry.h sodium.h sodium)
 endif()
 foreach(entry IN LISTS voxl_host_entries)
   if(NOT EXISTS "/usr/include/${entry}")
@@ -83,6 +83,9 @@ if(VOXL_WINDOWS_DEPS)
   voxl_windows_library(PkgConfig::LIBARCHIVE libarchive.a)
   target_compile_definitions(PkgConfig::LIBARCHIVE INTERFACE LIBARCHIVE_STATIC)
   target_link_libraries(PkgConfig::LIBARCHIVE INTERFACE voxl_windows_zlib)
+  # A static libsodium: its header must not ask for __declspec(dllimport).
+  voxl_windows_library(PkgConfig::SODIUM libsodium.a)
+  target_compile_definitions(PkgConfig::SODIUM INTERFACE SODIUM_STATIC)
   set(LIBYUV_INCLUDE_DIR "${VOXL_WINDOWS_DEPS}/include")
   set(LIBYUV_LIBRARY "${VOXL_WINDOWS_DEPS}/lib/libyuv.a")
   # _FORTIFY_SOURCE's checked copies (__memcpy_chk and the like) live in
@@ -97,6 +100,8 @@ else()
   voxl_header_target(PkgConfig::LIBARCHIVE)
   target_compile_definitions(PkgConfig::LIBARCHIVE INTERFACE LIBARCHIVE_STATIC)
   voxl_header_target(OpenSSL::SSL "${VOXL_HOST_HEADERS}/openssl-arch")
+  voxl_header_target(PkgConfig::SODIUM)
+  target_compile_definitions(PkgConfig::SODIUM INTERFACE SODIUM_STATIC)
   set(LIBYUV_INCLUDE_DIR "${VOXL_HOST_HEADERS}")
   set(LIBYUV_LIBRARY "")
   set(VOXL_LINK_DAEMON OFF)
