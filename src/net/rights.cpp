@@ -3,6 +3,8 @@
 #include <array>
 #include <utility>
 
+#include "net/http_tokens.h"
+
 namespace voxl::net {
 namespace {
 
@@ -16,12 +18,6 @@ constexpr std::array<std::pair<std::string_view, Right>, 8> kNames{{
     {"record", Right::kRecord},
     {"admin", Right::kAdmin},
 }};
-
-std::string_view trimmed(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 std::optional<Rights> rights_named(std::string_view item) {
   if (item == "all" || item == "admin") return Rights::all();
@@ -39,7 +35,7 @@ std::optional<Rights> parse_rights(std::string_view list, std::string& error) {
   size_t items = 0;
   while (true) {
     const size_t comma = list.find(',');
-    const std::string_view item = trimmed(list.substr(0, comma));
+    const std::string_view item = trim_ows(list.substr(0, comma));
     if (item.empty()) {
       error = list.empty() && items == 0 ? "no rights are given (view, control, clipboard, files, record, admin, all)"
                                          : "an empty item in the list of rights";
@@ -52,8 +48,7 @@ std::optional<Rights> parse_rights(std::string_view list, std::string& error) {
               "files, record, admin, all)";
       return std::nullopt;
     }
-    for (const auto& [name, right] : kNames)
-      if (named->has(right)) out = out.with(right);
+    out = out.with(*named);
     ++items;
     if (comma == std::string_view::npos) return out;
     list.remove_prefix(comma + 1);

@@ -31,6 +31,7 @@ class Rights {
   constexpr bool has(Right r) const { return (bits_ & uint16_t(r)) != 0; }
   constexpr bool empty() const { return bits_ == 0; }
   constexpr Rights with(Right r) const { return Rights(uint16_t(bits_ | uint16_t(r))); }
+  constexpr Rights with(Rights r) const { return Rights(uint16_t(bits_ | r.bits_)); }
   constexpr uint16_t bits() const { return bits_; }
   friend constexpr bool operator==(Rights, Rights) = default;
 

@@ -17,6 +17,9 @@ namespace {
 
 constexpr const char* kRegistry = "org.a11y.atspi.Registry";
 constexpr const char* kRegistryRoot = "/org/a11y/atspi/accessible/root";
+// set_text reads back texts this long at most (UTF-8 bytes), fewer than
+// the characters an element's text is read to (TreeWalk::kMaxText).
+constexpr size_t kCheckedBytes = 1000;
 
 // Names the nodes' applications: a top-level application node by its own
 // name, every other node by its top level's.
@@ -177,8 +180,14 @@ A11yActed AtspiAccessibility::act(const std::string& ref, A11yAction action, con
       return press_element(bus, *o, deadline);
     case A11yAction::kFocus:
       return focus_element(bus, *o, deadline);
-    case A11yAction::kSetText:
-      return set_element_text(bus, *o, text, deadline);
+    case A11yAction::kSetText: {
+      const A11yActed set = set_element_text(bus, *o, text, deadline);
+      if (!set.done || text.size() > kCheckedBytes) return set;
+      // Firefox's fields say yes and keep their text: read it back.
+      const auto now = describe(ref, deadline);
+      if (!now || now->secret || !now->value || *now->value == text) return set;
+      return type_into_element(bus, *o, deadline, "the application said it set the text, and its text reads otherwise");
+    }
     case A11yAction::kScrollIntoView:
       return scroll_element_into_view(bus, *o, deadline);
     case A11yAction::kSelect:

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "platform/atspi/atspi_tree_walk.h"
-#include "platform/atspi/atspi_vocabulary.h"
 #include "platform/atspi/one_call.h"
 
 namespace voxl::platform::atspi {
@@ -19,9 +18,6 @@ constexpr uint32_t kScrollAnywhere = 6;
 // The accessible actions that press a thing, in the order we prefer them.
 constexpr std::array<const char*, 9> kPressActions{"click", "press", "activate", "jump", "toggle", "check", "uncheck",
                                                   "open", "select"};
-// set_text reads back texts this long at most (UTF-8 bytes), fewer than
-// the characters a text is read to (TreeWalk::kMaxText).
-constexpr size_t kCheckedBytes = 1000;
 // How far up an action lifts from an element to what holds it.
 constexpr int kMaxLift = 3;
 
@@ -66,22 +62,6 @@ std::string role_of(sd_bus* bus, const BusObject& o, A11yDeadline deadline) {
   sd_bus_message* r = c.send();
   if (r && sd_bus_message_read(r, "s", &role) >= 0 && role && *role) return role;
   return "element";
-}
-
-// Its text, at most TreeWalk::kMaxText characters; nothing when unread.
-std::optional<std::string> text_of(sd_bus* bus, const BusObject& o, A11yDeadline deadline) {
-  OneCall count(bus, o, "org.freedesktop.DBus.Properties", "Get", deadline);
-  OneCall::check(sd_bus_message_append(count.args(), "ss", "org.a11y.atspi.Text", "CharacterCount"));
-  sd_bus_message* r = count.send();
-  int32_t characters = 0;
-  if (!r || sd_bus_message_read(r, "v", "i", &characters) < 0) return std::nullopt;
-  if (characters <= 0) return std::string();
-  OneCall get(bus, o, "org.a11y.atspi.Text", "GetText", deadline);
-  OneCall::check(sd_bus_message_append(get.args(), "ii", 0, std::min(characters, int32_t{TreeWalk::kMaxText})));
-  const char* text = nullptr;
-  r = get.send();
-  if (!r || sd_bus_message_read(r, "s", &text) < 0 || !text) return std::nullopt;
-  return without_object_characters(text);
 }
 
 A11yActed centre_of(sd_bus* bus, const BusObject& o, A11yDeadline deadline) {
@@ -148,16 +128,11 @@ A11yActed set_element_text(sd_bus* bus, const BusObject& o, const std::string& t
   OneCall c(bus, o, "org.a11y.atspi.EditableText", "SetTextContents", deadline);
   OneCall::check(sd_bus_message_append(c.args(), "s", text.c_str()));
   sd_bus_message* r = c.send();
-  std::string why = "it takes no text directly";
-  if (r || !c.no_method()) {
-    A11yActed set = boolean_answer(c, r, "set its text");
-    if (!set.done || text.size() > kCheckedBytes || role_of(bus, o, deadline) == "password text") return set;
-    // Firefox's fields say yes and keep their text: read it back.
-    const auto now = text_of(bus, o, deadline);
-    if (!now || *now == text) return set;
-    why = "the application said it set the text, and its text reads otherwise";
-  }
-  // Focused, it is typed into.
+  if (!r && c.no_method()) return type_into_element(bus, o, deadline, "it takes no text directly");
+  return boolean_answer(c, r, "set its text");
+}
+
+A11yActed type_into_element(sd_bus* bus, const BusObject& o, A11yDeadline deadline, const std::string& why) {
   A11yActed out = focus_element(bus, o, deadline);
   if (!out.done) {
     out.how = why + ", and it could not be focused to type into (" + out.how + ")";

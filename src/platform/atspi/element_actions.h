@@ -22,8 +22,11 @@ namespace voxl::platform::atspi {
 A11yActed press_element(sd_bus* bus, const BusObject& o, A11yDeadline deadline);
 A11yActed focus_element(sd_bus* bus, const BusObject& o, A11yDeadline deadline);
 // Its whole text; an element that takes none directly (Chromium's fields)
-// is focused and the caller types the text (A11yActed::type_instead).
+// is typed into (type_into_element).
 A11yActed set_element_text(sd_bus* bus, const BusObject& o, const std::string& text, A11yDeadline deadline);
+// Focused, for the caller to select what it holds and type the text
+// (A11yActed::type_instead); `why` says why it is typed.
+A11yActed type_into_element(sd_bus* bus, const BusObject& o, A11yDeadline deadline, const std::string& why);
 // Component.ScrollTo; where the application does not scroll on request
 // (GTK 3), the focus given to it or to what holds it, which toolkits
 // scroll into view.
