@@ -94,7 +94,9 @@ TunPair::TunPair(TunSide a, TunSide b, int mtu) : a_(std::move(a)), b_(std::move
       // IPv4 alone: no IPv6 link-local chatter on the emulated path.
       in_side({"link", "set", dev, "addrgenmode", "none"});
       in_side({"addr", "add", side->address + "/24", "dev", dev});
-      in_side({"link", "set", dev, "mtu", std::to_string(mtu), "up"});
+      // A deep queue in front of the relay: a relay late on a loaded machine
+      // should not add losses the link never chose.
+      in_side({"link", "set", dev, "mtu", std::to_string(mtu), "txqueuelen", "8192", "up"});
     }
   } catch (...) {
     teardown();
