@@ -2,10 +2,13 @@
 // become one clear message and exit code 1.
 #include <exception>
 #include <iostream>
+#include <span>
+#include <string_view>
 
 #include "app/config.h"
 #include "app/config_check.h"
 #include "app/daemon.h"
+#include "app/hash_password_command.h"
 #include "base/logging.h"
 
 namespace {
@@ -29,6 +32,8 @@ int report(const voxl::app::ParseOutcome& parsed) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc >= 2 && std::string_view(argv[1]) == "hash-password")
+    return voxl::app::hash_password_command(std::span<char* const>(argv + 2, size_t(argc - 2)));
   const auto parsed = voxl::app::parse_command_line(argc, argv);
   if (!parsed.config) return parsed.exit_code;
   if (parsed.config->check_config) return report(parsed);

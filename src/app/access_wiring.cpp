@@ -21,8 +21,9 @@ AccessPlan plan_access(const Config& c, std::vector<std::string> own_hosts,
   s.password = c.basic_auth_password;
   s.viewonly_password = c.basic_auth_viewonly_password;
   s.token = c.auth_token;
+  s.users_file = !c.users_file.empty();
   const bool beyond = listens_beyond_loopback(c);
-  if (s.token.empty() && beyond && !c.basic_auth && !c.insecure_no_auth) {
+  if (s.token.empty() && beyond && !c.basic_auth && !s.users_file && !c.insecure_no_auth) {
     s.token = make_token();
     plan.generated_token = true;
   }

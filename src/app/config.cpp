@@ -33,7 +33,8 @@ constexpr const char* kFooter =
     "environment (as does a flag of the same setting: --auth-token-file over VOXL_AUTH_TOKEN), and\n"
     "VOXL_ over SELKIES_; an empty variable counts as unset. Secrets can stay off the command line\n"
     "(which every local user can read): give them in the environment or use the -file flags, which\n"
-    "read the first line of a file.";
+    "read the first line of a file.\n"
+    "voxl hash-password [NAME [RIGHTS]] writes a line for --users-file (see its --help).";
 
 constexpr int kRefused = 2;
 
@@ -109,6 +110,7 @@ std::optional<std::string> check_combinations(const CLI::App& cli, const Config&
     return "--insecure-no-auth and an access token (--auth-token, --auth-token-file or $VOXL_AUTH_TOKEN) "
            "exclude each other";
   if (c.insecure_no_auth && c.basic_auth) return "--insecure-no-auth and --enable-basic-auth exclude each other";
+  if (c.insecure_no_auth && !c.users_file.empty()) return "--insecure-no-auth and --users-file exclude each other";
   return check_basic_auth(c);
 }
 

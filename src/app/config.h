@@ -71,6 +71,9 @@ struct Config {
   std::string auth_token;
   std::string auth_token_file;  // as given; its contents are in auth_token
   bool insecure_no_auth = false;  // no generated token beyond loopback
+  // Named users with password hashes and rights (net/users_file.h); empty:
+  // none. Read by UsersWiring, not here.
+  std::string users_file;
   int max_connections = 256;  // open HTTP and WebSocket connections at once
   // Of those, from one remote address: half, since an agent runs many
   // requests at once and a NAT puts many users behind one address.

@@ -4,6 +4,7 @@
 #include <system_error>
 
 #include "app/access_wiring.h"
+#include "app/users_file_load.h"
 #include "net/server.h"
 
 namespace voxl::app {
@@ -17,6 +18,13 @@ std::string listen_line(const Config& c) {
 }
 
 std::string access_line(const Config& c) {
+  if (!c.users_file.empty()) {
+    const LoadedUsers loaded = load_users_file(c);
+    const size_t n = loaded.users ? loaded.users->all().size() : 0;
+    return "access: " + std::to_string(n) + " user" + (n == 1 ? "" : "s") + " of " + c.users_file +
+           (c.basic_auth ? ", and basic auth as " + c.basic_auth_user : "") +
+           (c.auth_token.empty() ? "" : ", and the access token");
+  }
   if (c.basic_auth)
     return "access: basic auth as " + c.basic_auth_user +
            (c.basic_auth_viewonly_password.empty() ? "" : ", with a view-only password") +
@@ -49,6 +57,9 @@ ConfigReport check_config(const Config& c) {
     if (!std::filesystem::is_directory(root, ec))
       r.problems.push_back("--files-root: '" + c.files_root + "' is not a folder" +
                            (ec ? " (" + ec.message() + ")" : ""));
+  }
+  if (!c.users_file.empty()) {
+    if (const LoadedUsers loaded = load_users_file(c); !loaded.users) r.problems.push_back(loaded.error);
   }
   r.summary.push_back(listen_line(c));
   r.summary.push_back(access_line(c));

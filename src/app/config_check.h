@@ -1,7 +1,7 @@
 // --check-config: what parsing cannot see, checked without starting
 // anything (no display, no socket): the TLS certificate and key load and
-// belong together, the files root is a folder, and the access the settings
-// amount to. The result names each problem and, when there is none, says
+// belong together, the files root is a folder, the users file can be used,
+// and the access the settings amount to. The result names each problem and, when there is none, says
 // in a few lines what voxl would run with. Main thread, before the daemon.
 #pragma once
 

@@ -15,6 +15,7 @@
 #include "app/resize_wiring.h"
 #include "app/window_rounding_wiring.h"
 #include "app/server_wiring.h"
+#include "app/users_wiring.h"
 #include "app/video_wiring.h"
 #include "input/interaction.h"
 #include "platform/console_close.h"
@@ -59,6 +60,17 @@ const char* signal_name(int sig) {
   }
 }
 
+#ifdef SIGHUP
+// Each SIGHUP reads the users file again, until the set is cancelled.
+void wait_for_reloads(asio::signal_set& reloads, UsersWiring& users) {
+  reloads.async_wait([&reloads, &users](const boost::system::error_code& ec, int) {
+    if (ec) return;
+    users.reload("SIGHUP");
+    wait_for_reloads(reloads, users);
+  });
+}
+#endif
+
 }  // namespace
 
 int run_daemon(const Config& config, const Logger& log) {
@@ -70,10 +82,13 @@ int run_daemon(const Config& config, const Logger& log) {
   else log->debug("open-file limit: {} (hard limit {})", fds.soft, fds.hard);
 
   // Made in the order each needs the ones before, destroyed in reverse: the
-  // desktop first and last; the loop before everything that posts to it or
-  // waits on it.
-  auto desktop = platform::make_desktop_environment(desktop_options(config), log);
+  // loop before everything that posts to it or waits on it, the users file
+  // before the desktop (a mistake in it costs no display), the desktop
+  // before the parts that use it.
   asio::io_context io(1);
+  // Before the desktop: a users file that cannot be used stops voxl first.
+  UsersWiring users(config, io, log);
+  auto desktop = platform::make_desktop_environment(desktop_options(config), log);
   VideoWiring video(config, io, log);
   AudioWiring audio(config, io, *desktop, log);
   InputWiring input(config, io, *desktop, log);
@@ -81,13 +96,20 @@ int run_daemon(const Config& config, const Logger& log) {
   ResizeWiring resize(config, io, *desktop, log);
   WindowRoundingWiring rounding(config, io, *desktop, log);
   FilesWiring files(config, io, log);
-  auto server = start_server(config, io, video, audio, input, agents, files, resize.controller(), log);
+  auto server = start_server(config, io, video, audio, input, agents, files, users, resize.controller(), log);
   auto metrics_server = start_metrics_server(config, io, video, agents, *server, log);
   asio::signal_set signals(io, SIGINT, SIGTERM);
 #ifdef SIGHUP
   // A terminal or ssh session that ends: stop as cleanly (the desktop's
-  // size put back, recordings finished).
-  signals.add(SIGHUP);
+  // size put back, recordings finished). With a users file, SIGHUP reads it
+  // again instead, as daemons do.
+  asio::signal_set reloads(io);
+  if (users.enabled()) {
+    reloads.add(SIGHUP);
+    wait_for_reloads(reloads, users);
+  } else {
+    signals.add(SIGHUP);
+  }
 #endif
 #ifdef SIGBREAK
   // Windows: Ctrl+Break; closing the console raises SIGTERM (ConsoleClose).
@@ -130,6 +152,9 @@ int run_daemon(const Config& config, const Logger& log) {
   if (metrics_server) metrics_server->stop();
   server->stop();
   signals.cancel();
+#ifdef SIGHUP
+  reloads.cancel();
+#endif
   drain(io, log);
   return exit_code;
 }

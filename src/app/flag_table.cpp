@@ -244,6 +244,10 @@ void declare_access(FlagSet& f, Config& c) {
          "address to open, when listening beyond loopback without basic auth",
          c.auth_token);
   f.text("--auth-token-file", "FILE", "read the access token from the first line of FILE", c.auth_token_file);
+  f.text("--users-file", "FILE",
+         "named users who sign in with Basic auth, with their password hashes and rights (voxl hash-password "
+         "writes the lines); read again on SIGHUP and when it changes",
+         c.users_file);
   f.boolean("--insecure-no-auth", "beyond loopback without basic auth, need no token: anyone who reaches the "
             "port controls the desktop", c.insecure_no_auth);
   f.value("--allowed-origins", "LIST",

@@ -10,6 +10,7 @@
 #include "app/host_names.h"
 #include "app/version.h"
 #include "app/input_wiring.h"
+#include "app/users_wiring.h"
 #include "app/video_wiring.h"
 
 namespace voxl::app {
@@ -46,7 +47,8 @@ void write_app_metrics(MetricsText& m, const VideoWiring& video, const AgentWiri
 
 std::unique_ptr<net::Server> start_server(const Config& config, boost::asio::io_context& io, VideoWiring& video,
                                           AudioWiring& audio, InputWiring& input, AgentWiring& agents,
-                                          FilesWiring& files, stream::ResizeController* resize, const Logger& log) {
+                                          FilesWiring& files, UsersWiring& users, stream::ResizeController* resize,
+                                          const Logger& log) {
   auto options = server_options(config);
   AccessPlan access = plan_access(config, machine_host_names(), random_access_token);
   for (const std::string& w : access.warnings) log->warn("{}", w);
@@ -66,6 +68,7 @@ std::unique_ptr<net::Server> start_server(const Config& config, boost::asio::io_
   options.settings.endpoints.merge(files.endpoints());
   options.viewers.files = files.offered();
   options.settings.pace_transfers = config.pace_transfers;
+  options.sign_ins = users.sign_ins();
   return std::make_unique<net::Server>(io, options, video.hub(), log);
 }
 

@@ -23,12 +23,14 @@ class FilesWiring;
 class AudioWiring;
 class InputWiring;
 class VideoWiring;
+class UsersWiring;
 
 // Throws std::runtime_error when it cannot listen (address in use, bad
 // address, unreadable certificate).
 std::unique_ptr<net::Server> start_server(const Config& config, boost::asio::io_context& io, VideoWiring& video,
                                           AudioWiring& audio, InputWiring& input, AgentWiring& agents,
-                                          FilesWiring& files, stream::ResizeController* resize, const Logger& log);
+                                          FilesWiring& files, UsersWiring& users, stream::ResizeController* resize,
+                                          const Logger& log);
 
 // --metrics-addr: a second listener serving /metrics (the application's
 // figures and `main`'s) and the probes without credentials; null when the

@@ -172,6 +172,49 @@ AccessDecision refuse(int status, Refusal what, std::string reason) {
   return d;
 }
 
+AccessDecision wrong_password() {
+  AccessDecision f = refuse(401, Refusal::kCredential, "wrong user name or password");
+  f.failed_attempt = true;
+  f.challenge = "Basic";
+  return f;
+}
+
+// A Basic sign-in: the built-in user (--enable-basic-auth) by its name,
+// any other name by the users file.
+AccessDecision basic_sign_in(const AccessSettings& s, const std::string& name, std::string& password,
+                             const SignInLookup& users) {
+  AccessDecision d;
+  if (s.basic_auth && same_secret(name, s.user)) {
+    if (same_secret(password, s.password)) {
+      d.rights = Rights::all();
+    } else if (!s.viewonly_password.empty() && same_secret(password, s.viewonly_password)) {
+      d.rights = Rights::of(Right::kView);
+    } else {
+      return wrong_password();
+    }
+    d.user = name;
+    return d;
+  }
+  if (!s.users_file || !users) return wrong_password();
+  SignInAnswer a = users(name, password);
+  switch (a.verdict) {
+    case SignInAnswer::Verdict::kRefused: return wrong_password();
+    case SignInAnswer::Verdict::kUnknown:
+      d.status = 0;
+      d.sign_in_pending = true;
+      d.user = name;
+      d.password = std::move(password);
+      return d;
+    case SignInAnswer::Verdict::kGranted: break;
+  }
+  if (!a.rights.has(Right::kView))
+    return refuse(403, Refusal::kRights, "the user " + a.name + " may not view this desktop (the users file "
+                                             "grants them no 'view')");
+  d.user = std::move(a.name);
+  d.rights = a.rights;
+  return d;
+}
+
 }  // namespace
 
 bool is_loopback_host(std::string_view host) {
@@ -292,7 +335,12 @@ bool is_valid_token(std::string_view token) {
          });
 }
 
-AccessDecision check_access(const AccessSettings& s, const RequestFacts& r) {
+Role role_of(Rights rights) {
+  if (rights.has(Right::kControl) && rights.has(Right::kView)) return Role::kFull;
+  return rights.has(Right::kView) ? Role::kViewOnly : Role::kNone;
+}
+
+AccessDecision check_access(const AccessSettings& s, const RequestFacts& r, const SignInLookup& users) {
   if (r.host.empty()) return refuse(400, Refusal::kMissingHost, "missing Host header");
   if (!host_allowed(s, r.host)) {
     const std::string named(r.host.substr(0, std::min<size_t>(r.host.size(), 200)));
@@ -304,43 +352,36 @@ AccessDecision check_access(const AccessSettings& s, const RequestFacts& r) {
                                  "with --allowed-hosts)");
   }
   AccessDecision d;
-  d.role = Role::kFull;
-  const bool needs_credential = s.basic_auth || !s.token.empty();
-  if (needs_credential) {
+  d.rights = Rights::all();
+  const bool basic = s.basic_auth || s.users_file;
+  if (basic || !s.token.empty()) {
     const TokenCheck t = s.token.empty() ? TokenCheck{} : check_token(s.token, r);
-    const bool basic_sent = s.basic_auth && parse_basic_auth(r.authorization).has_value();
+    auto creds = basic ? parse_basic_auth(r.authorization) : std::nullopt;
     d.stale_cookie = t.stale_cookie;
     if (t.matched != Credential::kNone) {
       d.credential = t.matched;
-    } else if (basic_sent) {
-      const auto creds = parse_basic_auth(r.authorization);
-      const bool user_ok = same_secret(creds->first, s.user);
-      if (user_ok && same_secret(creds->second, s.password)) {
-        d.role = Role::kFull;
-      } else if (user_ok && !s.viewonly_password.empty() && same_secret(creds->second, s.viewonly_password)) {
-        d.role = Role::kViewOnly;
-      } else {
-        AccessDecision f = refuse(401, Refusal::kCredential, "wrong user name or password");
-        f.failed_attempt = true;
-        f.stale_cookie = t.stale_cookie;
-        f.challenge = "Basic";
-        return f;
-      }
+    } else if (creds) {
+      AccessDecision b = basic_sign_in(s, creds->first, creds->second, users);
+      b.stale_cookie = t.stale_cookie;
+      if (b.status != 200) return b;
       d.credential = Credential::kBasic;
+      d.user = std::move(b.user);
+      d.rights = b.rights;
     } else {
       const bool sent_something = t.presented || !r.authorization.empty();
       AccessDecision f = refuse(
-          401, Refusal::kCredential, s.basic_auth ? (sent_something ? "wrong credentials" : "authentication required")
+          401, Refusal::kCredential, basic ? (sent_something ? "wrong credentials" : "authentication required")
                             : (sent_something ? "wrong access token"
                                               : "this server needs its access token: open the address voxl "
                                                 "logged at start (it ends in ?token=...), or send "
                                                 "Authorization: Bearer <token>"));
       f.failed_attempt = sent_something;
       f.stale_cookie = t.stale_cookie;
-      f.challenge = s.basic_auth ? "Basic" : "Bearer";
+      f.challenge = basic ? "Basic" : "Bearer";
       return f;
     }
   }
+  d.role = role_of(d.rights);
   if (r.websocket && r.origin && !origin_allowed(s, *r.origin, r.host, r.tls)) {
     AccessDecision f = refuse(403, Refusal::kOrigin, "WebSocket from a foreign origin (" +
                                        std::string(r.origin->substr(0, std::min<size_t>(r.origin->size(), 200))) +

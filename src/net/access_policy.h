@@ -2,7 +2,9 @@
 // every listening address), the credential (HTTP Basic authentication with
 // a full and a view-only password, or an access token sent as
 // "Authorization: Bearer", the voxl_token cookie or ?token=), and Origin
-// checks on WebSocket upgrades (cross-site WebSocket hijacking). Also the
+// checks on WebSocket upgrades (cross-site WebSocket hijacking), and with
+// --users-file the Basic sign-ins of named users (the verdicts the caller's
+// SignInLookup knows; one not known yet is left pending). Also the
 // small parsers these need (Host, Cookie, query, Content-Type). Pure
 // functions; any thread.
 #pragma once
@@ -12,6 +14,9 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "net/rights.h"
+#include "net/sign_in_answer.h"
 
 namespace voxl::net {
 
@@ -33,6 +38,9 @@ struct AccessSettings {
   // Access token; empty: none. Without Basic auth it is the credential;
   // with Basic auth it is accepted besides the password (full access).
   std::string token;
+  // Basic sign-ins of the users file's users (--users-file), beside the
+  // built-in user when basic_auth is on too.
+  bool users_file = false;
 };
 
 enum class Role { kNone, kFull, kViewOnly };
@@ -41,7 +49,7 @@ enum class Role { kNone, kFull, kViewOnly };
 enum class Credential { kNone, kBasic, kBearer, kCookie, kQuery };
 
 // What a refusal was about, so the page can say how to fix it.
-enum class Refusal { kNone, kMissingHost, kHost, kCredential, kOrigin };
+enum class Refusal { kNone, kMissingHost, kHost, kCredential, kOrigin, kRights };
 
 struct AccessDecision {
   int status = 200;  // 200 allowed, else the HTTP status to answer with
@@ -55,6 +63,15 @@ struct AccessDecision {
   bool stale_cookie = false;  // the voxl_token cookie was wrong: clear it
   // 401: which scheme to name in WWW-Authenticate ("Basic" or "Bearer").
   std::string challenge;
+  // Who signed in: a users file's name, the built-in Basic user's, or ""
+  // (the token, or no credential needed); and what they may do (every
+  // right but for a view-only password or a users file's grant).
+  std::string user;
+  Rights rights;
+  // status 0: a users file's sign-in not checked yet. The caller has
+  // `user` and `password` checked (SignIns::check) and asks again.
+  bool sign_in_pending = false;
+  std::string password;
 };
 
 struct RequestFacts {
@@ -67,7 +84,11 @@ struct RequestFacts {
   bool tls = false;
 };
 
-AccessDecision check_access(const AccessSettings& s, const RequestFacts& r);
+// `users` answers for the users file (s.users_file); without it, every
+// sign-in that is not the built-in user's is refused.
+AccessDecision check_access(const AccessSettings& s, const RequestFacts& r, const SignInLookup& users = {});
+// The role that rights give: control is full, view alone view-only.
+Role role_of(Rights rights);
 
 // "localhost", 127.0.0.0/8 and ::1, with or without a port.
 bool is_loopback_host(std::string_view host);

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "net/rights.h"
 #include "platform/owned_file.h"
 
 namespace voxl::net {
@@ -31,7 +32,11 @@ struct EndpointRequest {
   // their size): e.g. "range", "if-range", "content-type".
   std::vector<std::pair<std::string, std::string>> headers;
   std::string remote_address;   // the client's IP address as text; "" when unknown
-  bool view_only = false;       // authenticated with the view-only password
+  bool view_only = false;       // may look, not act (a view-only password, or no 'control')
+  // Who signed in ("" for the token, or where no credential is needed)
+  // and what they may do (net/rights.h).
+  std::string user;
+  Rights rights = Rights::all();
   // Sent by a page of another site (net::cross_site_reason). The server
   // refuses such requests itself for every method but GET, HEAD and
   // OPTIONS; a GET handler that starts work on the user's behalf checks it.

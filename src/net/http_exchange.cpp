@@ -8,6 +8,7 @@
 #include <spdlog/fmt/fmt.h>
 
 #include "base/json_text.h"
+#include "net/sign_ins.h"
 
 namespace voxl::net {
 
@@ -50,7 +51,7 @@ void HttpExchange::fault(const char* where, int status, const char* what) noexce
     if (state_ == State::kHandedOver) return;  // the connection is a viewer's now
     cancel_endpoint();
     const bool answering = state_ != State::kReadingHeader && state_ != State::kReadingBody &&
-                           state_ != State::kPending && state_ != State::kIdle;
+                           state_ != State::kPending && state_ != State::kSigningIn && state_ != State::kIdle;
     if (answering || watching_) return abort();
     framing_.keep_alive = false;
     send_reply(json_error(status, "",
@@ -148,6 +149,11 @@ void HttpExchange::request_read(const ReplyFraming& request) {
     framing_.keep_alive = false;
     return send_reply(over_cap_reply(*over_cap_));
   }
+  sign_in_checks_ = 0;
+  route_read();
+}
+
+void HttpExchange::route_read() {
   RouteOutcome r = transport_.route();
   switch (r.kind) {
     case RouteOutcome::Kind::kUpgrade:
@@ -157,10 +163,43 @@ void HttpExchange::request_read(const ReplyFraming& request) {
       // A handler that throws is voxl's fault, not the request's.
       if (!r.endpoint) throw std::logic_error("an endpoint route without its endpoint");
       return guarded("calling an endpoint", 500, [&] { call_endpoint(*r.endpoint, r.call); });
+    case RouteOutcome::Kind::kSignIn:
+      return sign_in(r);
     case RouteOutcome::Kind::kAnswer:
       state_ = State::kWriting;
       return transport_.write_routed();
   }
+}
+
+// The password is checked off the loop (SignIns); the request waits, read
+// whole, and is routed again once the verdict is known. Nothing is read
+// meanwhile: a check takes a fraction of a second.
+void HttpExchange::sign_in(RouteOutcome& r) {
+  if (!ctx_.sign_ins) throw std::logic_error("a sign-in to check without a users file");
+  if (++sign_in_checks_ > kMaxSignInChecks) return busy("the users changed while this sign-in was checked");
+  const uint64_t check = ++calls_;
+  state_ = State::kSigningIn;
+  // Nothing else is in flight to keep the connection: the check holds it
+  // (for a fraction of a second; a check dropped unrun lets it go).
+  std::shared_ptr<void> hold = transport_.lifetime().lock();
+  if (!hold) return abort();
+  const bool queued = ctx_.sign_ins->check(r.user, r.password, [this, hold = std::move(hold), check] {
+    guarded("routing a request", 500, [&] { signed_in(check); });
+  });
+  if (!queued) busy("too many sign-ins are being checked");
+}
+
+void HttpExchange::signed_in(uint64_t check) {
+  if (state_ != State::kSigningIn || calls_ != check) return;  // dropped meanwhile
+  if (ctx_.sessions && ctx_.sessions->stopped()) return abort();
+  route_read();
+}
+
+// 503 with Retry-After: the sign-in could not be checked now.
+void HttpExchange::busy(const std::string& why) {
+  EndpointReply reply = json_error(503, "sign-in", "voxl could not check the password now (" + why + "); try again");
+  reply.headers.emplace_back("Retry-After", "1");
+  send_reply(std::move(reply));
 }
 
 // The handler may answer long after this returns (/wait, /record): until

@@ -10,6 +10,8 @@
 //   reading header -> reading body -> (routed answer)   -> writing
 //                                  -> (endpoint)        -> pending
 //                                  -> (upgrade)         -> handed over
+//                                  -> (sign-in to check) -> signing in
+//   signing in -> (checked) -> routed again, as after reading the body
 //   pending -> (answer while the hang-up watch reads)   -> answer held
 //           -> writing | streaming;  hang-up -> closed (endpoint cancelled)
 //   writing -> reading header | closing;  streaming -> (watch ends) -> same
@@ -101,10 +103,14 @@ enum class StreamEnd {
 
 // The transport's verdict on a request read whole (it holds the request).
 struct RouteOutcome {
-  enum class Kind { kAnswer, kEndpoint, kUpgrade };
+  enum class Kind { kAnswer, kEndpoint, kUpgrade, kSignIn };
   Kind kind = Kind::kAnswer;
   const Endpoint* endpoint = nullptr;  // kEndpoint
   EndpointRequest call;                // kEndpoint: the handler's to take from
+  // kSignIn: a users file's sign-in to check (ctx.sign_ins) before the
+  // same request is routed again.
+  std::string user;
+  std::string password;
 };
 
 class HttpExchange;
@@ -165,6 +171,7 @@ class HttpExchange {
     kIdle,          // not started
     kReadingHeader,
     kReadingBody,
+    kSigningIn,     // a users file's password is being checked
     kPending,       // an endpoint has not answered; the watch reads
     kAnswerHeld,    // it answered while a watch read was in flight
     kWriting,       // a whole answer
@@ -185,6 +192,9 @@ class HttpExchange {
   static constexpr size_t kBodyLimit = 64 * 1024;
   // The watch reads in pieces of this much.
   static constexpr size_t kWatchChunk = 4096;
+  // A request routed this often to a sign-in still unchecked (the users
+  // changed meanwhile) is answered 503.
+  static constexpr int kMaxSignInChecks = 2;
 
   // With `over_cap` the exchange answers its one request 503 and closes.
   HttpExchange(HttpTransport& transport, SessionContext& ctx, SessionShared& shared,
@@ -221,6 +231,10 @@ class HttpExchange {
   void read_header();
   void header_read(const RequestHead& head);
   void request_read(const ReplyFraming& request);
+  void route_read();
+  void sign_in(RouteOutcome& r);
+  void signed_in(uint64_t check);
+  void busy(const std::string& why);
   void read_failed(ReadFailure failure, const std::string& why);
   void too_large();
   void call_endpoint(const Endpoint& e, EndpointRequest& call);
@@ -245,7 +259,8 @@ class HttpExchange {
   ReplyFraming framing_;    // of the request being answered
   std::string body_path_;   // of the request being read, and the largest body it takes
   size_t body_limit_ = kBodyLimit;
-  uint64_t calls_ = 0;      // numbers endpoint calls, so a stale answer is dropped
+  uint64_t calls_ = 0;      // numbers endpoint calls and sign-in checks, so a stale answer is dropped
+  int sign_in_checks_ = 0;  // of the request being routed
   CancelFn cancel_;         // the pending endpoint's
   std::optional<EndpointReply> held_;  // kAnswerHeld
   bool close_after_stream_ = false;    // kStreamEnded: what follows

@@ -12,6 +12,7 @@
 #include "base/json_text.h"
 #include "net/embedded_assets.h"
 #include "net/forwarded.h"
+#include "net/sign_ins.h"
 #include "net/stream_check.h"
 
 namespace voxl::net {
@@ -259,6 +260,23 @@ Response json_reply(const Request& req, const EndpointReply& e) {
   return res;
 }
 
+// What the users file's sign-ins know now (nothing without --users-file).
+SignInLookup users_lookup(SessionContext& ctx) {
+  if (!ctx.sign_ins) return {};
+  return [&ctx](std::string_view name, std::string_view password) {
+    return ctx.sign_ins->lookup(name, password, SignIns::Clock::now());
+  };
+}
+
+// The request waits for its sign-in to be checked.
+Routed sign_in_pending(AccessDecision& d) {
+  Routed r;
+  r.sign_in_pending = true;
+  r.user = std::move(d.user);
+  r.password = std::move(d.password);
+  return r;
+}
+
 // POST /ws-check (stream_check.h): the decision a WebSocket upgrade with
 // these headers gets, as JSON, with the upgrade's status. A Basic challenge
 // goes with a 401, so the browser sends the password it holds for the page
@@ -273,7 +291,8 @@ Routed stream_check_reply(const Request& req, SessionContext& ctx, const Request
     r.response.set(http::field::allow, "POST");
     return r;
   }
-  const AccessDecision d = check_access(ctx.settings.access, facts);
+  AccessDecision d = check_access(ctx.settings.access, facts, users_lookup(ctx));
+  if (d.sign_in_pending) return sign_in_pending(d);
   const StreamCheck c = stream_check(ctx.settings.access, facts, d);
   if (d.status != 200) r.close = count_refusal(req, ctx, d, seen.remote);
   EndpointReply e;
@@ -361,10 +380,13 @@ Routed route_request(Request& req, SessionContext& ctx, const std::string& remot
   facts.websocket = upgrade || checking;
   facts.tls = seen.tls;
   if (checking) return stream_check_reply(req, ctx, facts, seen);
-  const AccessDecision d = check_access(ctx.settings.access, facts);
+  AccessDecision d = check_access(ctx.settings.access, facts, users_lookup(ctx));
+  if (d.sign_in_pending) return sign_in_pending(d);
   if (d.status != 200) return refused(req, ctx, d, seen);
   if (d.credential != Credential::kNone && ctx.auth_throttle.size() > 0) ctx.auth_throttle.record_success(seen.remote);
   Routed r;
+  r.user = d.user;
+  r.rights = d.rights;
   if (upgrade) {
     r.upgrade = true;
     r.role = d.role;
@@ -410,6 +432,8 @@ Routed route_request(Request& req, SessionContext& ctx, const std::string& remot
     }
     r.call.remote_address = seen.remote;
     r.call.view_only = d.role == Role::kViewOnly;
+    r.call.user = d.user;
+    r.call.rights = d.rights;
     r.call.foreign_origin = cross.has_value();
     return r;
   }

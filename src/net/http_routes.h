@@ -24,6 +24,13 @@ using Response = boost::beast::http::response<boost::beast::http::string_body>;
 struct Routed {
   bool upgrade = false;  // a permitted WebSocket upgrade on /ws: hand over
   Role role = Role::kNone;
+  // Who it is and what they may do (an upgrade's and an endpoint's).
+  std::string user;
+  Rights rights;
+  // A users file's sign-in not checked yet: the session has ctx.sign_ins
+  // check `user` and `password`, then routes the same request again.
+  bool sign_in_pending = false;
+  std::string password;
   // A permitted request for a path in ctx.settings.endpoints with an allowed
   // method: the session calls endpoint->handle(call, ...). `call` has the
   // request's headers (names in lower case) and the remote address.

@@ -201,6 +201,7 @@ Server::Server(asio::io_context& io, ServerOptions o, stream::Hub& hub, Logger l
   ctx.settings.access.loopback_only = address.is_loopback();
   ctx.settings.tls = o.https;
   ctx.viewers = std::move(o.viewers);
+  ctx.sign_ins = o.sign_ins;
   ctx.viewers.hub = &hub;
   ctx.viewers.log = log;
   ctx.log = log;

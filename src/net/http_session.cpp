@@ -121,7 +121,11 @@ class HttpSession final : public ClosableSession,
     remote_ = peer_ec ? std::string() : peer.to_string();
     Routed r = route_request(request_, ctx_, remote_);
     RouteOutcome out;
-    if (r.upgrade) {
+    if (r.sign_in_pending) {
+      out.kind = RouteOutcome::Kind::kSignIn;
+      out.user = std::move(r.user);
+      out.password = std::move(r.password);
+    } else if (r.upgrade) {
       out.kind = RouteOutcome::Kind::kUpgrade;
       role_ = r.role;
     } else if (r.endpoint) {

@@ -50,6 +50,8 @@ class Interaction;
 
 namespace voxl::net {
 
+class SignIns;
+
 struct ServerOptions {
   std::string addr = "0.0.0.0";
   uint16_t port = 6901;  // 0: any free port (see Server::port())
@@ -68,6 +70,8 @@ struct ServerOptions {
   // name was asked for, information when it is the default.
   std::string tcp_congestion = "bbr";
   bool tcp_congestion_asked = false;
+  // The users file's sign-ins (--users-file); null: none. Outlives the server.
+  SignIns* sign_ins = nullptr;
 };
 
 // Whether the certificate chain and key load as the server would load them

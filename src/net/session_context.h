@@ -35,6 +35,8 @@ class Interaction;
 
 namespace voxl::net {
 
+class SignIns;
+
 struct SessionContext {
   ServerSettings settings;
   // What every viewer session is given (its hub and log set by the server).
@@ -45,6 +47,7 @@ struct SessionContext {
   AuthThrottle auth_throttle{};  // back-off for addresses sending wrong credentials
   std::function<AuthThrottle::Clock::time_point()> now = &AuthThrottle::Clock::now;  // tests set a fake
   SessionRegistry* sessions = nullptr;  // the server's live sessions; set by the server, outlives them
+  SignIns* sign_ins = nullptr;  // the users file's sign-ins (--users-file); outlives the server
   stream::ViewerMetrics viewer_metrics{};
   double started_unix = 0;  // when the server started, Unix seconds
   uint64_t auth_failures = 0;  // requests refused for a wrong credential

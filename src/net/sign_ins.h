@@ -23,6 +23,7 @@
 
 #include "base/job_thread.h"
 #include "net/rights.h"
+#include "net/sign_in_answer.h"
 #include "net/users_file.h"
 
 namespace voxl::net {
@@ -36,12 +37,8 @@ class SignIns {
   static constexpr size_t kMaxWaiting = 64;
   static constexpr std::chrono::seconds kRefusalMemory{5};
 
-  enum class Verdict { kUnknown, kGranted, kRefused };
-  struct Answer {
-    Verdict verdict = Verdict::kUnknown;
-    std::string name;
-    Rights rights;
-  };
+  using Answer = SignInAnswer;
+  using Verdict = SignInAnswer::Verdict;
 
   SignIns(std::shared_ptr<const Users> users, Post post);
   ~SignIns();

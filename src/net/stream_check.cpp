@@ -24,11 +24,13 @@ std::string fix_for(const AccessSettings& s, const RequestFacts& r, const Access
     case Refusal::kHost:
       return std::string(kPassHost) + " Or start voxl with `--allowed-hosts=NAME` for the name this page uses.";
     case Refusal::kCredential:
-      if (s.basic_auth) return "Reload the page to sign in again (the password may have changed since it was opened).";
+      if (s.basic_auth || s.users_file) return "Reload the page to sign in again (the password may have changed since it was opened).";
       return "Open the address voxl printed when it started (it ends in `?token=...`); the token changes when voxl "
              "restarts unless it is given with `--auth-token-file`.";
     case Refusal::kMissingHost:
       return "A proxy in front of voxl dropped the Host header: pass it on (nginx: `proxy_set_header Host $host;`).";
+    case Refusal::kRights:
+      return "Ask whoever runs voxl to grant this user 'view' in the users file, or sign in as another user.";
     case Refusal::kNone: break;
   }
   return "";
@@ -40,6 +42,7 @@ const char* kind(Refusal r) {
     case Refusal::kHost: return "host";
     case Refusal::kCredential: return "credentials";
     case Refusal::kMissingHost: return "host";
+    case Refusal::kRights: return "rights";
     case Refusal::kNone: break;
   }
   return "";

@@ -1,0 +1,25 @@
+// A users file's verdict on a name and password, as the access policy
+// reads it: not checked yet, granted (with who and what they may do), or
+// refused. Pure data; any thread.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "net/rights.h"
+
+namespace voxl::net {
+
+struct SignInAnswer {
+  enum class Verdict { kUnknown, kGranted, kRefused };
+  Verdict verdict = Verdict::kUnknown;
+  std::string name;
+  Rights rights;
+};
+
+// What is known of a name and password now, without checking them (a check
+// costs tens of milliseconds: SignIns has it made off the loop).
+using SignInLookup = std::function<SignInAnswer(std::string_view name, std::string_view password)>;
+
+}  // namespace voxl::net
