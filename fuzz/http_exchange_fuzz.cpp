@@ -91,7 +91,8 @@ void step(RecordingHttpTransport& t, Handler& h, net::SessionContext& ctx, Bytes
       const uint8_t route = in.next();
       t.next_route = {};
       t.route_throws = (route & 3) == 3;
-      t.next_route.kind = net::RouteOutcome::Kind(route % 3);
+      // kSignIn without a users file: the fault path (the unit tests check a real one).
+      t.next_route.kind = net::RouteOutcome::Kind((route >> 2) % 4);
       if (t.next_route.kind == net::RouteOutcome::Kind::kEndpoint) t.next_route.endpoint = &ctx.settings.endpoints.at("/wait");
       return t.body_arrives((b & 0x08) != 0, (b & 0x10) != 0, (b & 0x20) ? 10 : 11);
     }

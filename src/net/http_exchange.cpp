@@ -164,7 +164,7 @@ void HttpExchange::route_read() {
       if (!r.endpoint) throw std::logic_error("an endpoint route without its endpoint");
       return guarded("calling an endpoint", 500, [&] { call_endpoint(*r.endpoint, r.call); });
     case RouteOutcome::Kind::kSignIn:
-      return sign_in(r);
+      return guarded("checking a sign-in", 500, [&] { sign_in(r); });
     case RouteOutcome::Kind::kAnswer:
       state_ = State::kWriting;
       return transport_.write_routed();

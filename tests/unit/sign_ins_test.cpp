@@ -9,43 +9,14 @@
 #include <memory>
 #include <mutex>
 
+#include "fake_post_loop.h"
 #include "net/password_hash.h"
 
 namespace voxl::net {
 namespace VOXL_TEST_FILE {
 
 using namespace std::chrono_literals;
-
-// The loop: what the checker posts waits here until the test runs it.
-class FakeLoop {
- public:
-  SignIns::Post post() {
-    return [this](std::function<void()> f) {
-      {
-        std::lock_guard lock(mu_);
-        posted_.push_back(std::move(f));
-      }
-      cv_.notify_all();
-    };
-  }
-  // Runs the next posted function; false when none came within a minute.
-  bool run_one() {
-    std::function<void()> f;
-    {
-      std::unique_lock lock(mu_);
-      if (!cv_.wait_for(lock, 60s, [this] { return !posted_.empty(); })) return false;
-      f = std::move(posted_.front());
-      posted_.pop_front();
-    }
-    f();
-    return true;
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<std::function<void()>> posted_;
-};
+using testing::FakeLoop;
 
 std::shared_ptr<const Users> team() {
   std::string why;

@@ -1,0 +1,152 @@
+// --users-file on the real binary: lines written by `voxl hash-password`,
+// named users signing in with their own rights (one who may only view
+// cannot type), a file others may read or with a broken line refused at
+// start with the reason, and the file read again when it is replaced and on
+// SIGHUP, a broken version keeping the users before it.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "endpoint_fixture.h"
+#include "event_recorder.h"
+
+namespace voxl::testing {
+namespace VOXL_TEST_FILE {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+constexpr Rect kArea{40, 30, 400, 300};
+
+// `voxl hash-password NAME RIGHTS` with the password on standard input:
+// the line it writes for the users file.
+std::string user_line(const std::string& name, const std::string& password, const std::string& rights) {
+  const std::string command = "printf '%s\\n' '" + password + "' | '" VOXL_BINARY "' hash-password " + name + " " + rights;
+  std::FILE* p = ::popen(command.c_str(), "r");
+  if (!p) return "";
+  std::string out;
+  char buf[512];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  if (::pclose(p) != 0) return "";
+  return out;
+}
+
+class UsersTest : public EndpointFixture {
+ protected:
+  UsersTest() {
+    std::random_device r;
+    dir_ = fs::temp_directory_path() / ("voxl-users-" + std::to_string(r()) + std::to_string(r()));
+    fs::create_directories(dir_);
+    alice_ = user_line("alice", "alice-pw", "view,control");
+    bob_ = user_line("bob", "bob-pw", "view");
+    carol_ = user_line("carol", "carol-pw", "view,control");
+  }
+  ~UsersTest() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  // Replaces the users file as an editor saves it: a new file renamed over it.
+  void write_users(const std::string& text, mode_t mode = 0600) {
+    const fs::path next = dir_ / "users.next";
+    std::ofstream(next) << text;
+    ::chmod(next.c_str(), mode);
+    fs::rename(next, file());
+  }
+  std::string file() const { return (dir_ / "users").string(); }
+
+  HttpAnswer page(const std::string& name, const std::string& password) {
+    return call("GET", "/", {{"Authorization", basic_authorization(name, password)}});
+  }
+  HttpAnswer click(const std::string& name, const std::string& password) {
+    return call("POST", "/input", R"({"type":"click","x":100,"y":100})",
+                {{"Authorization", basic_authorization(name, password)}});
+  }
+  size_t presses() const {
+    const auto& ev = recorder_->events();
+    return size_t(std::count_if(ev.begin(), ev.end(), [](const InputEvent& e) { return e.kind == InputEvent::Kind::kButtonPress; }));
+  }
+
+  fs::path dir_;
+  std::string alice_, bob_, carol_;
+  std::optional<EventRecorder> recorder_;
+};
+
+TEST_F(UsersTest, HashPasswordWritesALineForTheFile) {
+  ASSERT_FALSE(alice_.empty());
+  EXPECT_TRUE(alice_.starts_with("alice:$argon2id$v=19$")) << alice_;
+  EXPECT_TRUE(alice_.ends_with(":view,control\n")) << alice_;
+  EXPECT_EQ(user_line("bad name", "pw", "view"), "") << "a name with a space is refused";
+  EXPECT_EQ(user_line("dave", "pw", "fly"), "") << "an unknown right is refused";
+}
+
+TEST_F(UsersTest, EachUserSignsInWithTheirOwnRights) {
+  write_users(alice_ + bob_);
+  start({"--users-file", file()});
+  recorder_.emplace(display_->name(), kArea);
+  const HttpAnswer none = get("/");
+  EXPECT_EQ(none.status, 401);
+  EXPECT_NE(none.header("www-authenticate").find("Basic"), std::string::npos);
+  EXPECT_EQ(page("alice", "alice-pw").status, 200);
+  EXPECT_EQ(page("bob", "bob-pw").status, 200);
+  EXPECT_EQ(page("alice", "bob-pw").status, 401);
+  EXPECT_EQ(page("nobody", "alice-pw").status, 401);
+  // bob may only view: his click is refused and never reaches the desktop.
+  expect_error(click("bob", "bob-pw"), 403, "");
+  recorder_->poll();
+  EXPECT_EQ(presses(), 0u);
+  const HttpAnswer ok = click("alice", "alice-pw");
+  EXPECT_EQ(ok.status, 200) << ok.body;
+  EXPECT_TRUE(recorder_->wait_until([&](const auto&) { return presses() >= 1; }));
+}
+
+TEST_F(UsersTest, AFileOthersMayReadOrWithABrokenLineStopsVoxlWithTheReason) {
+  start_display(kBackground);
+  write_users(alice_, 0644);
+  try {
+    VoxlProcess p(display_->name(), {"--users-file", file()});
+    ADD_FAILURE() << "voxl started with a users file every user may read";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("may be read by any user"), std::string::npos) << e.what();
+  }
+  write_users(alice_ + "bob:not-a-hash:view\n");
+  try {
+    VoxlProcess p(display_->name(), {"--users-file", file()});
+    ADD_FAILURE() << "voxl started with a broken users file";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("line 2"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(UsersTest, TheFileIsReadAgainWhenReplacedAndOnSighup) {
+  write_users(alice_);
+  start({"--users-file", file()});
+  EXPECT_EQ(page("carol", "carol-pw").status, 401);
+  // Replaced: carol may sign in once voxl has read it again.
+  write_users(alice_ + carol_);
+  ASSERT_TRUE(voxl_->wait_for_log("users: 2 from", 60s)) << voxl_->log();
+  EXPECT_EQ(page("carol", "carol-pw").status, 200);
+  // A broken version is refused and the users before it stay.
+  write_users(alice_ + carol_ + "broken\n");
+  ASSERT_TRUE(voxl_->wait_for_log("the users read before stay", 60s)) << voxl_->log();
+  EXPECT_EQ(page("carol", "carol-pw").status, 200);
+  // SIGHUP reads it again and voxl keeps serving.
+  write_users(alice_);
+  ASSERT_TRUE(voxl_->wait_for_log("users: 1 from " + file() + ", read again", 60s)) << voxl_->log();
+  ASSERT_EQ(::kill(voxl_->pid(), SIGHUP), 0);
+  ASSERT_TRUE(voxl_->wait_for_log("read again (SIGHUP)", 60s)) << voxl_->log();
+  EXPECT_TRUE(voxl_->running());
+  EXPECT_EQ(page("carol", "carol-pw").status, 401);
+  EXPECT_EQ(page("alice", "alice-pw").status, 200);
+}
+
+}  // namespace VOXL_TEST_FILE
+}  // namespace voxl::testing
