@@ -72,6 +72,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const bool view_only = data[0] & 1;
   const bool binary = data[0] & 2;
   const bool rival = data[0] & 4;
+  // A signed-in user's rights: control, or watching; clipboard each way.
+  stream::ViewerGrant grant = stream::ViewerGrant::from_view_only(view_only);
+  grant.input.clipboard_in = grant.input.clipboard_in && !(data[0] & 8);
+  grant.input.clipboard_out = !(data[0] & 16);
   const std::span<const uint8_t> message(data + 1, size - 1);
 
   stream::ViewerServices services{.hub = &world.hub, .log = world.log};
@@ -80,12 +84,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Transport rival_transport;
   std::optional<stream::ViewerConnection> holder;
   if (rival) {
-    holder.emplace(rival_transport, services, false);
+    holder.emplace(rival_transport, services, stream::ViewerGrant{});
     holder->start(2);
     holder->dispatch_text(R"({"type":"key","code":"KeyA","key":"a","down":true,"mods":0})");
   }
   Transport transport;
-  stream::ViewerConnection conn(transport, services, view_only);
+  stream::ViewerConnection conn(transport, services, grant);
   conn.start(1);
   if (binary)
     conn.dispatch_binary(message);

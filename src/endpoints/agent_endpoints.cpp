@@ -127,6 +127,12 @@ CancelFn wait(const AgentServices& s, const EndpointRequest& req, ReplyFn reply)
   return [&changes = s.changes, id] { changes.cancel(id); };
 }
 
+// A signed-in user without the users file's "record" right records nothing.
+std::string no_record_right(const EndpointRequest& req) {
+  return (req.user.empty() ? std::string("this sign-in") : req.user) +
+         " may not record (the users file grants no 'record')";
+}
+
 CancelFn record(const AgentServices& s, const EndpointRequest& req, ReplyFn reply) {
   auto q = query_of(req, {"seconds", "last"}, reply);
   if (!q) return nullptr;
@@ -135,6 +141,7 @@ CancelFn record(const AgentServices& s, const EndpointRequest& req, ReplyFn repl
   if (req.foreign_origin)
     return reply(net::json_error(403, "", "recording from a foreign origin refused; allow it with --allowed-origins")),
            nullptr;
+  if (!req.rights.has(net::Right::kRecord)) return reply(net::json_error(403, "", no_record_right(req))), nullptr;
   int64_t seconds = 0;
   net::ParamError error;
   const int64_t max = s.recordings.max_length().count();
@@ -188,6 +195,7 @@ constexpr const char* kViewOnlyRecordControl = "view-only credentials cannot sta
 CancelFn record_start(const AgentServices& s, const EndpointRequest& req, ReplyFn reply) {
   if (!query_of(req, {}, reply)) return nullptr;
   if (req.view_only) return reply(net::json_error(403, "", kViewOnlyRecordControl)), nullptr;
+  if (!req.rights.has(net::Right::kRecord)) return reply(net::json_error(403, "", no_record_right(req))), nullptr;
   RecordRefusal why;
   const uint64_t id = s.recordings.start(why);
   if (id == 0) return reply(net::json_error(why.status, "", why.error)), nullptr;
@@ -201,6 +209,7 @@ CancelFn record_stop(const AgentServices& s, const EndpointRequest& req, ReplyFn
   auto q = query_of(req, {"id"}, reply);
   if (!q) return nullptr;
   if (req.view_only) return reply(net::json_error(403, "", kViewOnlyRecordControl)), nullptr;
+  if (!req.rights.has(net::Right::kRecord)) return reply(net::json_error(403, "", no_record_right(req))), nullptr;
   if (!q->has("id")) return reply(net::json_error(400, "id", "id is required: /record/stop?id=N")), nullptr;
   uint64_t id = 0;
   net::ParamError error;

@@ -164,8 +164,9 @@ std::function<void()> run_wait(Context& c, const mcp::ToolPlan& plan, bool view_
   };
 }
 
-std::function<void()> call_tool(Context& c, const json& params, bool view_only, std::function<void(json)> answer,
-                                const json& id) {
+std::function<void()> call_tool(Context& c, const json& params, const EndpointRequest& req,
+                                std::function<void(json)> answer, const json& id) {
+  const bool view_only = req.view_only;
   if (!params.contains("name") || !params["name"].is_string()) {
     answer(mcp::error(id, mcp::kInvalidParams, "tools/call needs the tool's name"));
     return nullptr;
@@ -210,6 +211,8 @@ std::function<void()> call_tool(Context& c, const json& params, bool view_only, 
   }
   // Recordings take slots and disk that every client shares.
   if (view_only) return reply(tool_error("view-only credentials cannot start or stop recordings")), nullptr;
+  if (!req.rights.has(net::Right::kRecord))
+    return reply(tool_error(req.user + " may not record (the users file grants no 'record')")), nullptr;
   if (plan->kind == mcp::ToolPlan::Kind::kRecordStart) {
     RecordRefusal why;
     const uint64_t rec = c.recordings.start(why);
@@ -271,7 +274,7 @@ CancelFn handle(Context& c, EndpointRequest& req, ReplyFn reply) {
     } else if (m.method == "tools/list") {
       answer(mcp::result(m.id, mcp::tools_list()));
     } else if (m.method == "tools/call") {
-      if (auto cancel = call_tool(c, m.params, req.view_only, answer, m.id))
+      if (auto cancel = call_tool(c, m.params, req, answer, m.id))
         x->cancels.push_back(std::move(cancel));
     } else {
       answer(mcp::error(m.id, mcp::kMethodNotFound, "no method '" + m.method.substr(0, 64) + "' here"));

@@ -49,7 +49,7 @@ std::optional<std::string_view> header(const EndpointRequest& req, std::string_v
 // --- GET /files/list -----------------------------------------------------
 
 CancelFn FilesService::State::list(const EndpointRequest& req, ReplyFn reply) {
-  if (!admitted(req, reply) || !direction(options.download, "downloads", reply)) return nullptr;
+  if (!admitted(req, reply) || !direction(req, options.download, net::Right::kFilesDown, "downloads", reply)) return nullptr;
   const auto q = query(req, {"path"}, reply);
   if (!q) return nullptr;
   const auto rel = path_param(*q, reply);
@@ -112,7 +112,7 @@ EndpointReply FilesService::State::listing_reply(const std::string& rel, Listing
 // --- GET /files/download -------------------------------------------------
 
 CancelFn FilesService::State::download(const EndpointRequest& req, ReplyFn reply) {
-  if (!admitted(req, reply) || !direction(options.download, "downloads", reply)) return nullptr;
+  if (!admitted(req, reply) || !direction(req, options.download, net::Right::kFilesDown, "downloads", reply)) return nullptr;
   const auto q = query(req, {"path"}, reply);
   if (!q) return nullptr;
   const auto rel = path_param(*q, reply);

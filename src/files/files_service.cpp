@@ -38,10 +38,18 @@ bool FilesService::State::admitted(const EndpointRequest& req, ReplyFn& reply) {
   return true;
 }
 
-bool FilesService::State::direction(bool on, const char* what, ReplyFn& reply) const {
-  if (on) return true;
-  reply(json_error(403, "", std::string(what) + " are off on this server (--file-transfers)"));
-  return false;
+bool FilesService::State::direction(const EndpointRequest& req, bool on, net::Right right, const char* what,
+                                    ReplyFn& reply) const {
+  if (!on) {
+    reply(json_error(403, "", std::string(what) + " are off on this server (--file-transfers)"));
+    return false;
+  }
+  if (!req.rights.has(right)) {
+    reply(json_error(403, "", std::string(what) + " are not among the rights of " +
+                                  (req.user.empty() ? std::string("this sign-in") : req.user) + " (the users file)"));
+    return false;
+  }
+  return true;
 }
 
 std::optional<net::Query> FilesService::State::query(const EndpointRequest& req,
@@ -76,8 +84,9 @@ void FilesService::State::busy(ReplyFn& reply) const {
 CancelFn FilesService::State::caps(const EndpointRequest& req, ReplyFn reply) {
   if (!admitted(req, reply) || !query(req, {}, reply)) return nullptr;
   EndpointReply r;
-  r.body = json_text(json{{"upload", options.upload},
-                          {"download", options.download},
+  // What this user may do here.
+  r.body = json_text(json{{"upload", options.upload && req.rights.has(net::Right::kFilesUp)},
+                          {"download", options.download && req.rights.has(net::Right::kFilesDown)},
                           {"upload_dir", options.upload_dir},
                           {"max_upload_bytes", options.max_upload_bytes},
                           {"chunk_bytes", options.chunk_bytes}}) +

@@ -60,7 +60,9 @@ struct FilesService::State : std::enable_shared_from_this<FilesService::State> {
 
   // Who may use files at all: full viewers on this site's pages.
   static bool admitted(const net::EndpointRequest& req, net::ReplyFn& reply);
-  bool direction(bool on, const char* what, net::ReplyFn& reply) const;
+  // The server allows the direction (`on`) and the user has its right.
+  bool direction(const net::EndpointRequest& req, bool on, net::Right right, const char* what,
+                 net::ReplyFn& reply) const;
   static std::optional<net::Query> query(const net::EndpointRequest& req, const std::vector<std::string>& known,
                                                net::ReplyFn& reply);
   static std::optional<std::string> path_param(const net::Query& q, net::ReplyFn& reply);

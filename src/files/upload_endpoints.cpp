@@ -31,7 +31,7 @@ constexpr int kMaxFreeNameTries = 1000;
 }  // namespace
 
 CancelFn FilesService::State::upload(EndpointRequest& req, ReplyFn reply) {
-  if (!admitted(req, reply) || !direction(options.upload, "uploads", reply)) return nullptr;
+  if (!admitted(req, reply) || !direction(req, options.upload, net::Right::kFilesUp, "uploads", reply)) return nullptr;
   if (req.method == "POST") return announce(req, std::move(reply));
   const auto q = query(req, req.method == "PUT" ? std::vector<std::string>{"id", "offset"}
                                                 : std::vector<std::string>{"id"},

@@ -51,12 +51,19 @@ Interaction::Interaction(InputInjector* injector, Clipboard* clipboard, CursorSo
 Interaction::~Interaction() { detach(); }
 
 std::unique_ptr<ViewerInput> Interaction::join(ViewerLink& link, bool view_only, uint64_t viewer_id) {
-  auto v = std::make_unique<ViewerInput>(*this, link, view_only, viewer_id);
+  return join(link, ViewerPermissions::from_view_only(view_only), viewer_id);
+}
+
+std::unique_ptr<ViewerInput> Interaction::join(ViewerLink& link, ViewerPermissions permissions, uint64_t viewer_id) {
+  auto v = std::make_unique<ViewerInput>(*this, link, permissions, viewer_id);
   viewers_.push_back(v.get());
-  const bool full = !view_only;
+  const bool view_only = !permissions.control;
+  InteractionSettings mine = settings_;
+  mine.clipboard_in = mine.clipboard_in && permissions.control && permissions.clipboard_in;
+  mine.clipboard_out = mine.clipboard_out && permissions.clipboard_out;
   v->send_control(json_text(json{{"type", "interaction"},
-                       {"input", full && injector_ != nullptr},
-                       {"clipboard", full && clipboard_ ? clipboard_mode(settings_) : "off"},
+                       {"input", !view_only && injector_ != nullptr},
+                       {"clipboard", clipboard_ ? clipboard_mode(mine) : "off"},
                        {"view_only", view_only},
                        {"scroll_px_per_notch", settings_.scroll_px_per_notch}}));
   if (cursor_)
@@ -248,7 +255,7 @@ void Interaction::on_copied(const ClipboardContent& c) {
   const std::string text = json_text(m);
   size_t sent = 0;
   for (ViewerInput* v : viewers_)
-    if (!v->view_only()) {
+    if (v->receives_clipboard()) {
       v->send_latest(text, ControlKind::kClipboard);
       ++sent;
     }
@@ -260,7 +267,7 @@ void Interaction::on_refused(const std::string& message) {
   log_->info("clipboard: {}", message);
   const std::string text = json_text(json{{"type", "clipboard_error"}, {"message", message}});
   for (ViewerInput* v : viewers_)
-    if (!v->view_only()) v->send_control(text);
+    if (v->receives_clipboard()) v->send_control(text);
 }
 
 }  // namespace voxl::input

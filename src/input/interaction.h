@@ -37,6 +37,7 @@
 
 #include "base/geometry.h"
 #include "base/logging.h"
+#include "input/viewer_permissions.h"
 #include "base/token_bucket.h"
 #include "input/clipboard.h"
 #include "input/control_handover.h"
@@ -101,6 +102,8 @@ class Interaction {
   // A viewer's handle, to be dropped (or detached) when the viewer goes.
   // Sends the viewer its "interaction" message and the current cursor,
   // then every viewer the new list.
+  std::unique_ptr<ViewerInput> join(ViewerLink& link, ViewerPermissions permissions, uint64_t viewer_id);
+  // Everything, or watching only (a view-only password).
   std::unique_ptr<ViewerInput> join(ViewerLink& link, bool view_only, uint64_t viewer_id);
 
   // The handover's timer fired (see InteractionHooks::arm_timer).

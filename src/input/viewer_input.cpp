@@ -62,8 +62,8 @@ bool is_input_type(std::string_view t) {
 
 }  // namespace
 
-ViewerInput::ViewerInput(Interaction& owner, ViewerLink& link, bool view_only, uint64_t id)
-    : owner_(owner), link_(link), view_only_(view_only), id_(id), scroll_(owner.settings().scroll_px_per_notch) {}
+ViewerInput::ViewerInput(Interaction& owner, ViewerLink& link, ViewerPermissions permissions, uint64_t id)
+    : owner_(owner), link_(link), permissions_(permissions), id_(id), scroll_(owner.settings().scroll_px_per_notch) {}
 
 ViewerInput::~ViewerInput() { detach(); }
 
@@ -89,8 +89,12 @@ bool ViewerInput::handle(std::string_view type, const json& m) {
   }
   const bool input = is_input_type(type);
   if (!input && type != "clipboard") return false;
-  if (view_only_) {
+  if (view_only()) {
     refuse(input ? "input" : "clipboard", "this viewer may only watch");
+    return true;
+  }
+  if (!input && !permissions_.clipboard_in) {
+    refuse("clipboard", "this viewer may not put into the desktop's clipboard (no clipboard-in right)");
     return true;
   }
   if (input && !owner_.injector()) {
@@ -158,7 +162,7 @@ void ViewerInput::on_control_message(const json& m) {
     bad_field_ = "action";
     return;
   }
-  if (view_only_) {
+  if (view_only()) {
     if (!refused_control_) {
       refused_control_ = true;
       send_control(json_text(

@@ -22,6 +22,7 @@
 #include "base/token_bucket.h"
 #include "input/interaction.h"
 #include "input/scroll_accumulator.h"
+#include "input/viewer_permissions.h"
 
 namespace voxl::input {
 
@@ -37,7 +38,7 @@ inline constexpr int kModAltGraph = 64;
 
 class ViewerInput {
  public:
-  ViewerInput(Interaction& owner, ViewerLink& link, bool view_only, uint64_t id);
+  ViewerInput(Interaction& owner, ViewerLink& link, ViewerPermissions permissions, uint64_t id);
   ~ViewerInput();
   ViewerInput(const ViewerInput&) = delete;
   ViewerInput& operator=(const ViewerInput&) = delete;
@@ -71,7 +72,10 @@ class ViewerInput {
   // A cursor message queued for this viewer was replaced before it was
   // sent: the shapes remembered as delivered may not have been.
   void forget_cursors_sent() { cursors_sent_.clear(); }
-  bool view_only() const { return view_only_; }
+  bool view_only() const { return !permissions_.control; }
+  // Whether what the desktop copies is sent to this viewer.
+  bool receives_clipboard() const { return permissions_.clipboard_out; }
+  const ViewerPermissions& permissions() const { return permissions_; }
   const std::set<uint32_t>& held_keys() const { return keys_; }
 
  private:
@@ -97,7 +101,7 @@ class ViewerInput {
 
   Interaction& owner_;
   ViewerLink& link_;
-  bool view_only_;
+  ViewerPermissions permissions_;
   uint64_t id_;
   ScrollAccumulator scroll_;
   std::set<uint32_t> keys_;

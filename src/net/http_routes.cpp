@@ -321,6 +321,16 @@ void write_server_metrics(const SessionContext& ctx, MetricsText& m) {
   m.sample("voxl_auth_failures_total", double(ctx.auth_failures));
 }
 
+stream::ViewerGrant viewer_grant(const std::string& user, Rights rights) {
+  stream::ViewerGrant g;
+  g.user = user;
+  g.input.control = role_of(rights) == Role::kFull;
+  g.input.clipboard_in = rights.has(Right::kClipboardIn);
+  g.input.clipboard_out = rights.has(Right::kClipboardOut);
+  g.files = g.input.control && (rights.has(Right::kFilesUp) || rights.has(Right::kFilesDown));
+  return g;
+}
+
 Response bad_request_response(const std::string& why) {
   Request dummy{http::verb::get, "/", 11};
   auto res = text_response(dummy, http::status::bad_request, "bad request: " + why);

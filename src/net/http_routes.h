@@ -15,6 +15,7 @@
 
 #include "net/access_policy.h"
 #include "net/session_context.h"
+#include "stream/viewer/viewer_grant.h"
 
 namespace voxl::net {
 
@@ -51,6 +52,9 @@ Routed route_request(Request& req, SessionContext& ctx, const std::string& remot
 // The server's own figures for /metrics (viewers, connections, wrong
 // credentials), from its context.
 void write_server_metrics(const SessionContext& ctx, MetricsText& out);
+
+// What a viewer signed in as `user` with `rights` may do.
+stream::ViewerGrant viewer_grant(const std::string& user, Rights rights);
 
 // For requests that could not even be parsed: 400, connection closes.
 Response bad_request_response(const std::string& why);

@@ -127,7 +127,7 @@ class HttpSession final : public ClosableSession,
       out.password = std::move(r.password);
     } else if (r.upgrade) {
       out.kind = RouteOutcome::Kind::kUpgrade;
-      role_ = r.role;
+      grant_ = viewer_grant(r.user, r.rights);
     } else if (r.endpoint) {
       out.kind = RouteOutcome::Kind::kEndpoint;
       out.endpoint = r.endpoint;
@@ -142,7 +142,7 @@ class HttpSession final : public ClosableSession,
   void hand_over() override {
     lowest().expires_never();
     handed_over_ = true;
-    start_viewer_session(std::move(stream_), std::move(request_), role_, ctx_, owner_);
+    start_viewer_session(std::move(stream_), std::move(request_), std::move(grant_), ctx_, owner_);
   }
 
   void watch(size_t room) override {
@@ -305,7 +305,7 @@ class HttpSession final : public ClosableSession,
   std::optional<http::request_parser<http::string_body>> parser_;
   Request request_;  // read whole, being answered
   Response routed_;  // the routing's answer, until written
-  Role role_ = Role::kNone;  // of a permitted upgrade
+  stream::ViewerGrant grant_;  // of a permitted upgrade
   std::shared_ptr<StreamedBody<Stream>> streamed_;  // the answer being streamed
 };
 

@@ -48,10 +48,10 @@ class ViewerSession final : public stream::ViewerTransport,
                             public ClosableSession,
                             public std::enable_shared_from_this<ViewerSession<Stream>> {
  public:
-  ViewerSession(Stream&& s, Role role, SessionContext& ctx, std::shared_ptr<void> owner)
-      : owner_(std::move(owner)), ws_(std::move(s)), ctx_(ctx), view_only_(role == Role::kViewOnly),
+  ViewerSession(Stream&& s, stream::ViewerGrant grant, SessionContext& ctx, std::shared_ptr<void> owner)
+      : owner_(std::move(owner)), ws_(std::move(s)), ctx_(ctx), view_only_(grant.view_only()),
         stats_timer_(ws_.get_executor()), shutdown_timer_(ws_.get_executor()),
-        conn_(*this, services_of(ctx, link_id_), view_only_) {}
+        conn_(*this, services_of(ctx, link_id_), std::move(grant)) {}
 
   ~ViewerSession() {
     if (link_id_) ctx_.link_shares.remove_viewer(link_id_);
@@ -240,12 +240,13 @@ class ViewerSession final : public stream::ViewerTransport,
 }  // namespace
 
 template <class Stream>
-void start_viewer_session(Stream&& stream, Request request, Role role, SessionContext& ctx,
+void start_viewer_session(Stream&& stream, Request request, stream::ViewerGrant grant, SessionContext& ctx,
                           std::shared_ptr<void> owner) {
-  std::make_shared<ViewerSession<Stream>>(std::move(stream), role, ctx, std::move(owner))->start(std::move(request));
+  std::make_shared<ViewerSession<Stream>>(std::move(stream), std::move(grant), ctx, std::move(owner))
+      ->start(std::move(request));
 }
 
-template void start_viewer_session<PlainStream>(PlainStream&&, Request, Role, SessionContext&, std::shared_ptr<void>);
-template void start_viewer_session<TlsStream>(TlsStream&&, Request, Role, SessionContext&, std::shared_ptr<void>);
+template void start_viewer_session<PlainStream>(PlainStream&&, Request, stream::ViewerGrant, SessionContext&, std::shared_ptr<void>);
+template void start_viewer_session<TlsStream>(TlsStream&&, Request, stream::ViewerGrant, SessionContext&, std::shared_ptr<void>);
 
 }  // namespace voxl::net

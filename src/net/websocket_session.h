@@ -15,6 +15,7 @@
 #include "net/access_policy.h"
 #include "net/connection_limits.h"
 #include "net/session_context.h"
+#include "stream/viewer/viewer_grant.h"
 
 namespace voxl::net {
 
@@ -47,7 +48,7 @@ using Request = boost::beast::http::request<boost::beast::http::string_body>;
 // `owner` keeps `ctx` (and its session registry) alive for as long as the
 // viewer session lives.
 template <class Stream>
-void start_viewer_session(Stream&& stream, Request request, Role role, SessionContext& ctx,
+void start_viewer_session(Stream&& stream, Request request, stream::ViewerGrant grant, SessionContext& ctx,
                           std::shared_ptr<void> owner);
 
 }  // namespace voxl::net

@@ -17,6 +17,8 @@
 
 #include "endpoint_fixture.h"
 #include "event_recorder.h"
+#include "stream_client.h"
+#include "xclip.h"
 
 namespace voxl::testing {
 namespace VOXL_TEST_FILE {
@@ -73,6 +75,19 @@ class UsersTest : public EndpointFixture {
   size_t presses() const {
     const auto& ev = recorder_->events();
     return size_t(std::count_if(ev.begin(), ev.end(), [](const InputEvent& e) { return e.kind == InputEvent::Kind::kButtonPress; }));
+  }
+
+  // A viewer signed in as `name`.
+  std::unique_ptr<StreamClient> viewer(const std::string& name, const std::string& password) {
+    ClientOptions o = client_options();
+    o.authorization = basic_authorization(name, password);
+    return std::make_unique<StreamClient>(o);
+  }
+  static std::vector<nlohmann::json> of_type(const StreamClient& c, const std::string& type) {
+    std::vector<nlohmann::json> r;
+    for (const auto& m : c.texts())
+      if (m.value("type", "") == type) r.push_back(m);
+    return r;
   }
 
   fs::path dir_;
@@ -146,6 +161,71 @@ TEST_F(UsersTest, TheFileIsReadAgainWhenReplacedAndOnSighup) {
   EXPECT_TRUE(voxl_->running());
   EXPECT_EQ(page("carol", "carol-pw").status, 401);
   EXPECT_EQ(page("alice", "alice-pw").status, 200);
+}
+
+TEST_F(UsersTest, OnlyAUserWithClipboardRightsReceivesOrPastesTheClipboard) {
+  // alice may use the clipboard both ways; dave may control but not the clipboard.
+  write_users(user_line("alice", "alice-pw", "view,control,clipboard") + user_line("dave", "dave-pw", "view,control"));
+  start({"--users-file", file()});
+  auto alice = viewer("alice", "alice-pw");
+  auto dave = viewer("dave", "dave-pw");
+  ASSERT_TRUE(alice->wait_until([&] { return !of_type(*alice, "interaction").empty(); })) << alice->status();
+  ASSERT_TRUE(dave->wait_until([&] { return !of_type(*dave, "interaction").empty(); })) << dave->status();
+  EXPECT_EQ(of_type(*alice, "interaction")[0].value("clipboard", ""), "both");
+  EXPECT_EQ(of_type(*dave, "interaction")[0].value("clipboard", ""), "off");
+  EXPECT_TRUE(of_type(*dave, "interaction")[0].value("input", false)) << "dave may still type";
+
+  auto owner = xclip_owner(display_->name(), "copied on the desktop");
+  ASSERT_TRUE(alice->wait_until([&] {
+    const auto c = of_type(*alice, "clipboard");
+    return !c.empty() && c.back().value("text", "") == "copied on the desktop";
+  })) << alice->status() << "\n" << voxl_->log();
+  // A viewer joining now reaches every viewer with the new list, after the
+  // copy: once dave has that list, a copy sent to him would have come first.
+  const size_t lists = of_type(*dave, "viewers").size();
+  auto third = viewer("alice", "alice-pw");
+  ASSERT_TRUE(dave->wait_until([&] { return of_type(*dave, "viewers").size() > lists; })) << dave->status();
+  EXPECT_TRUE(of_type(*dave, "clipboard").empty()) << "dave received the desktop's clipboard";
+
+  // What dave pastes is refused, and the desktop's clipboard stays.
+  dave->send_text(R"({"type":"clipboard","mime":"text/plain","text":"from dave"})");
+  ASSERT_TRUE(dave->wait_until([&] {
+    for (const auto& r : of_type(*dave, "refused"))
+      if (r.value("what", "") == "clipboard") return true;
+    return false;
+  })) << dave->status();
+  const XclipOutput held = run_xclip(display_->name(), {"-o"});
+  EXPECT_EQ(held.out, "copied on the desktop");
+}
+
+TEST_F(UsersTest, FilesAndRecordingsFollowEachUsersRights) {
+  const fs::path root = dir_ / "root";
+  fs::create_directories(root / "Downloads");
+  std::ofstream(root / "report.txt") << "the report";
+  write_users(user_line("erin", "erin-pw", "view,control,files-down") + user_line("frank", "frank-pw", "all"));
+  start({"--users-file", file(), "--files-root=" + root.string()});
+  const auto as = [](const std::string& name, const std::string& password) {
+    return Headers{{"Authorization", basic_authorization(name, password)}};
+  };
+  // What each may do, as the Files panel asks it.
+  const auto caps = body_json(call("GET", "/files", as("erin", "erin-pw")));
+  EXPECT_EQ(caps.value("download", false), true) << caps;
+  EXPECT_EQ(caps.value("upload", true), false) << caps;
+  EXPECT_EQ(body_json(call("GET", "/files", as("frank", "frank-pw"))).value("upload", false), true);
+  // erin downloads, and may not upload.
+  const HttpAnswer down = call("GET", "/files/download?path=report.txt", as("erin", "erin-pw"));
+  EXPECT_EQ(down.status, 200);
+  EXPECT_EQ(down.body, "the report");
+  const std::string announce = R"({"path":"Downloads/x.txt","size":3})";
+  const HttpAnswer up = call("POST", "/files/upload", announce, as("erin", "erin-pw"));
+  expect_error(up, 403, "");
+  EXPECT_NE(up.body.find("erin"), std::string::npos) << up.body;
+  EXPECT_EQ(call("POST", "/files/upload", announce, as("frank", "frank-pw")).status, 201);
+  // erin may not record; frank may.
+  expect_error(call("POST", "/record/start", "", as("erin", "erin-pw")), 403, "");
+  expect_error(call("GET", "/record?seconds=1", as("erin", "erin-pw")), 403, "");
+  const HttpAnswer started = call("POST", "/record/start", "", as("frank", "frank-pw"));
+  EXPECT_EQ(started.status, 200) << started.body;
 }
 
 }  // namespace VOXL_TEST_FILE

@@ -128,7 +128,7 @@ class ViewerConnectionTest : public ::testing::Test {
 
 TEST_F(ViewerConnectionTest, SaysHelloAndAnswersPings) {
   FakeTransport t;
-  ViewerConnection c(t, services(), false, clocks());
+  ViewerConnection c(t, services(), ViewerGrant::from_view_only(false), clocks());
   c.start(1);
   c.receive_text(R"({"type":"ping","t":12.5})");
   flush(c, t);
@@ -146,7 +146,7 @@ TEST_F(ViewerConnectionTest, SaysHelloAndAnswersPings) {
 TEST_F(ViewerConnectionTest, WrongTypesAreIgnoredNotFatal) {
   for (const bool view_only : {false, true}) {
     FakeTransport t;
-    ViewerConnection c(t, services(), view_only, clocks());
+    ViewerConnection c(t, services(), ViewerGrant::from_view_only(view_only), clocks());
     c.start(1);
     c.dispatch_text(R"({"type":"ping","t":"x"})");
     c.dispatch_text(R"({"type":"stats","enabled":1})");
@@ -170,7 +170,7 @@ TEST_F(ViewerConnectionTest, WrongTypesAreIgnoredNotFatal) {
 
 TEST_F(ViewerConnectionTest, StatsAreSentWhileAskedFor) {
   FakeTransport t;
-  ViewerConnection c(t, services(), false, clocks());
+  ViewerConnection c(t, services(), ViewerGrant::from_view_only(false), clocks());
   c.start(1);
   c.receive_text(R"({"type":"stats","enabled":true})");
   EXPECT_TRUE(t.ticking);
@@ -196,7 +196,7 @@ TEST_F(ViewerConnectionTest, StatsCarryTheStreamFigures) {
     f.ladder.emplace().rungs.push_back({0, 1, 5000, f.stream});
     return f;
   };
-  ViewerConnection c(t, with_figures, false, clocks());
+  ViewerConnection c(t, with_figures, ViewerGrant::from_view_only(false), clocks());
   c.start(1);
   c.receive_text(R"({"type":"stats","enabled":true})");
   c.tick();
@@ -212,7 +212,7 @@ TEST_F(ViewerConnectionTest, StatsCarryTheStreamFigures) {
 
 TEST_F(ViewerConnectionTest, DeepNestingIsRefusedBeforeParsing) {
   FakeTransport t;
-  ViewerConnection c(t, services(), false, clocks());
+  ViewerConnection c(t, services(), ViewerGrant::from_view_only(false), clocks());
   c.start(1);
   const auto before = c.ignored();
   c.dispatch_text(std::string(ClientLimits::kMaxControlMessageBytes, '['));
@@ -234,7 +234,7 @@ TEST_F(ViewerConnectionTest, SizeLimitsByTypeAndRole) {
 
   const std::string pad(32 * 1024, 'a');
   FakeTransport t;
-  ViewerConnection c(t, services(), false, clocks());
+  ViewerConnection c(t, services(), ViewerGrant::from_view_only(false), clocks());
   c.start(1);
   c.dispatch_text(R"({"type":"ping","t":1,"pad":")" + pad + "\"}");
   c.dispatch_text(R"({"type":"clipboard","mime":"text/plain","text":")" + pad + "\"}");
@@ -244,7 +244,7 @@ TEST_F(ViewerConnectionTest, SizeLimitsByTypeAndRole) {
   EXPECT_EQ(clip.offered[0].data, pad);
 
   FakeTransport tv;
-  ViewerConnection v(tv, services(), true, clocks());
+  ViewerConnection v(tv, services(), ViewerGrant::from_view_only(true), clocks());
   v.start(2);
   const auto before = v.ignored();
   v.dispatch_text(R"({"type":"clipboard","mime":"text/plain","text":")" + pad + "\"}");
@@ -253,7 +253,7 @@ TEST_F(ViewerConnectionTest, SizeLimitsByTypeAndRole) {
 
 TEST_F(ViewerConnectionTest, BadInputFieldsIgnoreTheMessage) {
   FakeTransport t;
-  ViewerConnection c(t, services(), false, clocks());
+  ViewerConnection c(t, services(), ViewerGrant::from_view_only(false), clocks());
   c.start(1);
   c.dispatch_text(R"({"type":"move","x":10,"y":"20"})");
   c.dispatch_text(R"({"type":"button","button":1,"down":"yes","x":1,"y":1})");
@@ -266,7 +266,7 @@ TEST_F(ViewerConnectionTest, BadInputFieldsIgnoreTheMessage) {
 
 TEST_F(ViewerConnectionTest, KeyFrameRequestsGoThroughABucket) {
   FakeTransport t;
-  ViewerConnection c(t, services(), false, clocks());
+  ViewerConnection c(t, services(), ViewerGrant::from_view_only(false), clocks());
   c.start(1);
   // Joining asked for one; let it arrive.
   hub.publish(frame(1, true));
@@ -298,7 +298,7 @@ TEST_F(ViewerConnectionTest, KeyFrameRequestsGoThroughABucket) {
 
 TEST_F(ViewerConnectionTest, ViewOnlyKeyFrameRequestsAreBucketedToo) {
   FakeTransport t;
-  ViewerConnection c(t, services(), true, clocks());
+  ViewerConnection c(t, services(), ViewerGrant::from_view_only(true), clocks());
   c.start(1);
   hub.publish(frame(1, true));
   const int base = pipeline.keyframe_requests;
@@ -314,8 +314,8 @@ TEST_F(ViewerConnectionTest, ViewOnlyKeyFrameRequestsAreBucketedToo) {
 
 TEST_F(ViewerConnectionTest, AViewOnlyViewerDoesNotSetTheEncoderTarget) {
   FakeTransport tf, tv;
-  ViewerConnection full(tf, services(), false, clocks());
-  ViewerConnection view(tv, services(), true, clocks());
+  ViewerConnection full(tf, services(), ViewerGrant::from_view_only(false), clocks());
+  ViewerConnection view(tv, services(), ViewerGrant::from_view_only(true), clocks());
   full.start(1);
   view.start(2);
   hub.publish(frame(1, true));
@@ -330,7 +330,7 @@ TEST_F(ViewerConnectionTest, AViewOnlyViewerDoesNotSetTheEncoderTarget) {
 
 TEST_F(ViewerConnectionTest, AViewerThatDoesNotReadIsClosedByBytes) {
   FakeTransport t;
-  ViewerConnection c(t, services(), false, clocks());
+  ViewerConnection c(t, services(), ViewerGrant::from_view_only(false), clocks());
   c.start(1);
   // Nothing is written back: the transport stays busy with the hello.
   const std::string chunk(64 * 1024, 'x');
@@ -343,7 +343,7 @@ TEST_F(ViewerConnectionTest, AViewerThatDoesNotReadIsClosedByBytes) {
 
 TEST_F(ViewerConnectionTest, OnlyTheLatestCursorAndClipboardWait) {
   FakeTransport t;
-  ViewerConnection c(t, services(), false, clocks());
+  ViewerConnection c(t, services(), ViewerGrant::from_view_only(false), clocks());
   c.start(1);  // the hello is in flight
   for (int i = 0; i < 100; ++i) c.send_latest(json{{"type", "cursor"}, {"serial", i}}.dump(), input::ControlKind::kCursor);
   for (int i = 0; i < 100; ++i)
@@ -361,8 +361,8 @@ TEST_F(ViewerConnectionTest, OnlyTheLatestCursorAndClipboardWait) {
 
 TEST_F(ViewerConnectionTest, AThrowClosesThisViewerOnly) {
   FakeTransport ta, tb;
-  ViewerConnection a(ta, services(), false, clocks());
-  ViewerConnection b(tb, services(), false, clocks());
+  ViewerConnection a(ta, services(), ViewerGrant::from_view_only(false), clocks());
+  ViewerConnection b(tb, services(), ViewerGrant::from_view_only(false), clocks());
   a.start(1);
   b.start(2);
   hub.publish(frame(1, true));
@@ -381,7 +381,7 @@ TEST_F(ViewerConnectionTest, AThrowClosesThisViewerOnly) {
 
 TEST_F(ViewerConnectionTest, BinaryMessagesAreCheckedAndBounded) {
   FakeTransport t;
-  ViewerConnection c(t, services(), false, clocks());
+  ViewerConnection c(t, services(), ViewerGrant::from_view_only(false), clocks());
   c.start(1);
   const auto before = c.ignored();
   std::vector<uint8_t> junk(10, 0xff);
@@ -396,7 +396,7 @@ TEST_F(ViewerConnectionTest, BinaryMessagesAreCheckedAndBounded) {
 
 TEST_F(ViewerConnectionTest, VideoIsSentAfterItsAnnouncement) {
   FakeTransport t;
-  ViewerConnection c(t, services(), false, clocks());
+  ViewerConnection c(t, services(), ViewerGrant::from_view_only(false), clocks());
   c.start(1);
   flush(c, t);
   hub.publish(frame(1, true));
@@ -408,7 +408,7 @@ TEST_F(ViewerConnectionTest, VideoIsSentAfterItsAnnouncement) {
 
 TEST_F(ViewerConnectionTest, AViewerThatAskedForAKeyFrameGetsNoDeltasBeforeIt) {
   FakeTransport t;
-  ViewerConnection c(t, services(), false, clocks());
+  ViewerConnection c(t, services(), ViewerGrant::from_view_only(false), clocks());
   c.start(1);
   flush(c, t);
   hub.publish(frame(1, true));
@@ -434,7 +434,7 @@ namespace VOXL_TEST_FILE {
 // towards the hub's rule; a bad field leaves what it said before.
 TEST_F(ViewerConnectionTest, DecoderMessageSetsWhatTheViewerTakes) {
   FakeTransport t;
-  ViewerConnection c(t, services(), false, clocks());
+  ViewerConnection c(t, services(), ViewerGrant::from_view_only(false), clocks());
   c.start(1);
   EXPECT_FALSE(c.takes_full_chroma());  // says nothing: 4:2:0 only
   EXPECT_FALSE(hub.full_chroma());
@@ -453,7 +453,7 @@ TEST_F(ViewerConnectionTest, DecoderMessageSetsWhatTheViewerTakes) {
   EXPECT_TRUE(hub.full_chroma());
   // A second viewer that says nothing withdraws it for everyone.
   FakeTransport t2;
-  ViewerConnection c2(t2, services(), true, clocks());
+  ViewerConnection c2(t2, services(), ViewerGrant::from_view_only(true), clocks());
   c2.start(2);
   EXPECT_FALSE(hub.full_chroma());
   c2.receive_text(R"({"type":"decoder","avc444":true})");  // view-only viewers may say it too
@@ -487,10 +487,10 @@ TEST_F(ViewerConnectionTest, ResizeRequestsGoToTheControllerFromFullViewers) {
   s.resize = &resize;
 
   FakeTransport watcher_t;
-  ViewerConnection watcher(watcher_t, s, true, clocks());
+  ViewerConnection watcher(watcher_t, s, ViewerGrant::from_view_only(true), clocks());
   watcher.start(1);
   FakeTransport full_t;
-  ViewerConnection full(full_t, s, false, clocks());
+  ViewerConnection full(full_t, s, ViewerGrant::from_view_only(false), clocks());
   full.start(2);
 
   watcher.receive_text(R"({"type":"resize","width":800,"height":600})");
@@ -528,7 +528,7 @@ namespace VOXL_TEST_FILE {
 
 TEST_F(ViewerConnectionTest, SettingsAreAppliedAndAnswered) {
   FakeTransport t;
-  ViewerConnection c(t, services(), false, clocks());
+  ViewerConnection c(t, services(), ViewerGrant::from_view_only(false), clocks());
   c.start(7);
   flush(c, t);
   const json hello = t.of("hello").at(0);
@@ -578,7 +578,7 @@ TEST_F(ViewerConnectionTest, SettingsAreAppliedAndAnswered) {
 
 TEST_F(ViewerConnectionTest, AViewOnlyViewersCapsOnlyCountTowardsTheStreamsCeiling) {
   FakeTransport t;
-  ViewerConnection c(t, services(), true, clocks());
+  ViewerConnection c(t, services(), ViewerGrant::from_view_only(true), clocks());
   c.start(1);
   c.receive_text(R"({"type":"settings","max_fps":10,"max_kbps":100000})");
   flush(c, t);
@@ -606,9 +606,9 @@ namespace VOXL_TEST_FILE {
 
 TEST_F(ViewerConnectionTest, AViewerRenamingOverAndOverCannotFillAnothersQueue) {
   FakeTransport slow_t, busy_t;
-  ViewerConnection slow(slow_t, services(), true, clocks());
+  ViewerConnection slow(slow_t, services(), ViewerGrant::from_view_only(true), clocks());
   slow.start(1);  // never written: everything after its hello waits
-  ViewerConnection busy(busy_t, services(), false, clocks());
+  ViewerConnection busy(busy_t, services(), ViewerGrant::from_view_only(false), clocks());
   busy.start(2);
   for (int i = 0; i < 1000; ++i) {
     busy.receive_text(json{{"type", "settings"}, {"name", "n" + std::to_string(i)}}.dump());

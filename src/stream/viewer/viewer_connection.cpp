@@ -44,11 +44,12 @@ size_t ClientLimits::read_limit(bool view_only) {
   return view_only ? kMaxControlMessageBytes : kMaxClipboardMessageBytes;
 }
 
-ViewerConnection::ViewerConnection(ViewerTransport& transport, const ViewerServices& services, bool view_only,
+ViewerConnection::ViewerConnection(ViewerTransport& transport, const ViewerServices& services, ViewerGrant grant,
                                    ViewerClocks clocks)
     : transport_(transport),
       services_(services),
-      view_only_(view_only),
+      grant_(std::move(grant)),
+      view_only_(grant_.view_only()),
       clocks_(std::move(clocks)),
       queue_(kMaxQueuedFrames, kMaxQueuedBytes),
       text_(ClientLimits::kMaxQueuedText, ClientLimits::kMaxQueuedTextBytes),
@@ -72,21 +73,22 @@ bool ViewerConnection::takes_microphone() const { return services_.microphone &&
 
 void ViewerConnection::start(uint64_t id) {
   id_ = id;
-  services_.log->info("viewer {} connected{}", id_, view_only_ ? " (view only)" : "");
+  services_.log->info("viewer {} connected{}{}", id_, grant_.user.empty() ? "" : " as " + grant_.user,
+                      view_only_ ? " (view only)" : "");
   send_control(json_text(json{{"type", "hello"},
                               {"version", kProtocolVersion},
                               {"server", "voxl 0.1.0"},
                               {"view_only", view_only_},
                               {"microphone", takes_microphone()},
                               {"id", id_},
-                              {"files", services_.files && !view_only_},
+                              {"files", services_.files && !view_only_ && grant_.files},
                               {"stripes", services_.stripes}}));
   if (closed_) return;
   joined_ = true;
   if (services_.metrics) services_.metrics->add(id_, [this] { return figures(); });
   services_.hub->add(this);
   if (services_.audio_hub) services_.audio_hub->add(this);
-  if (services_.interaction) input_ = services_.interaction->join(*this, view_only_, id_);
+  if (services_.interaction) input_ = services_.interaction->join(*this, grant_.input, id_);
   send_settings();
   if (services_.resize)
     services_.resize->join(id_, view_only_, [this](std::string text) { send_control(std::move(text)); });

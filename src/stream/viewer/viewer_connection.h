@@ -43,6 +43,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "stream/viewer/viewer_grant.h"
 #include "stream/viewer/viewer_services.h"
 #include "base/json_fields.h"
 #include "base/logging.h"
@@ -132,7 +133,7 @@ struct ClientLimits {
 
 class ViewerConnection final : public VideoSink, public AudioSink, public input::ViewerLink {
  public:
-  ViewerConnection(ViewerTransport& transport, const ViewerServices& services, bool view_only,
+  ViewerConnection(ViewerTransport& transport, const ViewerServices& services, ViewerGrant grant,
                    ViewerClocks clocks = {});
   ~ViewerConnection() override;
   ViewerConnection(const ViewerConnection&) = delete;
@@ -223,6 +224,7 @@ class ViewerConnection final : public VideoSink, public AudioSink, public input:
 
   ViewerTransport& transport_;
   ViewerServices services_;
+  ViewerGrant grant_;
   bool view_only_;
   ViewerClocks clocks_;
   uint64_t id_ = 0;
