@@ -62,6 +62,9 @@ struct Config {
   std::vector<std::string> allowed_hosts;
   // Reverse proxies whose X-Forwarded-Proto, -Host and -For are believed.
   std::vector<net::AddressRange> trusted_proxies;
+  // The header in which a trusted proxy names the user (--proxy-user-header);
+  // empty: none.
+  std::string proxy_user_header;
   // --metrics-addr: a second listener for /metrics (and the probes) that
   // needs no credential; none when unset.
   std::optional<ListenPoint> metrics_addr;

@@ -212,6 +212,16 @@ void declare_server(FlagSet& f, Config& c) {
           "headers say what the browser used and who it is; from any other peer they are ignored",
           "none", "comma-separated IP addresses or ADDR/BITS ranges such as 127.0.0.1,10.0.0.0/8",
           storing(c.trusted_proxies, net::parse_address_ranges));
+  f.value("--proxy-user-header", "NAME",
+          "the header in which a trusted proxy (--trusted-proxies) names the signed-in user, such as "
+          "X-Forwarded-User or X-Auth-Request-User; the user must be in --users-file, which gives the rights. "
+          "The proxy must set it on every request, replacing any a client sent",
+          "none", "an HTTP header name such as X-Forwarded-User",
+          [&c](const std::string& text) {
+            if (!is_header_name(text)) return false;
+            c.proxy_user_header = text;
+            return true;
+          });
   f.value("--tcp-congestion", "NAME",
           "TCP congestion control for voxl's connections: bbr keeps its rate through random loss where cubic, "
           "most systems' default, falls; cubic, reno or another the kernel offers; system for the system's. "

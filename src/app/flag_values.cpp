@@ -254,6 +254,12 @@ bool is_log_level(std::string_view text) {
   return std::find(kLevels.begin(), kLevels.end(), text) != kLevels.end();
 }
 
+bool is_header_name(std::string_view text) {
+  return !text.empty() && text.size() <= 64 && std::all_of(text.begin(), text.end(), [](char ch) {
+           return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-';
+         });
+}
+
 bool is_congestion_control_name(std::string_view text) {
   return !text.empty() && text.size() <= 15 &&
          std::all_of(text.begin(), text.end(), [](char ch) {

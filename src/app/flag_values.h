@@ -80,4 +80,7 @@ bool is_log_level(std::string_view text);
 // is 16 with its NUL): 1-15 of a-z, 0-9, _ and -.
 bool is_congestion_control_name(std::string_view text);
 
+// An HTTP header name as a proxy would set it: 1-64 of A-Z, a-z, 0-9 and -.
+bool is_header_name(std::string_view text);
+
 }  // namespace voxl::app

@@ -29,6 +29,7 @@ net::ServerOptions server_options(const Config& c) {
   o.viewers.bitrate = {c.min_kbps, c.max_kbps};
   o.connections = {size_t(c.max_connections), size_t(c.max_connections_per_address)};
   o.settings.trusted_proxies = c.trusted_proxies;
+  o.settings.proxy_user_header = c.proxy_user_header;
   o.tcp_congestion = c.tcp_congestion.value_or("bbr");
   o.tcp_congestion_asked = c.tcp_congestion.has_value();
   return o;

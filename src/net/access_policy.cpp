@@ -215,6 +215,23 @@ AccessDecision basic_sign_in(const AccessSettings& s, const std::string& name, s
   return d;
 }
 
+// A user named by a trusted proxy: in the users file, or refused. Not a
+// failed attempt: the proxy, not the client, chose the name.
+AccessDecision proxy_sign_in(const AccessSettings& s, std::string_view name, const NamedUserLookup& named) {
+  const std::string shown(name.substr(0, std::min<size_t>(name.size(), 64)));
+  const SignInAnswer a = s.users_file && named ? named(trim_ows(name)) : SignInAnswer{};
+  if (a.verdict != SignInAnswer::Verdict::kGranted)
+    return refuse(403, Refusal::kRights, "the proxy in front of voxl signed in '" + shown +
+                                             "', who is not in the users file");
+  if (!a.rights.has(Right::kView))
+    return refuse(403, Refusal::kRights, "the user " + a.name + " may not view this desktop (the users file "
+                                             "grants them no 'view')");
+  AccessDecision d;
+  d.user = a.name;
+  d.rights = a.rights;
+  return d;
+}
+
 }  // namespace
 
 bool is_loopback_host(std::string_view host) {
@@ -340,7 +357,8 @@ Role role_of(Rights rights) {
   return rights.has(Right::kView) ? Role::kViewOnly : Role::kNone;
 }
 
-AccessDecision check_access(const AccessSettings& s, const RequestFacts& r, const SignInLookup& users) {
+AccessDecision check_access(const AccessSettings& s, const RequestFacts& r, const SignInLookup& users,
+                            const NamedUserLookup& named) {
   if (r.host.empty()) return refuse(400, Refusal::kMissingHost, "missing Host header");
   if (!host_allowed(s, r.host)) {
     const std::string named(r.host.substr(0, std::min<size_t>(r.host.size(), 200)));
@@ -354,7 +372,13 @@ AccessDecision check_access(const AccessSettings& s, const RequestFacts& r, cons
   AccessDecision d;
   d.rights = Rights::all();
   const bool basic = s.basic_auth || s.users_file;
-  if (basic || !s.token.empty()) {
+  if (r.proxy_user) {
+    AccessDecision p = proxy_sign_in(s, *r.proxy_user, named);
+    if (p.status != 200) return p;
+    d.credential = Credential::kProxy;
+    d.user = std::move(p.user);
+    d.rights = p.rights;
+  } else if (basic || !s.token.empty()) {
     const TokenCheck t = s.token.empty() ? TokenCheck{} : check_token(s.token, r);
     auto creds = basic ? parse_basic_auth(r.authorization) : std::nullopt;
     d.stale_cookie = t.stale_cookie;

@@ -46,7 +46,7 @@ struct AccessSettings {
 enum class Role { kNone, kFull, kViewOnly };
 
 // Where the credential that let a request in came from.
-enum class Credential { kNone, kBasic, kBearer, kCookie, kQuery };
+enum class Credential { kNone, kBasic, kBearer, kCookie, kQuery, kProxy };
 
 // What a refusal was about, so the page can say how to fix it.
 enum class Refusal { kNone, kMissingHost, kHost, kCredential, kOrigin, kRights };
@@ -82,11 +82,16 @@ struct RequestFacts {
   std::string_view query;          // the target after '?', may be empty
   bool websocket = false;
   bool tls = false;
+  // The user a trusted proxy named (--proxy-user-header), only when the
+  // peer is one: it decides who this is, before any other credential.
+  std::optional<std::string_view> proxy_user;
 };
 
 // `users` answers for the users file (s.users_file); without it, every
 // sign-in that is not the built-in user's is refused.
-AccessDecision check_access(const AccessSettings& s, const RequestFacts& r, const SignInLookup& users = {});
+// `named` answers for a user a trusted proxy named (r.proxy_user).
+AccessDecision check_access(const AccessSettings& s, const RequestFacts& r, const SignInLookup& users = {},
+                            const NamedUserLookup& named = {});
 // The role that rights give: control is full, view alone view-only.
 Role role_of(Rights rights);
 

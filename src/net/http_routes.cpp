@@ -268,6 +268,12 @@ SignInLookup users_lookup(SessionContext& ctx) {
   };
 }
 
+// The users a trusted proxy names (nothing without --users-file).
+NamedUserLookup named_lookup(SessionContext& ctx) {
+  if (!ctx.sign_ins) return {};
+  return [&ctx](std::string_view name) { return ctx.sign_ins->named(name); };
+}
+
 // The request waits for its sign-in to be checked.
 Routed sign_in_pending(AccessDecision& d) {
   Routed r;
@@ -291,7 +297,7 @@ Routed stream_check_reply(const Request& req, SessionContext& ctx, const Request
     r.response.set(http::field::allow, "POST");
     return r;
   }
-  AccessDecision d = check_access(ctx.settings.access, facts, users_lookup(ctx));
+  AccessDecision d = check_access(ctx.settings.access, facts, users_lookup(ctx), named_lookup(ctx));
   if (d.sign_in_pending) return sign_in_pending(d);
   const StreamCheck c = stream_check(ctx.settings.access, facts, d);
   if (d.status != 200) r.close = count_refusal(req, ctx, d, seen.remote);
@@ -389,8 +395,13 @@ Routed route_request(Request& req, SessionContext& ctx, const std::string& remot
   facts.query = query_of(req);
   facts.websocket = upgrade || checking;
   facts.tls = seen.tls;
+  // Only the peer itself counts: a proxy's word, never a client's.
+  // An empty name is none: the other credentials decide.
+  if (!ctx.settings.proxy_user_header.empty() && address_in(ctx.settings.trusted_proxies, remote_address))
+    if (const auto user = named(ctx.settings.proxy_user_header); user && !trim_ows(*user).empty())
+      facts.proxy_user = user;
   if (checking) return stream_check_reply(req, ctx, facts, seen);
-  AccessDecision d = check_access(ctx.settings.access, facts, users_lookup(ctx));
+  AccessDecision d = check_access(ctx.settings.access, facts, users_lookup(ctx), named_lookup(ctx));
   if (d.sign_in_pending) return sign_in_pending(d);
   if (d.status != 200) return refused(req, ctx, d, seen);
   if (d.credential != Credential::kNone && ctx.auth_throttle.size() > 0) ctx.auth_throttle.record_success(seen.remote);

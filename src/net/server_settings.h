@@ -30,6 +30,9 @@ struct ServerSettings {
   // Peers whose X-Forwarded-Proto, -Host and -For are believed
   // (--trusted-proxies); empty: none.
   std::vector<AddressRange> trusted_proxies;
+  // The header in which such a proxy names the signed-in user
+  // (--proxy-user-header); empty: none.
+  std::string proxy_user_header;
   // /metrics: the server's own figures are added to what this writes.
   std::function<void(MetricsText&)> metrics;
   // /readyz: why the server cannot serve a picture now, or nullopt when it

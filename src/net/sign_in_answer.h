@@ -21,5 +21,8 @@ struct SignInAnswer {
 // What is known of a name and password now, without checking them (a check
 // costs tens of milliseconds: SignIns has it made off the loop).
 using SignInLookup = std::function<SignInAnswer(std::string_view name, std::string_view password)>;
+// The user of that name, signed in elsewhere (a trusted proxy named them):
+// granted with their rights, or refused when the file has no such user.
+using NamedUserLookup = std::function<SignInAnswer(std::string_view name)>;
 
 }  // namespace voxl::net

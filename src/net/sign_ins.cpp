@@ -48,6 +48,12 @@ SignIns::Answer SignIns::lookup(std::string_view name, std::string_view password
   return it->second.answer;
 }
 
+SignIns::Answer SignIns::named(std::string_view name) const {
+  const UserEntry* user = users_->find(name);
+  if (!user) return Answer{Verdict::kRefused, {}, {}};
+  return Answer{Verdict::kGranted, user->name, user->rights};
+}
+
 void SignIns::keep(const std::string& key, Answer answer, Clock::time_point now) {
   const auto until = answer.verdict == Verdict::kRefused ? now + kRefusalMemory : Clock::time_point::max();
   if (const auto it = kept_.find(key); it != kept_.end()) {

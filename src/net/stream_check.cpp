@@ -30,7 +30,7 @@ std::string fix_for(const AccessSettings& s, const RequestFacts& r, const Access
     case Refusal::kMissingHost:
       return "A proxy in front of voxl dropped the Host header: pass it on (nginx: `proxy_set_header Host $host;`).";
     case Refusal::kRights:
-      return "Ask whoever runs voxl to grant this user 'view' in the users file, or sign in as another user.";
+      return "Ask whoever runs voxl to add this user to the users file with 'view', or sign in as another user.";
     case Refusal::kNone: break;
   }
   return "";

@@ -136,6 +136,42 @@ TEST(UsersAccess, WithoutALookupEveryNamedSignInIsRefused) {
   EXPECT_FALSE(d.sign_in_pending);
 }
 
+AccessDecision named_by_proxy(const AccessSettings& s, std::string_view user, const NamedUserLookup& named) {
+  RequestFacts r;
+  r.host = "localhost";
+  r.proxy_user = user;
+  return check_access(s, r, {}, named);
+}
+
+NamedUserLookup directory() {
+  return [](std::string_view name) {
+    if (name == "alice") return SignInAnswer{SignInAnswer::Verdict::kGranted, "alice", kViewControl};
+    if (name == "quinn") return SignInAnswer{SignInAnswer::Verdict::kGranted, "quinn", Rights::of(Right::kRecord)};
+    return SignInAnswer{SignInAnswer::Verdict::kRefused, "", {}};
+  };
+}
+
+TEST(UsersAccess, AUserTheProxyNamesNeedsNoOtherCredential) {
+  AccessSettings s = users_file();
+  s.token = "0123456789abcdef0123";
+  const AccessDecision d = named_by_proxy(s, " alice ", directory());
+  EXPECT_EQ(d.status, 200) << d.reason;
+  EXPECT_EQ(d.user, "alice");
+  EXPECT_EQ(d.rights, kViewControl);
+  EXPECT_EQ(d.role, Role::kFull);
+  EXPECT_EQ(d.credential, Credential::kProxy);
+}
+
+TEST(UsersAccess, AUserTheProxyNamesWhoIsNotInTheFileIsRefusedWithoutCounting) {
+  const AccessDecision d = named_by_proxy(users_file(), "mallory", directory());
+  EXPECT_EQ(d.status, 403);
+  EXPECT_EQ(d.refused, Refusal::kRights);
+  EXPECT_NE(d.reason.find("'mallory'"), std::string::npos) << d.reason;
+  EXPECT_FALSE(d.failed_attempt) << "the proxy chose the name, not the client";
+  EXPECT_EQ(named_by_proxy(users_file(), "quinn", directory()).status, 403) << "no view";
+  EXPECT_EQ(named_by_proxy(AccessSettings{}, "alice", directory()).status, 403) << "no users file";
+}
+
 TEST(UsersAccess, RightsGiveRoles) {
   EXPECT_EQ(role_of(Rights::all()), Role::kFull);
   EXPECT_EQ(role_of(kViewControl), Role::kFull);
