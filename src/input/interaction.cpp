@@ -54,8 +54,10 @@ std::unique_ptr<ViewerInput> Interaction::join(ViewerLink& link, bool view_only,
   return join(link, ViewerPermissions::from_view_only(view_only), viewer_id);
 }
 
-std::unique_ptr<ViewerInput> Interaction::join(ViewerLink& link, ViewerPermissions permissions, uint64_t viewer_id) {
+std::unique_ptr<ViewerInput> Interaction::join(ViewerLink& link, ViewerPermissions permissions, uint64_t viewer_id,
+                                               std::string user) {
   auto v = std::make_unique<ViewerInput>(*this, link, permissions, viewer_id);
+  v->user_ = std::move(user);
   viewers_.push_back(v.get());
   const bool view_only = !permissions.control;
   InteractionSettings mine = settings_;
@@ -119,7 +121,7 @@ void Interaction::on_control_timer() {
   const uint64_t holder = handover_.holder();
   const uint64_t changes = handover_.changes();
   handover_.on_timer(now());
-  if (handover_.holder() != holder) log_->info("control: viewer {} idled past the timeout", holder);
+  if (handover_.holder() != holder) log_->info("control: {} idled past the timeout", who(holder));
   // Nothing changed: the holder's input moved the deadline on; wait for it.
   if (!settle(holder, changes)) arm_timer();
 }
@@ -132,14 +134,21 @@ bool Interaction::rename(ViewerInput& v, std::string name) {
   return true;
 }
 
+std::string Interaction::who(uint64_t id) const {
+  if (id == 0) return "nobody";
+  const std::string viewer_n = "viewer " + std::to_string(id);
+  for (const ViewerInput* v : viewers_)
+    if (v->id() == id && !v->user().empty()) return viewer_n + " (" + v->user() + ")";
+  return viewer_n;
+}
+
 bool Interaction::allow_action(ViewerInput& v) { return v.actions_.take(now()); }
 
 bool Interaction::settle(uint64_t holder_before, uint64_t changes_before) {
   if (handover_.changes() == changes_before) return false;
   const uint64_t holder = handover_.holder();
   if (holder != holder_before) {
-    log_->info("control: {} -> {}", holder_before ? "viewer " + std::to_string(holder_before) : "nobody",
-               holder ? "viewer " + std::to_string(holder) : "nobody");
+    log_->info("control: {} -> {}", who(holder_before), who(holder));
     if (ViewerInput* old = viewer(holder_before)) old->lost_control();
     if (ViewerInput* now_holding = viewer(holder)) now_holding->gained_control();
   }
@@ -170,6 +179,7 @@ std::string Interaction::viewers_json(const ViewerInput& to) const {
     list.push_back({{"id", v->id()},
                     {"role", v->view_only() ? "view-only" : "full"},
                     {"name", v->name()},
+                    {"user", v->user()},
                     {"requesting", handover_.requesting(v->id())}});
   }
   return json_text(json{{"type", "viewers"},

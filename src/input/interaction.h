@@ -102,7 +102,9 @@ class Interaction {
   // A viewer's handle, to be dropped (or detached) when the viewer goes.
   // Sends the viewer its "interaction" message and the current cursor,
   // then every viewer the new list.
-  std::unique_ptr<ViewerInput> join(ViewerLink& link, ViewerPermissions permissions, uint64_t viewer_id);
+  // `user`: who signed in ("" when no one did by name), shown to everyone.
+  std::unique_ptr<ViewerInput> join(ViewerLink& link, ViewerPermissions permissions, uint64_t viewer_id,
+                                    std::string user = {});
   // Everything, or watching only (a view-only password).
   std::unique_ptr<ViewerInput> join(ViewerLink& link, bool view_only, uint64_t viewer_id);
 
@@ -153,6 +155,8 @@ class Interaction {
   bool rename(ViewerInput& v, std::string name);
   // Takes one of the viewer's action tokens.
   bool allow_action(ViewerInput& v);
+  // "viewer 3 (alice)", "viewer 3" or "nobody", for the log.
+  std::string who(uint64_t id) const;
   Time now() const;
   // After a handover call: releases what a viewer that lost control holds,
   // tells both, re-arms the timer and sends the list when anything moved

@@ -59,6 +59,8 @@ class ViewerInput {
 
   uint64_t id() const { return id_; }
   const std::string& name() const { return name_; }
+  // Who signed in ("" when no one did by name); set once at join.
+  const std::string& user() const { return user_; }
   // The name shown in the viewer list (checked by the caller). False when
   // this viewer renamed or acted on control too often (see Interaction::
   // kActionBurst): the name stays.
@@ -116,6 +118,7 @@ class ViewerInput {
   TokenBucket actions_{Interaction::kActionBurst, Interaction::kActionRefill};  // renames, control actions
   bool detached_ = false;
   std::string name_;
+  std::string user_;
   const char* bad_field_ = nullptr;
 };
 

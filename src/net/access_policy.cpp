@@ -192,8 +192,7 @@ AccessDecision basic_sign_in(const AccessSettings& s, const std::string& name, s
     } else {
       return wrong_password();
     }
-    d.user = name;
-    return d;
+    return d;  // one name shared by everyone who has the password: no one's
   }
   if (!s.users_file || !users) return wrong_password();
   SignInAnswer a = users(name, password);

@@ -63,8 +63,9 @@ struct AccessDecision {
   bool stale_cookie = false;  // the voxl_token cookie was wrong: clear it
   // 401: which scheme to name in WWW-Authenticate ("Basic" or "Bearer").
   std::string challenge;
-  // Who signed in: a users file's name, the built-in Basic user's, or ""
-  // (the token, or no credential needed); and what they may do (every
+  // Who signed in: a users file's name, or "" (the built-in Basic user,
+  // whose name everyone shares, the token, or no credential needed); and
+  // what they may do (every
   // right but for a view-only password or a users file's grant).
   std::string user;
   Rights rights;

@@ -120,6 +120,10 @@ test("the page signs in at the proxy and streams as that user", opts, async () =
     assert.equal(res.status(), 200, messages.join("\n"));
     await e2e.waitStreaming(page);
     assert.match(voxl.stderr(), /viewer \d+ connected as alice/);
+    // The panel's Viewers list names her as she signed in.
+    await e2e.waitInPage(page, () => /alice \(you\)/.test(document.getElementById("panel-viewers")?.textContent ?? ""), null, {
+      what: "alice in the panel's Viewers",
+    });
   } finally {
     await local.close();
   }

@@ -104,7 +104,7 @@ TEST_F(HandoverTest, OnlyTheHolderTypesAndARequestAndAGrantMoveControl) {
     EXPECT_EQ(last(*c, "viewers")["timeout_s"], 0);
   }
   const json list = last(*v_, "viewers")["viewers"];
-  EXPECT_EQ(list[0], (json{{"id", id(*a_)}, {"role", "full"}, {"name", ""}, {"requesting", false}}));
+  EXPECT_EQ(list[0], (json{{"id", id(*a_)}, {"role", "full"}, {"name", ""}, {"user", ""}, {"requesting", false}}));
   EXPECT_EQ(list[2]["role"], "view-only");
 
   // A lone first input takes control at once.

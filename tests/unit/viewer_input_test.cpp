@@ -9,6 +9,7 @@
 
 #include "base/base64.h"
 #include "fake_input_injector.h"
+#include "interaction_fakes.h"
 
 namespace voxl::input {
 namespace VOXL_TEST_FILE {
@@ -16,39 +17,9 @@ namespace VOXL_TEST_FILE {
 using json = nlohmann::json;
 using FakeInjector = voxl::testing::FakeInputInjector;
 
-struct FakeClipboard : Clipboard {
-  Listener listener;
-  std::vector<ClipboardContent> offered;
-  void set_listener(Listener l) override { listener = std::move(l); }
-  void set_lost_handler(std::function<void()>) override {}
-  bool offer(ClipboardContent c, std::string& error) override {
-    if (c.data.size() > 10) {
-      error = "too large";
-      return false;
-    }
-    offered.push_back(std::move(c));
-    return true;
-  }
-};
-
-struct FakeCursor : CursorSource {
-  std::function<void(const CursorImagePtr&)> listener;
-  CursorImagePtr now;
-  void set_listener(std::function<void(const CursorImagePtr&)> l) override { listener = std::move(l); }
-  CursorImagePtr current() const override { return now; }
-  void set_lost_handler(std::function<void()>) override {}
-};
-
-struct Link : ViewerLink {
-  std::vector<json> sent;
-  void send_control(std::string text) override { sent.push_back(json::parse(text)); }
-  std::vector<json> of(const std::string& type) const {
-    std::vector<json> r;
-    for (const auto& m : sent)
-      if (m["type"] == type) r.push_back(m);
-    return r;
-  }
-};
+using FakeClipboard = voxl::testing::FakeClipboard;
+using FakeCursor = voxl::testing::FakeCursor;
+using Link = voxl::testing::RecordingLink;
 
 CursorImagePtr cursor(uint64_t serial, uint8_t alpha) {
   auto c = std::make_shared<CursorImage>();
@@ -393,8 +364,8 @@ TEST_F(InteractionHandoverTest, ViewOnlyViewersCannotAskAndEveryoneSeesTheList) 
                         {"holder", 0},
                         {"timeout_s", 10},
                         {"viewers",
-                         {{{"id", 1}, {"role", "full"}, {"name", ""}, {"requesting", false}},
-                          {{"id", 3}, {"role", "view-only"}, {"name", ""}, {"requesting", false}}}},
+                         {{{"id", 1}, {"role", "full"}, {"name", ""}, {"user", ""}, {"requesting", false}},
+                          {{"id", 3}, {"role", "view-only"}, {"name", ""}, {"user", ""}, {"requesting", false}}}},
                         {"more", 0}}));
   a->rename("Ada");
   EXPECT_EQ(link3.of("viewers").back()["viewers"][0]["name"], "Ada");

@@ -88,7 +88,7 @@ void ViewerConnection::start(uint64_t id) {
   if (services_.metrics) services_.metrics->add(id_, [this] { return figures(); });
   services_.hub->add(this);
   if (services_.audio_hub) services_.audio_hub->add(this);
-  if (services_.interaction) input_ = services_.interaction->join(*this, grant_.input, id_);
+  if (services_.interaction) input_ = services_.interaction->join(*this, grant_.input, id_, grant_.user);
   send_settings();
   if (services_.resize)
     services_.resize->join(id_, view_only_, [this](std::string text) { send_control(std::move(text)); });

@@ -7,6 +7,12 @@
 import type { ControlRequest, ViewerEntry, ViewersMessage } from "../protocol/messages";
 import { button, el, section } from "./dom";
 
+// Who a viewer is: the name they signed in with, else the name they chose,
+// else their number.
+function shownName(v: ViewerEntry): string {
+  return v.user || v.name || `Viewer ${v.id}`;
+}
+
 export class ViewersSection {
   readonly element: HTMLElement;
   private readonly list: HTMLUListElement;
@@ -79,7 +85,7 @@ export class ViewersSection {
   private line(v: ViewerEntry, m: ViewersMessage, holding: boolean): HTMLLIElement {
     const li = el("li", { className: "viewer" });
     li.dataset.id = String(v.id);
-    const name = v.name || `Viewer ${v.id}`;
+    const name = shownName(v);
     li.appendChild(el("span", { className: "name", text: v.id === m.you ? `${name} (you)` : name }));
     li.appendChild(el("span", { className: "role", text: v.role }));
     if (v.id === m.holder) li.appendChild(el("span", { className: "badge control", text: "has control" }));
@@ -97,11 +103,13 @@ export class ViewersSection {
     if (me?.role !== "full") return "View-only: this viewer watches.";
     if (holding) return "You have control.";
     if (m.holder === 0) return "Nobody has control: the first to type or click takes it.";
+    const holder = m.viewers.find((v) => v.id === m.holder);
+    const who = holder && (holder.user || holder.name) ? shownName(holder) : "Another viewer";
     if (me.requesting) {
       const t = m.timeout_s > 0 ? ` (or after ${m.timeout_s} s without input from them)` : "";
-      return `Another viewer has control; you asked for it: it comes when they grant or release it${t}.`;
+      return `${who} has control; you asked for it: it comes when they grant or release it${t}.`;
     }
-    return this.refused ? "Another viewer has control: request it to type or click." : "Another viewer has control.";
+    return this.refused ? `${who} has control: request it to type or click.` : `${who} has control.`;
   }
 
   private control(action: ControlRequest["action"], to?: number): void {

@@ -233,7 +233,8 @@ export interface SettingsAppliedMessage {
 // rest counted in `more`. holder: the id of the full viewer that has the
 // keyboard and mouse, 0 for nobody; timeout_s: --control-timeout.
 export type ViewerRole = "full" | "view-only";
-export interface ViewerEntry { id: number; role: ViewerRole; name: string; requesting: boolean }
+// user: who signed in by name (a users file's user), "" or absent when no one did.
+export interface ViewerEntry { id: number; role: ViewerRole; name: string; user?: string; requesting: boolean }
 export interface ViewersMessage {
   type: "viewers";
   you: number;
@@ -437,5 +438,11 @@ function isId(v: unknown): v is number {
 function isViewerEntry(v: unknown): v is ViewerEntry {
   if (typeof v !== "object" || v === null) return false;
   const e = v as Record<string, unknown>;
-  return isId(e.id) && (e.role === "full" || e.role === "view-only") && typeof e.name === "string" && typeof e.requesting === "boolean";
+  return (
+    isId(e.id) &&
+    (e.role === "full" || e.role === "view-only") &&
+    typeof e.name === "string" &&
+    (e.user === undefined || typeof e.user === "string") &&
+    typeof e.requesting === "boolean"
+  );
 }
