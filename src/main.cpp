@@ -5,6 +5,7 @@
 #include <span>
 #include <string_view>
 
+#include "app/audit_verify_command.h"
 #include "app/config.h"
 #include "app/config_check.h"
 #include "app/daemon.h"
@@ -32,6 +33,8 @@ int report(const voxl::app::ParseOutcome& parsed) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc >= 2 && std::string_view(argv[1]) == "audit-verify")
+    return voxl::app::audit_verify_command(std::span<char* const>(argv + 2, size_t(argc - 2)));
   if (argc >= 2 && std::string_view(argv[1]) == "hash-password")
     return voxl::app::hash_password_command(std::span<char* const>(argv + 2, size_t(argc - 2)));
   const auto parsed = voxl::app::parse_command_line(argc, argv);

@@ -34,7 +34,8 @@ constexpr const char* kFooter =
     "VOXL_ over SELKIES_; an empty variable counts as unset. Secrets can stay off the command line\n"
     "(which every local user can read): give them in the environment or use the -file flags, which\n"
     "read the first line of a file.\n"
-    "voxl hash-password [NAME [RIGHTS]] writes a line for --users-file (see its --help).";
+    "voxl hash-password [NAME [RIGHTS]] writes a line for --users-file (see its --help).\n"
+    "voxl audit-verify FILE... checks an --audit-log file's chain of hashes.";
 
 constexpr int kRefused = 2;
 

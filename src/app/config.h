@@ -77,6 +77,10 @@ struct Config {
   // Named users with password hashes and rights (net/users_file.h); empty:
   // none. Read by UsersWiring, not here.
   std::string users_file;
+  // The audit trail (--audit-log); empty: none. Rotated past
+  // audit_rotate_mb.
+  std::string audit_log;
+  int audit_rotate_mb = 64;
   int max_connections = 256;  // open HTTP and WebSocket connections at once
   // Of those, from one remote address: half, since an agent runs many
   // requests at once and a NAT puts many users behind one address.

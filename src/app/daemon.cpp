@@ -6,6 +6,8 @@
 #include <csignal>
 #include <memory>
 
+#include <nlohmann/json.hpp>
+
 #include "app/agent_wiring.h"
 #include "app/files_wiring.h"
 #include "app/audio_wiring.h"
@@ -16,6 +18,8 @@
 #include "app/window_rounding_wiring.h"
 #include "app/server_wiring.h"
 #include "app/users_wiring.h"
+#include "app/version.h"
+#include "audit/audit_log.h"
 #include "app/video_wiring.h"
 #include "input/interaction.h"
 #include "platform/console_close.h"
@@ -60,6 +64,22 @@ const char* signal_name(int sig) {
   }
 }
 
+// --audit-log: the trail, or null without the flag.
+std::unique_ptr<audit::AuditLog> open_audit_log(const Config& config, const Logger& log) {
+  if (config.audit_log.empty()) return nullptr;
+  audit::AuditOptions o;
+  o.path = config.audit_log;
+  o.rotate_bytes = uint64_t(config.audit_rotate_mb) << 20;
+  auto trail = std::make_unique<audit::AuditLog>(std::move(o), log);
+  log->info("audit log: {} (rotated past {} MB; voxl audit-verify checks it)", config.audit_log, config.audit_rotate_mb);
+  return trail;
+}
+
+AuditSink audit_sink(audit::AuditLog* trail) {
+  if (!trail) return {};
+  return [trail](std::string event, nlohmann::json fields) { trail->record(std::move(event), std::move(fields)); };
+}
+
 #ifdef SIGHUP
 // Each SIGHUP reads the users file again, until the set is cancelled.
 void wait_for_reloads(asio::signal_set& reloads, UsersWiring& users) {
@@ -86,18 +106,23 @@ int run_daemon(const Config& config, const Logger& log) {
   // before the desktop (a mistake in it costs no display), the desktop
   // before the parts that use it.
   asio::io_context io(1);
-  // Before the desktop: a users file that cannot be used stops voxl first.
-  UsersWiring users(config, io, log);
+  // Before the desktop: an audit log or a users file that cannot be used
+  // stops voxl first.
+  const std::unique_ptr<audit::AuditLog> trail = open_audit_log(config, log);
+  const AuditSink audit = audit_sink(trail.get());
+  if (audit) audit("start", nlohmann::json{{"version", kVersion}, {"addr", config.addr}, {"port", config.port}});
+  UsersWiring users(config, io, log, audit);
   auto desktop = platform::make_desktop_environment(desktop_options(config), log);
   VideoWiring video(config, io, log);
   AudioWiring audio(config, io, *desktop, log);
-  InputWiring input(config, io, *desktop, log);
+  InputWiring input(config, io, *desktop, log, audit);
   AgentWiring agents(config, io, *desktop, video.hub(), input.interaction(), log);
   ResizeWiring resize(config, io, *desktop, log);
   WindowRoundingWiring rounding(config, io, *desktop, log);
   FilesWiring files(config, io, log);
-  auto server = start_server(config, io, video, audio, input, agents, files, users, resize.controller(), log);
-  auto metrics_server = start_metrics_server(config, io, video, agents, *server, log);
+  auto server =
+      start_server(config, io, video, audio, input, agents, files, users, resize.controller(), log, audit, trail.get());
+  auto metrics_server = start_metrics_server(config, io, video, agents, *server, log, trail.get());
   asio::signal_set signals(io, SIGINT, SIGTERM);
 #ifdef SIGHUP
   // A terminal or ssh session that ends: stop as cleanly (the desktop's
@@ -156,6 +181,7 @@ int run_daemon(const Config& config, const Logger& log) {
   reloads.cancel();
 #endif
   drain(io, log);
+  if (audit) audit("stop", nlohmann::json{{"exit_code", exit_code}});
   return exit_code;
 }
 

@@ -258,6 +258,13 @@ void declare_access(FlagSet& f, Config& c) {
          "named users who sign in with Basic auth, with their password hashes and rights (voxl hash-password "
          "writes the lines); read again on SIGHUP and when it changes",
          c.users_file);
+  f.text("--audit-log", "FILE",
+         "append one JSON line per event (sign-ins and their failures, viewers connecting and leaving, control "
+         "handed over, clipboard transfers), each chained to the one before by a hash (voxl audit-verify FILE "
+         "checks it)",
+         c.audit_log);
+  f.integer("--audit-rotate-mb", "MB", "rotate the audit log past this size (FILE.1 ... FILE.10 kept)", 1, 1 << 20,
+            c.audit_rotate_mb);
   f.boolean("--insecure-no-auth", "beyond loopback without basic auth, need no token: anyone who reaches the "
             "port controls the desktop", c.insecure_no_auth);
   f.value("--allowed-origins", "LIST",

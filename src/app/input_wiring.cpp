@@ -75,7 +75,7 @@ struct InputWiring::ControlTimer {
 };
 
 InputWiring::InputWiring(const Config& config, boost::asio::io_context& io, platform::DesktopEnvironment& desktop,
-                         const Logger& log)
+                         const Logger& log, AuditSink audit)
     : injector_(recovering_injector(desktop, log)),
       cursor_(recovering_cursor(io, desktop, log)),
       clipboard_(recovering_clipboard(config, io, desktop, log)),
@@ -88,6 +88,7 @@ InputWiring::InputWiring(const Config& config, boost::asio::io_context& io, plat
     });
   };
   hooks.post = [&io](std::function<void()> f) { boost::asio::post(io, std::move(f)); };
+  hooks.audit = std::move(audit);
   interaction_ = std::make_unique<input::Interaction>(injector_.get(), clipboard_.get(), cursor_.get(),
                                                       interaction_settings(config), log, std::move(hooks));
 }

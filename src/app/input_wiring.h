@@ -15,6 +15,7 @@
 
 #include <memory>
 
+#include "base/audit_sink.h"
 #include "app/config.h"
 #include "base/logging.h"
 
@@ -35,8 +36,9 @@ namespace voxl::app {
 
 class InputWiring {
  public:
+  // `audit` hears of control handed over and clipboard transfers.
   InputWiring(const Config& config, boost::asio::io_context& io, platform::DesktopEnvironment& desktop,
-              const Logger& log);
+              const Logger& log, AuditSink audit = {});
   ~InputWiring();
   InputWiring(const InputWiring&) = delete;
   InputWiring& operator=(const InputWiring&) = delete;

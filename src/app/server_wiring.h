@@ -13,8 +13,13 @@
 #include <memory>
 
 #include "app/config.h"
+#include "base/audit_sink.h"
 #include "base/logging.h"
 #include "net/server.h"
+
+namespace voxl::audit {
+class AuditLog;
+}
 
 namespace voxl::app {
 
@@ -30,7 +35,8 @@ class UsersWiring;
 std::unique_ptr<net::Server> start_server(const Config& config, boost::asio::io_context& io, VideoWiring& video,
                                           AudioWiring& audio, InputWiring& input, AgentWiring& agents,
                                           FilesWiring& files, UsersWiring& users, stream::ResizeController* resize,
-                                          const Logger& log);
+                                          const Logger& log, const AuditSink& audit = {},
+                                          const audit::AuditLog* trail = nullptr);
 
 // --metrics-addr: a second listener serving /metrics (the application's
 // figures and `main`'s) and the probes without credentials; null when the
@@ -38,6 +44,6 @@ std::unique_ptr<net::Server> start_server(const Config& config, boost::asio::io_
 // and destroyed with the main server.
 std::unique_ptr<net::Server> start_metrics_server(const Config& config, boost::asio::io_context& io,
                                                   VideoWiring& video, AgentWiring& agents, const net::Server& main,
-                                                  const Logger& log);
+                                                  const Logger& log, const audit::AuditLog* trail = nullptr);
 
 }  // namespace voxl::app

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "app/config.h"
+#include "base/audit_sink.h"
 #include "base/logging.h"
 
 namespace voxl::net {
@@ -30,7 +31,8 @@ namespace voxl::app {
 class UsersWiring {
  public:
   // Throws std::runtime_error with the reason the users file cannot be used.
-  UsersWiring(const Config& config, boost::asio::io_context& io, Logger log);
+  // `audit` hears of sign-ins checked and of readings of the file.
+  UsersWiring(const Config& config, boost::asio::io_context& io, Logger log, AuditSink audit = {});
   ~UsersWiring();
   UsersWiring(const UsersWiring&) = delete;
   UsersWiring& operator=(const UsersWiring&) = delete;
@@ -43,6 +45,7 @@ class UsersWiring {
  private:
   const Config& config_;
   Logger log_;
+  AuditSink audit_;
   std::string last_text_error_;  // the last failed reading's error, said once
   std::unique_ptr<net::SignIns> sign_ins_;
   std::unique_ptr<platform::FileWatch> watch_;  // last: stopped first

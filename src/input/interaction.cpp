@@ -134,6 +134,12 @@ bool Interaction::rename(ViewerInput& v, std::string name) {
   return true;
 }
 
+std::string Interaction::user_of(uint64_t id) const {
+  for (const ViewerInput* v : viewers_)
+    if (v->id() == id) return v->user();
+  return "";
+}
+
 std::string Interaction::who(uint64_t id) const {
   if (id == 0) return "nobody";
   const std::string viewer_n = "viewer " + std::to_string(id);
@@ -149,6 +155,9 @@ bool Interaction::settle(uint64_t holder_before, uint64_t changes_before) {
   const uint64_t holder = handover_.holder();
   if (holder != holder_before) {
     log_->info("control: {} -> {}", who(holder_before), who(holder));
+    if (hooks_.audit)
+      hooks_.audit("control", json{{"from", holder_before}, {"from_user", user_of(holder_before)},
+                                   {"to", holder}, {"to_user", user_of(holder)}});
     if (ViewerInput* old = viewer(holder_before)) old->lost_control();
     if (ViewerInput* now_holding = viewer(holder)) now_holding->gained_control();
   }
@@ -270,6 +279,8 @@ void Interaction::on_copied(const ClipboardContent& c) {
       ++sent;
     }
   log_->debug("clipboard: the desktop copied {} bytes of {}; sent to {} viewer(s)", c.data.size(), c.mime, sent);
+  if (hooks_.audit && sent > 0)
+    hooks_.audit("clipboard", json{{"direction", "out"}, {"mime", c.mime}, {"bytes", c.data.size()}, {"viewers", sent}});
 }
 
 void Interaction::on_refused(const std::string& message) {

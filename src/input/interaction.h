@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "base/geometry.h"
+#include "base/audit_sink.h"
 #include "base/logging.h"
 #include "input/viewer_permissions.h"
 #include "base/token_bucket.h"
@@ -76,6 +77,9 @@ struct InteractionHooks {
   // Runs `f` once on the loop thread after the current handler (asio
   // post); empty: `f` runs at once (each change sends the list).
   std::function<void(std::function<void()> f)> post{};
+  // The audit trail: control handed over, clipboard transfers (their size
+  // and type, never their content). Empty: none.
+  AuditSink audit{};
 };
 
 // How a viewer session is reached; implemented by the session.
@@ -157,6 +161,8 @@ class Interaction {
   bool allow_action(ViewerInput& v);
   // "viewer 3 (alice)", "viewer 3" or "nobody", for the log.
   std::string who(uint64_t id) const;
+  std::string user_of(uint64_t id) const;  // "" when none, or gone
+  const AuditSink& audit() const { return hooks_.audit; }
   Time now() const;
   // After a handover call: releases what a viewer that lost control holds,
   // tells both, re-arms the timer and sends the list when anything moved

@@ -317,8 +317,12 @@ void ViewerInput::on_clipboard(const json& m) {
     return;
   }
   std::string error;
+  const std::string mime_of = content.mime;
+  const size_t bytes = content.data.size();
   if (!cb->offer(std::move(content), error))
-    send_control(json_text(json{{"type", "clipboard_error"}, {"message", error}}));
+    return send_control(json_text(json{{"type", "clipboard_error"}, {"message", error}}));
+  if (const AuditSink& audit = owner_.audit())
+    audit("clipboard", json{{"direction", "in"}, {"mime", mime_of}, {"bytes", bytes}, {"viewer", id_}, {"user", user_}});
 }
 
 void ViewerInput::release_all() {

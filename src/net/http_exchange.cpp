@@ -183,7 +183,7 @@ void HttpExchange::sign_in(RouteOutcome& r) {
   // (for a fraction of a second; a check dropped unrun lets it go).
   std::shared_ptr<void> hold = transport_.lifetime().lock();
   if (!hold) return abort();
-  const bool queued = ctx_.sign_ins->check(r.user, r.password, [this, hold = std::move(hold), check] {
+  const bool queued = ctx_.sign_ins->check(r.user, r.password, r.address, [this, hold = std::move(hold), check] {
     guarded("routing a request", 500, [&] { signed_in(check); });
   });
   if (!queued) busy("too many sign-ins are being checked");

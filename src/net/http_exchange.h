@@ -111,6 +111,7 @@ struct RouteOutcome {
   // same request is routed again.
   std::string user;
   std::string password;
+  std::string address;  // the client's, for the audit trail
 };
 
 class HttpExchange;

@@ -9,6 +9,8 @@
 #include <iterator>
 #include <optional>
 
+#include <nlohmann/json.hpp>
+
 #include "base/json_text.h"
 #include "net/embedded_assets.h"
 #include "net/forwarded.h"
@@ -209,6 +211,15 @@ bool count_refusal(const Request& req, SessionContext& ctx, const AccessDecision
     return false;
   }
   ++ctx.auth_failures;
+  if (ctx.settings.audit) {
+    const auto it = req.find(http::field::authorization);
+    const auto basic = it == req.end() ? std::nullopt
+                                       : parse_basic_auth(std::string_view(it->value().data(), it->value().size()));
+    ctx.settings.audit("sign_in_failed", nlohmann::json{{"address", remote},
+                                                        {"user", basic ? basic->first.substr(0, 64) : ""},
+                                                        {"request", what},
+                                                        {"reason", d.reason}});
+  }
   const auto f = ctx.auth_throttle.record_failure(remote, ctx.now());
   if (f.log)
     ctx.log->warn("refused {} from {}: {} ({} failed attempt{} from there since the last such line{})", what,
@@ -275,8 +286,9 @@ NamedUserLookup named_lookup(SessionContext& ctx) {
 }
 
 // The request waits for its sign-in to be checked.
-Routed sign_in_pending(AccessDecision& d) {
+Routed sign_in_pending(AccessDecision& d, const RequestOrigin& seen) {
   Routed r;
+  r.address = seen.remote;
   r.sign_in_pending = true;
   r.user = std::move(d.user);
   r.password = std::move(d.password);
@@ -298,7 +310,7 @@ Routed stream_check_reply(const Request& req, SessionContext& ctx, const Request
     return r;
   }
   AccessDecision d = check_access(ctx.settings.access, facts, users_lookup(ctx), named_lookup(ctx));
-  if (d.sign_in_pending) return sign_in_pending(d);
+  if (d.sign_in_pending) return sign_in_pending(d, seen);
   const StreamCheck c = stream_check(ctx.settings.access, facts, d);
   if (d.status != 200) r.close = count_refusal(req, ctx, d, seen.remote);
   EndpointReply e;
@@ -327,9 +339,10 @@ void write_server_metrics(const SessionContext& ctx, MetricsText& m) {
   m.sample("voxl_auth_failures_total", double(ctx.auth_failures));
 }
 
-stream::ViewerGrant viewer_grant(const std::string& user, Rights rights) {
+stream::ViewerGrant viewer_grant(const std::string& user, Rights rights, const std::string& address) {
   stream::ViewerGrant g;
   g.user = user;
+  g.address = address;
   g.input.control = role_of(rights) == Role::kFull;
   g.input.clipboard_in = rights.has(Right::kClipboardIn);
   g.input.clipboard_out = rights.has(Right::kClipboardOut);
@@ -402,12 +415,13 @@ Routed route_request(Request& req, SessionContext& ctx, const std::string& remot
       facts.proxy_user = user;
   if (checking) return stream_check_reply(req, ctx, facts, seen);
   AccessDecision d = check_access(ctx.settings.access, facts, users_lookup(ctx), named_lookup(ctx));
-  if (d.sign_in_pending) return sign_in_pending(d);
+  if (d.sign_in_pending) return sign_in_pending(d, seen);
   if (d.status != 200) return refused(req, ctx, d, seen);
   if (d.credential != Credential::kNone && ctx.auth_throttle.size() > 0) ctx.auth_throttle.record_success(seen.remote);
   Routed r;
   r.user = d.user;
   r.rights = d.rights;
+  r.address = seen.remote;
   if (upgrade) {
     r.upgrade = true;
     r.role = d.role;

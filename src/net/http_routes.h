@@ -32,6 +32,7 @@ struct Routed {
   // check `user` and `password`, then routes the same request again.
   bool sign_in_pending = false;
   std::string password;
+  std::string address;  // the client's (behind a trusted proxy, the one it names)
   // A permitted request for a path in ctx.settings.endpoints with an allowed
   // method: the session calls endpoint->handle(call, ...). `call` has the
   // request's headers (names in lower case) and the remote address.
@@ -54,7 +55,7 @@ Routed route_request(Request& req, SessionContext& ctx, const std::string& remot
 void write_server_metrics(const SessionContext& ctx, MetricsText& out);
 
 // What a viewer signed in as `user` with `rights` may do.
-stream::ViewerGrant viewer_grant(const std::string& user, Rights rights);
+stream::ViewerGrant viewer_grant(const std::string& user, Rights rights, const std::string& address);
 
 // For requests that could not even be parsed: 400, connection closes.
 Response bad_request_response(const std::string& why);

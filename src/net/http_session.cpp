@@ -125,9 +125,10 @@ class HttpSession final : public ClosableSession,
       out.kind = RouteOutcome::Kind::kSignIn;
       out.user = std::move(r.user);
       out.password = std::move(r.password);
+      out.address = std::move(r.address);
     } else if (r.upgrade) {
       out.kind = RouteOutcome::Kind::kUpgrade;
-      grant_ = viewer_grant(r.user, r.rights);
+      grant_ = viewer_grant(r.user, r.rights, r.address);
     } else if (r.endpoint) {
       out.kind = RouteOutcome::Kind::kEndpoint;
       out.endpoint = r.endpoint;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "base/audit_sink.h"
 #include "base/metrics_text.h"
 #include "net/access_policy.h"
 #include "net/endpoint.h"
@@ -33,6 +34,8 @@ struct ServerSettings {
   // The header in which such a proxy names the signed-in user
   // (--proxy-user-header); empty: none.
   std::string proxy_user_header;
+  // The audit trail (--audit-log): sign-ins and their failures. Empty: none.
+  AuditSink audit;
   // /metrics: the server's own figures are added to what this writes.
   std::function<void(MetricsText&)> metrics;
   // /readyz: why the server cannot serve a picture now, or nullopt when it

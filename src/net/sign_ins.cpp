@@ -68,8 +68,11 @@ void SignIns::keep(const std::string& key, Answer answer, Clock::time_point now)
   order_.push_back(key);
 }
 
-bool SignIns::check(std::string_view name, std::string_view password, std::function<void()> done) {
+bool SignIns::check(std::string_view name, std::string_view password, std::string_view address,
+                    std::function<void()> done) {
   Job job;
+  job.name = std::string(name.substr(0, 64));
+  job.address = std::string(address);
   job.digest = digest(name, password);
   job.password = std::string(password);
   job.generation = generation_;
@@ -91,8 +94,10 @@ void SignIns::serve(Job& job) {
   sodium_memzero(job.password.data(), job.password.size());
   Answer answer = matches ? std::move(job.granted) : Answer{Verdict::kRefused, {}, {}};
   post_([this, alive = alive_, digest = std::move(job.digest), answer = std::move(answer),
-         generation = job.generation, done = std::move(job.done)]() mutable {
+         generation = job.generation, done = std::move(job.done), name = std::move(job.name),
+         address = std::move(job.address)]() mutable {
     if (!*alive) return;
+    if (checked_) checked_(answer, name, address);
     if (generation == generation_) keep(digest, std::move(answer), Clock::now());
     if (done) done();
   });

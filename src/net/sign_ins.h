@@ -51,7 +51,10 @@ class SignIns {
   Answer named(std::string_view name) const;
   // Checks them and calls `done` on the loop with the verdict kept for
   // lookup(). False when kMaxWaiting checks wait already (nothing is kept).
-  bool check(std::string_view name, std::string_view password, std::function<void()> done);
+  bool check(std::string_view name, std::string_view password, std::string_view address, std::function<void()> done);
+  // Told each verdict reached (on the loop), for the audit trail.
+  using Checked = std::function<void(const Answer& answer, const std::string& name, const std::string& address)>;
+  void on_checked(Checked checked) { checked_ = std::move(checked); }
   // New users: every verdict is forgotten; checks under way are dropped.
   void set_users(std::shared_ptr<const Users> users);
   const Users& users() const { return *users_; }
@@ -61,6 +64,8 @@ class SignIns {
     std::string digest;
     std::string hash;  // empty: no such user (a check of the same cost runs)
     std::string password;
+    std::string name;
+    std::string address;
     Answer granted;
     uint64_t generation = 0;
     std::function<void()> done;
@@ -77,6 +82,7 @@ class SignIns {
   Post post_;
   std::string key_;
   uint64_t generation_ = 0;
+  Checked checked_;
   std::unordered_map<std::string, Kept> kept_;
   std::deque<std::string> order_;  // oldest first, for eviction
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);

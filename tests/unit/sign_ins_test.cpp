@@ -32,7 +32,7 @@ class SignInsTest : public ::testing::Test {
   // Checks and waits for the verdict to come back to the loop.
   SignIns::Answer checked(std::string_view name, std::string_view password) {
     bool done = false;
-    EXPECT_TRUE(sign_ins_.check(name, password, [&] { done = true; }));
+    EXPECT_TRUE(sign_ins_.check(name, password, "192.0.2.1", [&] { done = true; }));
     EXPECT_TRUE(loop_.run_one());
     EXPECT_TRUE(done);
     return sign_ins_.lookup(name, password, SignIns::Clock::now());
@@ -68,7 +68,7 @@ TEST_F(SignInsTest, WrongPasswordsUnknownNamesAndNoPasswordAreRefusedForAWhile) 
 TEST_F(SignInsTest, NewUsersForgetEveryVerdictAndTheChecksUnderWay) {
   ASSERT_EQ(checked("alice", "alice's secret").verdict, SignIns::Verdict::kGranted);
   bool done = false;
-  ASSERT_TRUE(sign_ins_.check("alice", "alice's secreT", [&] { done = true; }));
+  ASSERT_TRUE(sign_ins_.check("alice", "alice's secreT", "192.0.2.1", [&] { done = true; }));
   sign_ins_.set_users(std::make_shared<const Users>());
   EXPECT_EQ(sign_ins_.lookup("alice", "alice's secret", SignIns::Clock::now()).verdict, SignIns::Verdict::kUnknown);
   ASSERT_TRUE(loop_.run_one());

@@ -75,6 +75,9 @@ void ViewerConnection::start(uint64_t id) {
   id_ = id;
   services_.log->info("viewer {} connected{}{}", id_, grant_.user.empty() ? "" : " as " + grant_.user,
                       view_only_ ? " (view only)" : "");
+  if (services_.audit)
+    services_.audit("connect", json{{"viewer", id_}, {"user", grant_.user}, {"address", grant_.address},
+                                    {"role", view_only_ ? "view-only" : "full"}});
   send_control(json_text(json{{"type", "hello"},
                               {"version", kProtocolVersion},
                               {"server", "voxl 0.1.0"},
@@ -95,6 +98,7 @@ void ViewerConnection::start(uint64_t id) {
 }
 
 void ViewerConnection::leave() {
+  if (joined_ && services_.audit) services_.audit("leave", json{{"viewer", id_}, {"user", grant_.user}});
   if (joined_ && services_.metrics) services_.metrics->remove(id_);
   if (joined_) services_.hub->remove(this);
   if (joined_ && services_.audio_hub) services_.audio_hub->remove(this);

@@ -11,6 +11,7 @@ namespace voxl::stream {
 
 struct ViewerGrant {
   std::string user;  // a signed-in user's name; "" for the token, or no credential needed
+  std::string address;  // where the viewer connects from (a trusted proxy's client)
   input::ViewerPermissions input;
   bool files = true;  // may use the Files panel (one direction at least)
 

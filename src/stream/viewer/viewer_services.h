@@ -11,6 +11,7 @@
 #include <functional>
 #include <string>
 
+#include "base/audit_sink.h"
 #include "base/logging.h"
 #include "stream/fanout/stream_figures.h"
 #include "stream/viewer/bitrate_controller.h"
@@ -34,6 +35,8 @@ class ViewerMetrics;
 struct ViewerServices {
   Hub* hub = nullptr;  // not null once a connection is made with these
   Logger log = {};
+  // The audit trail: viewers connecting and leaving. Empty: none.
+  AuditSink audit = {};
   std::function<StreamFigures()> stream_figures = {};  // made into JSON at the edge (to_json); may be empty
   int max_fps = 60;
   BitrateLimits bitrate = {};
