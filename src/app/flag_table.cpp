@@ -260,8 +260,8 @@ void declare_access(FlagSet& f, Config& c) {
          c.users_file);
   f.text("--audit-log", "FILE",
          "append one JSON line per event (sign-ins and their failures, viewers connecting and leaving, control "
-         "handed over, clipboard transfers), each chained to the one before by a hash (voxl audit-verify FILE "
-         "checks it)",
+         "handed over, clipboard transfers, agents' actions, uploads, downloads and recordings), each chained to "
+         "the one before by a hash (voxl audit-verify FILE checks it)",
          c.audit_log);
   f.integer("--audit-rotate-mb", "MB", "rotate the audit log past this size (FILE.1 ... FILE.10 kept)", 1, 1 << 20,
             c.audit_rotate_mb);

@@ -285,6 +285,7 @@ net::EndpointTable agent_endpoints(AgentServices services) {
   t["/screenshot"] = {{"GET"}, bind(screenshot)};
   t["/wait"] = {{"GET"}, bind(wait)};
   t["/record"] = {{"GET"}, bind(record)};
+  t["/record"].audit_reads = true;
   t["/record/start"] = {{"POST"}, bind(record_start)};
   t["/record/stop"] = {{"POST"}, bind(record_stop)};
   t["/input"] = {{"POST"}, bind(input_actions)};

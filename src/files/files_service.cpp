@@ -130,6 +130,7 @@ net::EndpointTable FilesService::endpoints() {
   t["/files"] = {{"GET"}, bind(&State::caps)};
   t["/files/list"] = {{"GET"}, bind(&State::list)};
   t["/files/download"] = {{"GET", "HEAD"}, bind(&State::download)};
+  t["/files/download"].audit_reads = true;
   net::Endpoint up{{"POST", "PUT", "GET", "DELETE"}, bind(&State::upload)};
   up.max_body = size_t(state_->options.chunk_bytes);
   t["/files/upload"] = std::move(up);

@@ -93,6 +93,10 @@ struct Endpoint {
   // The largest request body taken; a longer one is answered 413 and the
   // connection closes.
   size_t max_body = 64 * 1024;
+  // Every call that may change something (not GET, HEAD or OPTIONS) is
+  // recorded in the audit trail; with this, reads too (what they take away
+  // from the desktop: a download, a recording).
+  bool audit_reads = false;
 };
 
 using EndpointTable = std::map<std::string, Endpoint>;  // by exact path

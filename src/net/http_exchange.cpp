@@ -208,6 +208,14 @@ void HttpExchange::busy(const std::string& why) {
 // nobody.
 void HttpExchange::call_endpoint(const Endpoint& e, EndpointRequest& call) {
   const uint64_t token = ++calls_;
+  const bool reads = call.method == "GET" || call.method == "HEAD" || call.method == "OPTIONS";
+  audit_call_.reset();
+  if (ctx_.settings.audit && (!reads || e.audit_reads))
+    audit_call_ = nlohmann::json{{"user", call.user},
+                                 {"address", call.remote_address},
+                                 {"method", call.method},
+                                 {"path", call.path},
+                                 {"query", call.query.substr(0, 512)}};
   state_ = State::kPending;
   std::weak_ptr<void> alive = transport_.lifetime();
   CancelFn cancel = e.handle(call, [this, alive = std::move(alive), token](EndpointReply reply) {
@@ -226,6 +234,11 @@ void HttpExchange::on_reply(uint64_t call, EndpointReply reply) {
 
 void HttpExchange::answered(EndpointReply reply) {
   cancel_ = nullptr;
+  if (audit_call_) {
+    (*audit_call_)["status"] = reply.status;
+    ctx_.settings.audit("request", std::move(*audit_call_));
+    audit_call_.reset();
+  }
   if (watching_) {
     // The answer goes out once the read in flight has given up.
     state_ = State::kAnswerHeld;
@@ -326,6 +339,14 @@ void HttpExchange::hang_up() {
 }
 
 void HttpExchange::cancel_endpoint() noexcept {
+  if (audit_call_) {
+    try {
+      (*audit_call_)["status"] = "cancelled";  // the client left, or the server stopped
+      ctx_.settings.audit("request", std::move(*audit_call_));
+    } catch (...) {
+    }
+    audit_call_.reset();
+  }
   if (auto cancel = std::exchange(cancel_, nullptr)) {
     try {
       cancel();

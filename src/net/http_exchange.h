@@ -39,6 +39,8 @@
 #include <optional>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "base/rate_limit.h"
 #include "net/endpoint.h"
 #include "net/session_context.h"
@@ -264,6 +266,9 @@ class HttpExchange {
   int sign_in_checks_ = 0;  // of the request being routed
   CancelFn cancel_;         // the pending endpoint's
   std::optional<EndpointReply> held_;  // kAnswerHeld
+  // The pending call's line for the audit trail, finished with the answer's
+  // status; null when it is not recorded.
+  std::optional<nlohmann::json> audit_call_;
   bool close_after_stream_ = false;    // kStreamEnded: what follows
 };
 

@@ -88,6 +88,10 @@ TEST_F(AuditTest, WhatPeopleDidIsChainedAndAnEditIsFound) {
       return false;
     })) << viewer.status();
   }
+  // An agent's action: who, what and how it ended; never the typed text.
+  const HttpAnswer typed = call("POST", "/input", R"({"type":"type","text":"secret typing"})",
+                                {{"Authorization", basic_authorization("alice", "alice-pw")}});
+  EXPECT_EQ(typed.status, 200) << typed.body;
   ASSERT_EQ(voxl_->stop(), 0) << voxl_->log();
 
   const auto [verified, code] = run("'" VOXL_BINARY "' audit-verify '" + log + "'");
@@ -107,6 +111,11 @@ TEST_F(AuditTest, WhatPeopleDidIsChainedAndAnEditIsFound) {
   whole << std::ifstream(log).rdbuf();
   EXPECT_EQ(whole.str().find("copied text"), std::string::npos) << "the clipboard's content is never recorded";
   EXPECT_EQ(whole.str().find("alice-pw"), std::string::npos);
+  ASSERT_EQ(events("request").size(), 1u);
+  EXPECT_EQ(events("request")[0].value("path", ""), "/input");
+  EXPECT_EQ(events("request")[0].value("user", ""), "alice");
+  EXPECT_EQ(events("request")[0].value("status", 0), 200);
+  EXPECT_EQ(whole.str().find("secret typing"), std::string::npos) << "typed text is never recorded";
 
   // An edit: the verifier names the line and fails.
   std::string text = whole.str();

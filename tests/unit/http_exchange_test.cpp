@@ -330,3 +330,50 @@ TEST_F(HttpExchangeTest, AFailedWriteEndsTheConnection) {
 
 }  // namespace
 }  // namespace voxl::net
+
+namespace voxl::net {
+namespace VOXL_TEST_FILE {
+
+// The audit trail hears of each call that may change something, with the
+// answer's status, or that it was cancelled; a plain read is not recorded.
+TEST_F(HttpExchangeTest, CallsThatMayChangeSomethingAreAuditedWithTheirOutcome) {
+  std::vector<std::pair<std::string, nlohmann::json>> heard;
+  ctx_.settings.audit = [&](std::string event, nlohmann::json fields) { heard.emplace_back(event, fields); };
+  auto& t = open();
+  wait_.at_once = text(200, "now");
+  t.header_arrives("/wait");
+  t.next_route.kind = RouteOutcome::Kind::kEndpoint;
+  t.next_route.endpoint = &ctx_.settings.endpoints.at("/wait");
+  t.next_route.call.method = "POST";
+  t.next_route.call.path = "/wait";
+  t.next_route.call.user = "alice";
+  t.body_arrives();
+  ASSERT_EQ(heard.size(), 1u);
+  EXPECT_EQ(heard[0].first, "request");
+  EXPECT_EQ(heard[0].second["status"], 200);
+  EXPECT_EQ(heard[0].second["user"], "alice");
+  EXPECT_EQ(heard[0].second["method"], "POST");
+  t.written();
+
+  wait_.at_once.reset();
+  t.header_arrives("/wait");
+  t.next_route.kind = RouteOutcome::Kind::kEndpoint;
+  t.next_route.endpoint = &ctx_.settings.endpoints.at("/wait");
+  t.next_route.call.method = "POST";
+  t.body_arrives();
+  t.watch_ends(WatchEnd::kGone);  // the client leaves before the answer
+  ASSERT_EQ(heard.size(), 2u);
+  EXPECT_EQ(heard[1].second["status"], "cancelled");
+
+  auto& reads = open();
+  reads.header_arrives("/wait");
+  reads.next_route.kind = RouteOutcome::Kind::kEndpoint;
+  reads.next_route.endpoint = &ctx_.settings.endpoints.at("/wait");
+  reads.next_route.call.method = "GET";
+  wait_.at_once = text(200, "now");
+  reads.body_arrives();
+  EXPECT_EQ(heard.size(), 2u) << "a plain read is not recorded";
+}
+
+}  // namespace VOXL_TEST_FILE
+}  // namespace voxl::net
