@@ -179,6 +179,18 @@ AccessDecision wrong_password() {
   return f;
 }
 
+// A users file's user, granted: signed in with their rights, or refused
+// when those do not include seeing the desktop.
+AccessDecision signed_in_as(SignInAnswer a) {
+  if (!a.rights.has(Right::kView))
+    return refuse(403, Refusal::kRights, "the user " + a.name + " may not view this desktop (the users file "
+                                             "grants them no 'view')");
+  AccessDecision d;
+  d.user = std::move(a.name);
+  d.rights = a.rights;
+  return d;
+}
+
 // A Basic sign-in: the built-in user (--enable-basic-auth) by its name,
 // any other name by the users file.
 AccessDecision basic_sign_in(const AccessSettings& s, const std::string& name, std::string& password,
@@ -206,29 +218,18 @@ AccessDecision basic_sign_in(const AccessSettings& s, const std::string& name, s
       return d;
     case SignInAnswer::Verdict::kGranted: break;
   }
-  if (!a.rights.has(Right::kView))
-    return refuse(403, Refusal::kRights, "the user " + a.name + " may not view this desktop (the users file "
-                                             "grants them no 'view')");
-  d.user = std::move(a.name);
-  d.rights = a.rights;
-  return d;
+  return signed_in_as(std::move(a));
 }
 
 // A user named by a trusted proxy: in the users file, or refused. Not a
 // failed attempt: the proxy, not the client, chose the name.
 AccessDecision proxy_sign_in(const AccessSettings& s, std::string_view name, const NamedUserLookup& named) {
   const std::string shown(name.substr(0, std::min<size_t>(name.size(), 64)));
-  const SignInAnswer a = s.users_file && named ? named(trim_ows(name)) : SignInAnswer{};
+  SignInAnswer a = s.users_file && named ? named(trim_ows(name)) : SignInAnswer{};
   if (a.verdict != SignInAnswer::Verdict::kGranted)
     return refuse(403, Refusal::kRights, "the proxy in front of voxl signed in '" + shown +
                                              "', who is not in the users file");
-  if (!a.rights.has(Right::kView))
-    return refuse(403, Refusal::kRights, "the user " + a.name + " may not view this desktop (the users file "
-                                             "grants them no 'view')");
-  AccessDecision d;
-  d.user = a.name;
-  d.rights = a.rights;
-  return d;
+  return signed_in_as(std::move(a));
 }
 
 }  // namespace
