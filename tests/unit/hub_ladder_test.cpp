@@ -24,8 +24,10 @@ struct LadderPipeline {
   std::map<int, std::pair<bool, bool>> rungs;  // each rung's coded and ready
   std::vector<bool> paused;
   std::vector<bool> full;
+  std::vector<bool> active;
   PipelineControls controls() {
     PipelineControls c;
+    c.set_active = [this](bool a) { active.push_back(a); };
     c.request_keyframe = [this](int r) { keys.push_back(r); };
     c.set_paused = [this](bool p) { paused.push_back(p); };
     c.set_target_kbps = [this](int r, int k) { kbps[r] = k; };
@@ -42,12 +44,16 @@ struct Viewer : VideoSink {
   bool is_ready = true;
   bool full = false;
   bool top = false;
+  bool observer = false;
+  int fps = 0;
   std::vector<std::pair<int, uint32_t>> got;  // rung, id
   void on_video(const EncodedFramePtr& f) override { got.emplace_back(f->rung, f->id); }
   bool ready() const override { return is_ready; }
   int target_kbps() const override { return kbps; }
   bool takes_full_chroma() const override { return full; }
   bool wants_top_rung() const override { return top; }
+  bool observes() const override { return observer; }
+  int max_fps() const override { return fps; }
 };
 
 EncodedFramePtr frame(uint32_t id, int rung, bool key) {
@@ -179,6 +185,63 @@ TEST_F(TwoLinks, FullChromaFollowsTheTopRungsViewersOnly) {
   fast.full = true;
   hub.refresh_chroma();
   EXPECT_TRUE(hub.full_chroma()) << "the slow viewer on rung 1 does not decode 4:4:4, and need not";
+}
+
+TEST_F(TwoLinks, AnObserverTakesTheBestRungTheOthersTakeAndFollowsIt) {
+  hub.publish(frame(1, 1, true));
+  Viewer session;
+  session.observer = true;
+  hub.add(&session);
+  EXPECT_EQ(hub.rung_of(&session), 0) << "the LAN viewer's rung";
+  EXPECT_EQ(hub.moving_to(&session), -1);
+  hub.remove(&fast);
+  EXPECT_EQ(hub.moving_to(&session), 1) << "the best picture anyone still gets";
+  EXPECT_FALSE(p.coded(0)) << "an observer alone does not keep a rung coded";
+  ASSERT_FALSE(p.keys.empty());
+  EXPECT_EQ(p.keys.back(), 1);
+  hub.publish(frame(2, 1, true));
+  EXPECT_EQ(hub.rung_of(&session), 1);
+  EXPECT_EQ(session.got, (std::vector<std::pair<int, uint32_t>>{{1, 2}}));
+}
+
+TEST(HubLadder, AnObserverHasNoSayInPauseRateOrFrameRate) {
+  LadderPipeline p;
+  Hub hub(p.controls());
+  hub.set_bitrate_limits({500, 30000});
+  hub.set_server_max_fps(60);
+  Viewer viewer, session;
+  viewer.kbps = 3000;
+  viewer.fps = 30;
+  session.observer = true;
+  session.kbps = 900;  // ignored: an observer sets no rate
+  hub.add(&viewer);
+  hub.add(&session);
+  EXPECT_EQ(p.active, std::vector<bool>{true});
+  EXPECT_EQ(hub.max_fps(), 30) << "the viewer's cap, not the server's maximum";
+  EXPECT_EQ(p.kbps[0], 3000);
+  viewer.is_ready = false;
+  hub.refresh_pause();
+  ASSERT_FALSE(p.paused.empty());
+  EXPECT_TRUE(p.paused.back()) << "an observer that is always ready does not keep the encoder running";
+  hub.remove(&viewer);
+  EXPECT_EQ(p.active, (std::vector<bool>{true, false})) << "the pipeline stops with the last viewer";
+  EXPECT_FALSE(p.coded(0));
+  hub.add(&viewer);
+  EXPECT_EQ(p.active, (std::vector<bool>{true, false, true}));
+  hub.remove(&session);
+  EXPECT_EQ(p.active.size(), 3u) << "an observer leaving changes nothing";
+}
+
+TEST(HubLadder, AnObserverVetoesFullChromaOnItsRung) {
+  LadderPipeline p;
+  Hub hub(p.controls());
+  Viewer viewer, session;
+  viewer.full = true;
+  session.observer = true;
+  hub.add(&viewer);
+  EXPECT_TRUE(hub.full_chroma());
+  hub.add(&session);
+  EXPECT_FALSE(hub.full_chroma()) << "its MP4 stays 4:2:0";
 }
 
 TEST(HubLadder, OneRungKeepsOneEncodeForEveryone) {

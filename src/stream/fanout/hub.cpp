@@ -22,10 +22,15 @@ const Hub::Member* Hub::find(const VideoSink* sink) const {
 
 int Hub::rungs() const { return std::clamp(std::min(max_rungs_, budget_), 1, kMaxRungs); }
 
+bool Hub::any_driver() const {
+  return std::any_of(members_.begin(), members_.end(), [](const Member& m) { return !m.sink->observes(); });
+}
+
 void Hub::add(VideoSink* sink) {
   if (find(sink)) return;
+  const bool was_active = any_driver();
   members_.push_back(Member{sink, 0, -1, RungSeat{}});  // rung 0 until its link is measured
-  if (members_.size() == 1 && controls_.set_active) controls_.set_active(true);
+  if (!was_active && any_driver() && controls_.set_active) controls_.set_active(true);
   refresh_chroma();
   request_rung_key(0);
   replan();
@@ -35,8 +40,9 @@ void Hub::add(VideoSink* sink) {
 void Hub::remove(VideoSink* sink) {
   const auto it = std::find_if(members_.begin(), members_.end(), [sink](const Member& m) { return m.sink == sink; });
   if (it == members_.end()) return;
+  const bool was_active = any_driver();
   members_.erase(it);
-  if (members_.empty() && controls_.set_active) controls_.set_active(false);
+  if (was_active && !any_driver() && controls_.set_active) controls_.set_active(false);
   refresh_chroma();
   replan();
   refresh_fps();
@@ -122,6 +128,13 @@ void Hub::replan() {
     s.rung = rung_wanted(m);
   }
   planner_.plan(seats_, rungs(), now());
+  // Observers go where the best picture for the others is going.
+  std::optional<int> best;
+  for (size_t i = 0; i < members_.size(); ++i)
+    if (!members_[i].sink->observes()) best = std::min(best.value_or(kMaxRungs), seats_[i].rung);
+  if (best)
+    for (size_t i = 0; i < members_.size(); ++i)
+      if (members_[i].sink->observes()) seats_[i].rung = *best;
   unsigned keys = 0;  // the rungs a move needs a key frame of
   for (size_t i = 0; i < members_.size(); ++i) {
     Member& m = members_[i];
@@ -149,7 +162,7 @@ void Hub::refresh_rungs() {
     bool coded = false, ready = false;
     targets_.clear();
     for (const Member& m : members_) {
-      if (!counts_on(m, r)) continue;
+      if (!drives(m, r)) continue;
       coded = true;
       ready = ready || m.sink->ready();
       // One on its way to a slower rung (moving, or leaning there) no
@@ -159,7 +172,7 @@ void Hub::refresh_rungs() {
     }
     if (targets_.empty() && coded) {
       for (const Member& m : members_)
-        if (counts_on(m, r))
+        if (drives(m, r))
           if (const int t = r > 0 ? m.sink->link_kbps() : m.sink->target_kbps(); t > 0) targets_.push_back(t);
     }
     any_coded = any_coded || coded;
@@ -224,7 +237,8 @@ void Hub::set_server_max_fps(int fps) {
 
 void Hub::refresh_fps() {
   caps_.clear();
-  for (const Member& m : members_) caps_.push_back(m.sink->max_fps());
+  for (const Member& m : members_)
+    if (!m.sink->observes()) caps_.push_back(m.sink->max_fps());
   const int fps = combined_max_fps(caps_, server_max_fps_);
   if (fps == max_fps_) return;
   max_fps_ = fps;

@@ -62,6 +62,13 @@ class VideoSink {
   virtual int link_kbps() const { return target_kbps(); }
   // Always rung 0, the best picture (a recording).
   virtual bool wants_top_rung() const { return false; }
+  // An observer (a session recording, sessions/session_recorder.h) takes
+  // what the others are given and has no say: it takes the best rung some
+  // other sink takes (rung 0 while it is alone), never makes a rung coded,
+  // never keeps the pipeline from pausing, and sets neither a bitrate nor a
+  // frame rate. It does count against 4:4:4 on its rung, like any sink
+  // that does not take it, and the pipeline runs while others are there.
+  virtual bool observes() const { return false; }
   // Whether this sink decodes High 4:4:4 Predictive, which the encoder
   // codes a still screen in only while every sink of rung 0 does.
   // Recordings do not (their MP4 stays 4:2:0 Constrained Baseline
@@ -200,6 +207,9 @@ class Hub {
   const Member* find(const VideoSink* sink) const;
   int rung_wanted(const Member& m) const { return m.next >= 0 ? m.next : m.rung; }
   bool counts_on(const Member& m, int rung) const { return m.rung == rung || m.next == rung; }
+  // Counts on `rung` with a say in it (not an observer).
+  bool drives(const Member& m, int rung) const { return counts_on(m, rung) && !m.sink->observes(); }
+  bool any_driver() const;
   int rungs() const;  // the rungs planned now
   void request_rung_key(int rung);
   // on_video, with a throw turned into drop().
