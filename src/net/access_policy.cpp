@@ -361,11 +361,11 @@ AccessDecision check_access(const AccessSettings& s, const RequestFacts& r, cons
                             const NamedUserLookup& named) {
   if (r.host.empty()) return refuse(400, Refusal::kMissingHost, "missing Host header");
   if (!host_allowed(s, r.host)) {
-    const std::string named(r.host.substr(0, std::min<size_t>(r.host.size(), 200)));
+    const std::string host(r.host.substr(0, std::min<size_t>(r.host.size(), 200)));
     return refuse(403, Refusal::kHost, s.loopback_only
-                           ? "this server only answers to localhost names (Host: " + named +
+                           ? "this server only answers to localhost names (Host: " + host +
                                  "); add other names with --allowed-hosts"
-                           : "this server does not answer to the name in Host: " + named +
+                           : "this server does not answer to the name in Host: " + host +
                                  " (it answers to IP addresses, localhost and this machine's names; add others "
                                  "with --allowed-hosts)");
   }

@@ -113,6 +113,7 @@ void ViewerConnection::leave() {
 ViewerFigures ViewerConnection::figures() const {
   ViewerFigures f;
   f.view_only = view_only_;
+  f.user = grant_.user;
   f.frames_sent = frames_sent_;
   f.bytes_sent = bytes_sent_total_;
   f.key_frames_sent = key_frames_sent_;

@@ -1,5 +1,6 @@
 #include "stream/viewer/viewer_metrics.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,7 @@ void ViewerMetrics::write(MetricsText& out) const {
   now.reserve(live_.size());
   ViewerFigures total = gone_;
   size_t view_only = 0;
+  std::map<std::string, size_t> by_user;
   for (const auto& [id, source] : live_) {
     const ViewerFigures f = source();
     total.frames_sent += f.frames_sent;
@@ -41,11 +43,15 @@ void ViewerMetrics::write(MetricsText& out) const {
     total.key_frames_sent += f.key_frames_sent;
     total.frames_dropped += f.frames_dropped;
     if (f.view_only) ++view_only;
+    ++by_user[f.user];
     now.emplace_back(std::to_string(id), f);
   }
   out.family("voxl_viewers", T::kGauge, "Viewers connected now, by role");
   out.sample("voxl_viewers", {{"role", "full"}}, double(live_.size() - view_only));
   out.sample("voxl_viewers", {{"role", "view_only"}}, double(view_only));
+  out.family("voxl_viewers_by_user", T::kGauge,
+             "Viewers connected now, by the user they signed in as (\"\" for the token and the built-in user)");
+  for (const auto& [user, n] : by_user) out.sample("voxl_viewers_by_user", {{"user", user}}, double(n));
   out.family("voxl_viewers_connected_total", T::kCounter, "Viewers that connected since start");
   out.sample("voxl_viewers_connected_total", double(connected_));
   out.family("voxl_video_frames_sent_total", T::kCounter, "Video frames sent to viewers, all viewers");

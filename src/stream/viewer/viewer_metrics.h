@@ -1,6 +1,7 @@
 // Counters and gauges of the viewers, for /metrics: video frames, bytes and
 // key frames sent and frames dropped (a viewer that fell behind), in all
-// since start, and each live viewer's round trip, link and bitrate. A
+// since start, each live viewer's round trip, link and bitrate, and how
+// many viewers each user has open. A
 // viewer adds itself while connected and folds its counts into the totals
 // when it leaves, so the totals never go down.
 //
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <string>
 
 #include "base/metrics_text.h"
 
@@ -18,6 +20,7 @@ namespace voxl::stream {
 
 struct ViewerFigures {
   bool view_only = false;
+  std::string user;  // who signed in ("" for the token or the built-in user)
   uint64_t frames_sent = 0;
   uint64_t bytes_sent = 0;  // video messages, headers included
   uint64_t key_frames_sent = 0;
