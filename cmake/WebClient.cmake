@@ -15,6 +15,8 @@ set(bundle "${out}/app.js")
 # a bundle of their own each.
 set(worklet "${out}/audio-worklet.js")
 set(render_worker "${out}/render-worker.js")
+# The recorded sessions page (sessions.html) has a bundle of its own.
+set(sessions_bundle "${out}/sessions.js")
 
 add_custom_command(
   OUTPUT "${bundle}"
@@ -40,10 +42,19 @@ add_custom_command(
   COMMENT "Bundling the render worker"
   VERBATIM)
 
+add_custom_command(
+  OUTPUT "${sessions_bundle}"
+  COMMAND "${VOXL_ESBUILD}" "${VOXL_WEB_DIR}/src/sessions/main.ts" --bundle --minify --format=esm
+          --target=chrome100,firefox130,safari17 --log-level=warning "--outfile=${sessions_bundle}"
+  DEPENDS ${VOXL_WEB_SOURCES} "${VOXL_WEB_DIR}/package-lock.json"
+  COMMENT "Bundling the sessions page"
+  VERBATIM)
+
 set(assets "")
 set(gz_outputs "")
 foreach(item IN ITEMS "/|html|${VOXL_WEB_DIR}/index.html" "/app.js|js|${bundle}"
-                     "/audio-worklet.js|js|${worklet}" "/render-worker.js|js|${render_worker}")
+                     "/audio-worklet.js|js|${worklet}" "/render-worker.js|js|${render_worker}"
+                     "/sessions.html|html|${VOXL_WEB_DIR}/sessions.html" "/sessions.js|js|${sessions_bundle}")
   string(REPLACE "|" ";" parts "${item}")
   list(GET parts 0 url)
   list(GET parts 2 file)
@@ -66,7 +77,8 @@ add_custom_command(
   OUTPUT "${generated}"
   COMMAND "${CMAKE_COMMAND}" "-DOUTPUT=${generated}" "-DASSETS=${assets}"
           -P "${PROJECT_SOURCE_DIR}/cmake/EmbedAssets.cmake"
-  DEPENDS ${gz_outputs} "${bundle}" "${worklet}" "${render_worker}" "${VOXL_WEB_DIR}/index.html" "${PROJECT_SOURCE_DIR}/cmake/EmbedAssets.cmake"
+  DEPENDS ${gz_outputs} "${bundle}" "${worklet}" "${render_worker}" "${sessions_bundle}" "${VOXL_WEB_DIR}/index.html"
+          "${VOXL_WEB_DIR}/sessions.html" "${PROJECT_SOURCE_DIR}/cmake/EmbedAssets.cmake"
   COMMENT "Embedding the web client"
   VERBATIM)
 

@@ -81,6 +81,14 @@ struct Config {
   // audit_rotate_mb.
   std::string audit_log;
   int audit_rotate_mb = 64;
+  // Recorded sessions (--record-sessions): the folder (empty: none), how
+  // long they are kept (0: no limit) and how much room they take at most
+  // (0: no limit).
+  std::string record_sessions;
+  int record_sessions_days = 30;
+  int record_sessions_max_gb = 0;
+  int record_sessions_min_free_mb = 256;   // stop recording below this free space
+  int record_sessions_segment_seconds = 120;  // each segment's length at most
   int max_connections = 256;  // open HTTP and WebSocket connections at once
   // Of those, from one remote address: half, since an agent runs many
   // requests at once and a NAT puts many users behind one address.

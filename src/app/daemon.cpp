@@ -17,6 +17,7 @@
 #include "app/resize_wiring.h"
 #include "app/window_rounding_wiring.h"
 #include "app/server_wiring.h"
+#include "app/sessions_wiring.h"
 #include "app/users_wiring.h"
 #include "app/version.h"
 #include "audit/audit_log.h"
@@ -75,9 +76,14 @@ std::unique_ptr<audit::AuditLog> open_audit_log(const Config& config, const Logg
   return trail;
 }
 
-AuditSink audit_sink(audit::AuditLog* trail) {
-  if (!trail) return {};
-  return [trail](std::string event, nlohmann::json fields) { trail->record(std::move(event), std::move(fields)); };
+// Where events go: the audit trail, and the session being recorded. Key
+// markers ("key") are for the recording only.
+AuditSink event_sink(audit::AuditLog* trail, SessionsWiring& sessions) {
+  if (!trail && !sessions.enabled()) return {};
+  return [trail, &sessions](std::string event, nlohmann::json fields) {
+    if (sessions.enabled()) sessions.note(event, fields);
+    if (trail && event != "key") trail->record(std::move(event), std::move(fields));
+  };
 }
 
 #ifdef SIGHUP
@@ -109,20 +115,22 @@ int run_daemon(const Config& config, const Logger& log) {
   // Before the desktop: an audit log or a users file that cannot be used
   // stops voxl first.
   const std::unique_ptr<audit::AuditLog> trail = open_audit_log(config, log);
-  const AuditSink audit = audit_sink(trail.get());
+  VideoWiring video(config, io, log);
+  SessionsWiring sessions(config, io, video.hub(), log);
+  const AuditSink audit = event_sink(trail.get(), sessions);
   if (audit) audit("start", nlohmann::json{{"version", kVersion}, {"addr", config.addr}, {"port", config.port}});
   UsersWiring users(config, io, log, audit);
   auto desktop = platform::make_desktop_environment(desktop_options(config), log);
-  VideoWiring video(config, io, log);
   AudioWiring audio(config, io, *desktop, log);
   InputWiring input(config, io, *desktop, log, audit);
   AgentWiring agents(config, io, *desktop, video.hub(), input.interaction(), log);
   ResizeWiring resize(config, io, *desktop, log);
   WindowRoundingWiring rounding(config, io, *desktop, log);
   FilesWiring files(config, io, log);
+  const Oversight oversight{trail.get(), &sessions};
   auto server =
-      start_server(config, io, video, audio, input, agents, files, users, resize.controller(), log, audit, trail.get());
-  auto metrics_server = start_metrics_server(config, io, video, agents, *server, log, trail.get());
+      start_server(config, io, video, audio, input, agents, files, users, resize.controller(), log, audit, oversight);
+  auto metrics_server = start_metrics_server(config, io, video, agents, *server, log, oversight);
   asio::signal_set signals(io, SIGINT, SIGTERM);
 #ifdef SIGHUP
   // A terminal or ssh session that ends: stop as cleanly (the desktop's

@@ -265,6 +265,22 @@ void declare_access(FlagSet& f, Config& c) {
          c.audit_log);
   f.integer("--audit-rotate-mb", "MB", "rotate the audit log past this size (FILE.1 ... FILE.10 kept)", 1, 1 << 20,
             c.audit_rotate_mb);
+  f.text("--record-sessions", "DIR",
+         "while anyone watches, record the stream they get into DIR (segments of MP4, no second encode) with the "
+         "session's events; admins play them back at sessions.html",
+         c.record_sessions);
+  f.integer("--record-sessions-days", "N", "remove recorded sessions older than N days (0: keep them)", 0, 36500,
+            c.record_sessions_days);
+  f.integer("--record-sessions-max-gb", "GB",
+            "keep recorded sessions within GB gigabytes, removing the oldest first (0: no limit)", 0, 1 << 20,
+            c.record_sessions_max_gb);
+  f.integer("--record-sessions-min-free-mb", "MB",
+            "stop recording sessions when the folder's disk has less than MB megabytes free", 0, 1 << 20,
+            c.record_sessions_min_free_mb);
+  f.integer("--record-sessions-segment-seconds", "N",
+            "end each segment of a recorded session after N seconds (a crash loses at most the segment being "
+            "written)",
+            5, 3600, c.record_sessions_segment_seconds);
   f.boolean("--insecure-no-auth", "beyond loopback without basic auth, need no token: anyone who reaches the "
             "port controls the desktop", c.insecure_no_auth);
   f.value("--allowed-origins", "LIST",

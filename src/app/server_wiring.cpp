@@ -12,6 +12,7 @@
 #include "app/input_wiring.h"
 #include "app/users_wiring.h"
 #include "app/video_wiring.h"
+#include "app/sessions_wiring.h"
 #include "audit/audit_log.h"
 
 namespace voxl::app {
@@ -39,12 +40,13 @@ net::ServerOptions server_options(const Config& c) {
 // What /metrics says of the application: the build, the encoders, the
 // agents' recordings and waits.
 void write_app_metrics(MetricsText& m, const VideoWiring& video, const AgentWiring& agents,
-                       const audit::AuditLog* trail) {
+                       const Oversight& oversight) {
   m.family("voxl_build_info", MetricsText::Type::kGauge, "Always 1; the version in a label");
   m.sample("voxl_build_info", {{"version", kVersion}}, 1);
   video.write_metrics(m);
   agents.write_metrics(m);
-  if (trail) trail->write_metrics(m);
+  if (oversight.trail) oversight.trail->write_metrics(m);
+  if (oversight.sessions) oversight.sessions->write_metrics(m);
 }
 
 }  // namespace
@@ -53,7 +55,7 @@ std::unique_ptr<net::Server> start_server(const Config& config, boost::asio::io_
                                           AudioWiring& audio, InputWiring& input, AgentWiring& agents,
                                           FilesWiring& files, UsersWiring& users, stream::ResizeController* resize,
                                           const Logger& log, const AuditSink& audit,
-                                          const audit::AuditLog* trail) {
+                                          const Oversight& oversight) {
   auto options = server_options(config);
   AccessPlan access = plan_access(config, machine_host_names(), random_access_token);
   for (const std::string& w : access.warnings) log->warn("{}", w);
@@ -67,10 +69,13 @@ std::unique_ptr<net::Server> start_server(const Config& config, boost::asio::io_
   options.viewers.interaction = input.interaction();
   options.viewers.resize = resize;
   options.viewers.stream_figures = [&video] { return video.figures(); };
-  options.settings.metrics = [&video, &agents, trail](MetricsText& m) { write_app_metrics(m, video, agents, trail); };
+  options.settings.metrics = [&video, &agents, oversight](MetricsText& m) {
+    write_app_metrics(m, video, agents, oversight);
+  };
   options.settings.not_ready = [&video] { return video.not_ready(); };
   options.settings.endpoints = agents.endpoints();
   options.settings.endpoints.merge(files.endpoints());
+  if (oversight.sessions) options.settings.endpoints.merge(oversight.sessions->endpoints());
   options.viewers.files = files.offered();
   options.settings.pace_transfers = config.pace_transfers;
   options.sign_ins = users.sign_ins();
@@ -81,7 +86,7 @@ std::unique_ptr<net::Server> start_server(const Config& config, boost::asio::io_
 
 std::unique_ptr<net::Server> start_metrics_server(const Config& config, boost::asio::io_context& io,
                                                   VideoWiring& video, AgentWiring& agents, const net::Server& main,
-                                                  const Logger& log, const audit::AuditLog* trail) {
+                                                  const Logger& log, const Oversight& oversight) {
   if (!config.metrics_addr) return nullptr;
   net::ServerOptions o;
   o.addr = config.metrics_addr->addr;
@@ -89,8 +94,8 @@ std::unique_ptr<net::Server> start_metrics_server(const Config& config, boost::a
   o.settings.metrics_only = true;
   o.tcp_congestion = "system";  // a scrape is a few KiB
   o.connections = {size_t(config.max_connections), size_t(config.max_connections_per_address)};
-  o.settings.metrics = [&video, &agents, &main, trail](MetricsText& m) {
-    write_app_metrics(m, video, agents, trail);
+  o.settings.metrics = [&video, &agents, &main, oversight](MetricsText& m) {
+    write_app_metrics(m, video, agents, oversight);
     main.write_metrics(m);
   };
   o.settings.not_ready = [&video] { return video.not_ready(); };

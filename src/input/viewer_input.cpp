@@ -236,6 +236,14 @@ void ViewerInput::on_key(const json& m) {
     if (down) sync_locks(mods, *keysym);
   }
   press(*keysym, down);
+  mark_keys(down ? 1 : 0);
+}
+
+// A recorded session marks that keys were typed, never which
+// (sessions/session_recorder.h).
+void ViewerInput::mark_keys(size_t count) {
+  if (count == 0) return;
+  if (const AuditSink& audit = owner_.audit()) audit("key", json{{"viewer", id_}, {"user", user_}, {"count", count}});
 }
 
 void ViewerInput::on_text(const json& m) {
@@ -249,6 +257,7 @@ void ViewerInput::on_text(const json& m) {
   }
   if (!inj || !text || text->empty()) return;
   if (!take_control()) return;
+  mark_keys(1);
   if (inj->type_text(*text) != InputStatus::kOk)
     owner_.log()->debug("viewer {}: could not type all of the text ({} bytes)", id_, text->size());
 }

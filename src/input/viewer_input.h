@@ -83,6 +83,7 @@ class ViewerInput {
  private:
   void on_key(const nlohmann::json& m);
   void on_text(const nlohmann::json& m);
+  void mark_keys(size_t count);
   void on_pointer(std::string_view type, const nlohmann::json& m);
   void on_clipboard(const nlohmann::json& m);
   void sync_modifiers(int mods, uint32_t except);
