@@ -38,12 +38,6 @@ std::string http_date(int64_t ms) {
   return buf;
 }
 
-std::optional<std::string_view> header(const EndpointRequest& req, std::string_view name) {
-  for (const auto& [n, v] : req.headers)
-    if (n == name) return std::string_view(v);
-  return std::nullopt;
-}
-
 }  // namespace
 
 // --- GET /files/list -----------------------------------------------------
@@ -119,8 +113,8 @@ CancelFn FilesService::State::download(const EndpointRequest& req, ReplyFn reply
   if (!rel) return nullptr;
   auto* jail_ptr = jail.get();
   const bool head = req.method == "HEAD";
-  const auto range = header(req, "range");
-  const auto if_range = header(req, "if-range");
+  const auto range = req.header("range");
+  const auto if_range = req.header("if-range");
   const bool queued = off_loop<Opened>(
       [jail_ptr, rel = *rel] {
         Opened o;

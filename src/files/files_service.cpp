@@ -54,17 +54,7 @@ bool FilesService::State::direction(const EndpointRequest& req, bool on, net::Ri
 
 std::optional<net::Query> FilesService::State::query(const EndpointRequest& req,
                                                            const std::vector<std::string>& known, ReplyFn& reply) {
-  net::ParamError error;
-  auto q = net::Query::parse(req.query, error);
-  if (!q) {
-    reply(json_error(400, error.parameter, error.parameter + " " + error.message));
-    return std::nullopt;
-  }
-  if (auto u = q->unknown(known)) {
-    reply(json_error(400, *u, *u + " is not a parameter of " + req.path));
-    return std::nullopt;
-  }
-  return q;
+  return net::known_query(req, known, reply);
 }
 
 std::optional<std::string> FilesService::State::path_param(const net::Query& q, ReplyFn& reply) {

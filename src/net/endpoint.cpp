@@ -15,4 +15,24 @@ EndpointReply json_error(int status, const std::string& parameter, const std::st
   return r;
 }
 
+std::optional<std::string_view> EndpointRequest::header(std::string_view name) const {
+  for (const auto& [n, v] : headers)
+    if (n == name) return std::string_view(v);
+  return std::nullopt;
+}
+
+std::optional<Query> known_query(const EndpointRequest& req, const std::vector<std::string>& known, ReplyFn& reply) {
+  ParamError error;
+  auto q = Query::parse(req.query, error);
+  if (!q) {
+    reply(json_error(400, error.parameter, error.parameter + " " + error.message));
+    return std::nullopt;
+  }
+  if (auto u = q->unknown(known)) {
+    reply(json_error(400, *u, *u + " is not a parameter of " + req.path));
+    return std::nullopt;
+  }
+  return q;
+}
+
 }  // namespace voxl::net

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "net/query.h"
 #include "net/rights.h"
 #include "platform/owned_file.h"
 
@@ -41,6 +42,9 @@ struct EndpointRequest {
   // refuses such requests itself for every method but GET, HEAD and
   // OPTIONS; a GET handler that starts work on the user's behalf checks it.
   bool foreign_origin = false;
+
+  // The header `name` (lower case) as sent, or nullopt.
+  std::optional<std::string_view> header(std::string_view name) const;
 };
 
 // A body made piece by piece while the answer is written: a part of a file
@@ -84,6 +88,11 @@ EndpointReply json_error(int status, const std::string& parameter, const std::st
 
 using ReplyFn = std::function<void(EndpointReply)>;
 using CancelFn = std::function<void()>;
+
+// The request's query, parsed, when every name in it is one of `known`;
+// otherwise nullopt, after answering 400 naming the parameter that is
+// malformed or not one of this path's.
+std::optional<Query> known_query(const EndpointRequest& req, const std::vector<std::string>& known, ReplyFn& reply);
 
 struct Endpoint {
   std::vector<std::string> methods;  // others get 405 with Allow

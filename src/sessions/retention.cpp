@@ -38,8 +38,16 @@ std::vector<Removal> plan_retention(std::vector<StoredSession> sessions, std::st
       total -= std::min(total, g.bytes);
       ++removed;
     }
-    if (!is_live && removed == s.segments.size()) {
-      if (s.segments.empty()) why = "it holds no finished segment";
+    if (!is_live && s.segments.empty()) {
+      const bool old = rules.max_age_ms > 0 && now_ms - s.modified_ms > rules.max_age_ms;
+      const bool over = rules.max_bytes > 0 && total > rules.max_bytes;
+      if (old || over) {
+        total -= std::min(total, s.other_bytes);
+        out.push_back(Removal{Removal::Kind::kSession, s.id, 0, {},
+                              old ? age_text : "the recordings passed " + size_text(rules.max_bytes)});
+        continue;
+      }
+    } else if (!is_live && removed == s.segments.size()) {
       total -= std::min(total, s.other_bytes);
       out.push_back(Removal{Removal::Kind::kSession, s.id, 0, {}, why});
       continue;

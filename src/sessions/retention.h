@@ -2,10 +2,12 @@
 // --record-sessions-max-gb): the oldest first. A segment older than the
 // age limit goes; while everything kept passes the size limit, the oldest
 // segments go, the live session's too (but never the live session itself
-// or the segment it is writing, which is not listed). A session left with
-// no segment goes whole, as does one that never got a segment (voxl was
-// stopped or crashed first), unless it is the live one; a finished
-// session's unfinished segment (a crash) goes with a note.
+// or the segment it is writing, which is not listed). A session whose
+// segments went by the rules goes whole; one that never had a segment (its
+// viewers left before the first picture, or the recording stopped at
+// once) keeps its events until the same rules take it by its newest file;
+// the live session never goes whole. A finished session's unfinished
+// segment (a crash) goes with a note.
 //
 // Pure; any thread.
 #pragma once
@@ -28,6 +30,7 @@ struct StoredSession {
   std::vector<StoredSegment> segments;  // by index
   uint64_t other_bytes = 0;  // the head, the events, leftovers
   std::vector<std::string> leftovers;  // unfinished segments' files (NNNN.mp4.part)
+  int64_t modified_ms = 0;  // the newest of its files (Unix time)
 };
 
 struct RetentionRules {

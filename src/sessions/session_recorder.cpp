@@ -40,6 +40,11 @@ std::optional<uint64_t> viewer_in(const json& fields) {
   return uint64_t(*id);
 }
 
+// "avc1.F4....": High 4:4:4 Predictive.
+bool full_chroma(const std::string& codec) {
+  return codec.size() >= 7 && (codec.compare(5, 2, "F4") == 0 || codec.compare(5, 2, "f4") == 0);
+}
+
 // Where a segment's MP4 is made: a new file beneath the folder, never one
 // that is there already; the free space of the folder's disk.
 endpoints::RecordDiskOps segment_ops(const std::shared_ptr<const platform::FileJail>& jail) {
@@ -64,7 +69,7 @@ SessionRecorder::SessionRecorder(asio::io_context& io, stream::Hub& hub, std::sh
 }
 
 SessionRecorder::~SessionRecorder() {
-  if (live_) end_session("stop");
+  if (live_) end_session("stop", false);
   keys_timer_.cancel();
   retention_timer_.cancel();
   *alive_ = false;
@@ -160,14 +165,14 @@ void SessionRecorder::begin_session() {
   hub_.add(this);  // asks for a key frame
 }
 
-void SessionRecorder::end_session(const char* reason) {
+void SessionRecorder::end_session(const char* reason, bool retention) {
   if (live_->segment) end_segment(reason, Clock::now());
   flush_keys();
   if (in_hub_) hub_.remove(this);
   in_hub_ = false;
   log_->info("the session {} ended ({} segments)", live_->head.id, live_->next_index - 1);
   live_.reset();
-  run_retention();
+  if (retention) run_retention();
 }
 
 void SessionRecorder::start_segment(const encode::EncodedFramePtr& key) {
@@ -205,6 +210,13 @@ void SessionRecorder::on_video(const encode::EncodedFramePtr& f) {
   if (f->stripes > 1)
     return stop_recording("the stream is coded in bands (--stripes above 1), which an MP4 cannot hold");
   const Clock::time_point at = f->captured_at;
+  // A High 4:4:4 picture published before the recorder's veto took effect
+  // (its MP4 stays 4:2:0, which every browser plays): the segment ends
+  // before it and the next starts at the 4:2:0 key frame that follows.
+  if (full_chroma(f->codec)) {
+    if (live_->segment) end_segment("stream", at);  // the switch back is a key frame of its own
+    return;
+  }
   if (live_->segment) {
     const Segment& s = *live_->segment;
     const bool resized = f->size != s.size;
@@ -264,21 +276,28 @@ void SessionRecorder::end_segment(const char* reason, Clock::time_point at) {
   const bool queued = submit(
       [file = std::move(s.file), disk = live_->disk, info = std::move(info), first_us, end_us = micros(at),
        &io = io_, alive = alive_, this]() mutable {
-        RecordFile::Finished r = file->finish(end_us, info.ended);
         std::string error;
         bool sealed = false;
-        if (r.status == 200 && r.file) {
-          const int64_t last_us = r.low_disk_at ? std::min(end_us, micros(*r.low_disk_at)) : end_us;
-          info.duration_ms = std::max<int64_t>(0, (last_us - first_us) / 1000);
-          info.bytes = r.bytes;
-          info.frames = r.frames;
-          if (r.low_disk_at) info.ended = "low-disk-space";
-          sealed = disk->seal(*r.file, info, error);
-        } else {
-          error = r.error;
-          disk->discard(info.index);
+        uint64_t bytes = 0;
+        try {
+          RecordFile::Finished r = file->finish(end_us, info.ended);
+          if (r.status == 200 && r.file) {
+            const int64_t last_us = r.low_disk_at ? std::min(end_us, micros(*r.low_disk_at)) : end_us;
+            info.duration_ms = std::max<int64_t>(0, (last_us - first_us) / 1000);
+            info.bytes = bytes = r.bytes;
+            info.frames = r.frames;
+            if (r.low_disk_at) info.ended = "low-disk-space";
+            sealed = disk->seal(*r.file, info, error);
+          } else {
+            error = r.error;
+            disk->discard(info.index);
+          }
+        } catch (const std::exception& e) {
+          error = std::string("sealing it failed: ") + e.what();
+          sealed = false;
         }
-        asio::post(io, [this, alive, id = disk->id(), index = info.index, sealed, error, bytes = r.bytes] {
+        // Always answered, so the session is not held as being written.
+        asio::post(io, [this, alive, id = disk->id(), index = info.index, sealed, error, bytes] {
           if (*alive) segment_done(id, index, sealed, error, bytes);
         });
       },

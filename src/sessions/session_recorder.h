@@ -114,7 +114,8 @@ class SessionRecorder final : public stream::VideoSink {
 
   void on_event(std::string event, nlohmann::json fields);
   void begin_session();
-  void end_session(const char* reason);
+  // `retention`: the rules are applied after (not when voxl stops).
+  void end_session(const char* reason, bool retention = true);
   void start_segment(const encode::EncodedFramePtr& key);
   void end_segment(const char* reason, Clock::time_point at);
   void segment_done(const std::string& id, int index, bool sealed, const std::string& error, uint64_t bytes);

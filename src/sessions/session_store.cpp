@@ -17,14 +17,19 @@ namespace {
 
 constexpr size_t kMaxSmallFile = 256 * 1024;
 
-// The session folders there are, by id.
+// The session folders there are, by id; a symlink named like one (planted:
+// voxl makes none) is left alone, so no removal reaches through it.
 std::vector<std::string> session_ids(const FileJail& jail) {
   std::vector<DirEntry> entries;
   bool truncated = false;
   std::vector<std::string> ids;
-  if (!jail.list("", 4 * kMaxSessionsListed + 1000, entries, truncated)) return ids;
-  for (const DirEntry& e : entries)
-    if (e.info.kind == FileInfo::Kind::kDirectory && valid_session_id(e.name)) ids.push_back(e.name);
+  if (!jail.list("", kMaxFolderEntries, entries, truncated)) return ids;
+  for (const DirEntry& e : entries) {
+    if (e.info.kind != FileInfo::Kind::kDirectory || !valid_session_id(e.name)) continue;
+    std::error_code ec;
+    if (std::filesystem::is_symlink(std::filesystem::path(jail.root()) / e.name, ec) || ec) continue;
+    ids.push_back(e.name);
+  }
   std::sort(ids.begin(), ids.end());
   return ids;
 }
@@ -139,6 +144,7 @@ std::vector<StoredSession> scan_sessions(const FileJail& jail) {
       } else {
         s.other_bytes += e.info.size;  // a sidecar listed before its MP4 is counted here: close enough
       }
+      s.modified_ms = std::max(s.modified_ms, e.info.modified_ms);
     }
     for (auto& [i, g] : segments) s.segments.push_back(g);
     out.push_back(std::move(s));

@@ -24,6 +24,9 @@
 namespace voxl::sessions {
 
 inline constexpr size_t kMaxSessionsListed = 2000;   // the newest
+// Entries of the sessions folder looked at, at most: far more sessions than
+// any retention keeps (past it, the log says so once a scan meets it).
+inline constexpr size_t kMaxFolderEntries = 1000000;
 inline constexpr size_t kMaxEntriesPerSession = 4 * kMaxSegments;
 inline constexpr size_t kMaxEventsRead = 20000;
 inline constexpr size_t kMaxEventsBytes = 8 << 20;

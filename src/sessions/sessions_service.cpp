@@ -24,24 +24,32 @@ namespace {
 
 constexpr size_t kMaxQueued = 64;
 
-std::optional<std::string_view> header(const EndpointRequest& req, std::string_view name) {
-  for (const auto& [n, v] : req.headers)
-    if (n == name) return std::string_view(v);
-  return std::nullopt;
-}
-
-EndpointReply json_reply(const json& body) {
+// `text`: JSON made on the disk worker (a long list of events is no work
+// for the loop that sends the picture).
+EndpointReply json_reply(std::string text) {
   EndpointReply r;
-  r.body = json_text(body) + "\n";
+  r.body = std::move(text);
   r.headers.push_back({"Cache-Control", "no-store"});
   return r;
 }
 
 struct Answer {
   platform::JailStatus status;
-  std::optional<json> body;
-  std::string error;  // 404's
+  std::optional<std::string> body;  // JSON text
+  std::string error;                // 404's
 };
+
+std::string text_of(const json& j) { return json_text(j) + "\n"; }
+
+// What a disk job found, as the reply: its JSON, a 404 naming the id, or a
+// 500 when the disk failed.
+auto answer(ReplyFn reply) {
+  return [reply = std::move(reply)](auto&, Answer a) {
+    if (!a.status) return reply(json_error(500, "", a.status.message));
+    if (!a.body) return reply(json_error(404, "id", a.error));
+    reply(json_reply(std::move(*a.body)));
+  };
+}
 
 struct Opened {
   platform::JailStatus status;
@@ -83,16 +91,8 @@ struct SessionsService::State : std::enable_shared_from_this<State> {
                                     " does not have the admin right (the users file)"));
       return std::nullopt;
     }
-    net::ParamError error;
-    auto q = net::Query::parse(req.query, error);
-    if (!q) {
-      reply(json_error(400, error.parameter, error.parameter + " " + error.message));
-      return std::nullopt;
-    }
-    if (auto u = q->unknown(known)) {
-      reply(json_error(400, *u, *u + " is not a parameter of " + req.path));
-      return std::nullopt;
-    }
+    auto q = net::known_query(req, known, reply);
+    if (!q) return std::nullopt;
     if (std::find(known.begin(), known.end(), "id") != known.end()) {
       const std::string* id = q->text("id");
       if (!id || !valid_session_id(*id)) {
@@ -108,15 +108,12 @@ struct SessionsService::State : std::enable_shared_from_this<State> {
     off_loop<Answer>(
         [jail = jail, live = live()] {
           Answer a;
-          a.body = list_sessions(*jail, live);
-          (*a.body)["recording"] = true;
+          json list = list_sessions(*jail, live);
+          list["recording"] = true;
+          a.body = text_of(list);
           return a;
         },
-        [reply](State&, Answer a) {
-          if (!a.status) return reply(json_error(500, "", a.status.message));
-          reply(json_reply(*a.body));
-        },
-        reply);
+        answer(reply), reply);
     return nullptr;
   }
 
@@ -128,15 +125,10 @@ struct SessionsService::State : std::enable_shared_from_this<State> {
     off_loop<Answer>(
         [jail = jail, live = live(), id] {
           Answer a;
-          a.body = session_info(*jail, id, live, a.error);
+          if (const auto info = session_info(*jail, id, live, a.error)) a.body = text_of(*info);
           return a;
         },
-        [reply](State&, Answer a) {
-          if (!a.status) return reply(json_error(500, "", a.status.message));
-          if (!a.body) return reply(json_error(404, "id", a.error));
-          reply(json_reply(*a.body));
-        },
-        reply);
+        answer(reply), reply);
     return nullptr;
   }
 
@@ -154,15 +146,10 @@ struct SessionsService::State : std::enable_shared_from_this<State> {
             return a;
           }
           apply_removals(*jail, {Removal{Removal::Kind::kSession, id, 0, {}, "an admin removed it"}}, log);
-          a.body = json{{"removed", id}};
+          a.body = text_of(json{{"removed", id}});
           return a;
         },
-        [reply](State&, Answer a) {
-          if (!a.status) return reply(json_error(500, "", a.status.message));
-          if (!a.body) return reply(json_error(404, "id", a.error));
-          reply(json_reply(*a.body));
-        },
-        reply);
+        answer(reply), reply);
     return nullptr;
   }
 
@@ -177,8 +164,8 @@ struct SessionsService::State : std::enable_shared_from_this<State> {
       return nullptr;
     }
     const std::string rel = id + "/" + segment_video(int(index));
-    const auto range = header(req, "range");
-    const auto if_range = header(req, "if-range");
+    const auto range = req.header("range");
+    const auto if_range = req.header("if-range");
     off_loop<Opened>(
         [jail = jail, rel] {
           Opened o;

@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "command_output.h"
 #include "endpoint_fixture.h"
 #include "media_probe.h"
 #include "noise_painter.h"
@@ -29,17 +30,6 @@ namespace VOXL_TEST_FILE {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using json = nlohmann::json;
-
-// Runs `command` and returns what it printed.
-std::string output_of(const std::string& command) {
-  std::FILE* p = ::popen(command.c_str(), "r");
-  if (!p) return "";
-  std::string out;
-  char buf[512];
-  for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  ::pclose(p);
-  return out;
-}
 
 size_t count_of(const std::string& text, const std::string& what) {
   size_t n = 0;
@@ -56,8 +46,7 @@ class SessionsTest : public EndpointFixture {
     fs::permissions(dir_, fs::perms::owner_all);
     fs::permissions(dir_ / "recorded", fs::perms::owner_all);
     const fs::path users = dir_ / "users";
-    std::ofstream(users) << output_of("printf '%s\\n' 'ops-pw' | '" VOXL_BINARY "' hash-password ops admin")
-                         << output_of("printf '%s\\n' 'alice-pw' | '" VOXL_BINARY "' hash-password alice view,control");
+    std::ofstream(users) << user_line("ops", "ops-pw", "admin") << user_line("alice", "alice-pw", "view,control");
     ::chmod(users.c_str(), 0600);
     users_ = users.string();
   }

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <random>
 
+#include "command_output.h"
 #include "endpoint_fixture.h"
 #include "event_recorder.h"
 #include "stream_client.h"
@@ -27,19 +28,6 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
 constexpr Rect kArea{40, 30, 400, 300};
-
-// `voxl hash-password NAME RIGHTS` with the password on standard input:
-// the line it writes for the users file.
-std::string user_line(const std::string& name, const std::string& password, const std::string& rights) {
-  const std::string command = "printf '%s\\n' '" + password + "' | '" VOXL_BINARY "' hash-password " + name + " " + rights;
-  std::FILE* p = ::popen(command.c_str(), "r");
-  if (!p) return "";
-  std::string out;
-  char buf[512];
-  for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  if (::pclose(p) != 0) return "";
-  return out;
-}
 
 class UsersTest : public EndpointFixture {
  protected:

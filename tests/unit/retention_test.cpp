@@ -18,13 +18,19 @@ StoredSession session(std::string id, std::vector<std::pair<uint64_t, int64_t>> 
   return s;
 }
 
-TEST(Retention, NoRulesKeepEverythingButEmptyFinishedSessions) {
-  std::vector<StoredSession> all = {session("20251201T000000Z-000001", {{1000, kNow}}),
-                                    session("20251202T000000Z-000002", {}), session("20251203T000000Z-000003", {})};
-  const auto out = plan_retention(all, "20251203T000000Z-000003", kNow, {});
+TEST(Retention, ASessionWithNoSegmentKeepsItsEventsUntilTheRulesTakeIt) {
+  StoredSession empty = session("20251202T000000Z-000002", {});
+  empty.modified_ms = kNow - 40 * kDay;
+  std::vector<StoredSession> all = {session("20251201T000000Z-000001", {{1000, kNow}}), empty,
+                                    session("20251203T000000Z-000003", {})};
+  EXPECT_TRUE(plan_retention(all, "20251203T000000Z-000003", kNow, {}).empty()) << "no rules: everything stays";
+  RetentionRules rules;
+  rules.max_age_ms = 30 * kDay;
+  all[2].modified_ms = kNow - 60 * kDay;  // the live one, however old its files
+  const auto out = plan_retention(all, "20251203T000000Z-000003", kNow, rules);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].kind, Removal::Kind::kSession);
-  EXPECT_EQ(out[0].id, "20251202T000000Z-000002") << "the live one, with no segment yet, stays";
+  EXPECT_EQ(out[0].id, "20251202T000000Z-000002");
 }
 
 TEST(Retention, OldSegmentsGoAndASessionLeftEmptyGoesWhole) {

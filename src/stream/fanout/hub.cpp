@@ -302,7 +302,7 @@ void Hub::on_key_timer() {
       continue;
     }
     rung.key_deferred = false;
-    const bool wanted = std::any_of(members_.begin(), members_.end(), [&](const Member& m) { return counts_on(m, r); });
+    const bool wanted = std::any_of(members_.begin(), members_.end(), [&](const Member& m) { return drives(m, r); });
     if (wanted) ask_encoder(r, t);  // nobody left to want it otherwise
   }
   if (waiting && controls_.arm_key_timer) arm_timer(t);

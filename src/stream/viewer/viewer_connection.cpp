@@ -75,9 +75,6 @@ void ViewerConnection::start(uint64_t id) {
   id_ = id;
   services_.log->info("viewer {} connected{}{}", id_, grant_.user.empty() ? "" : " as " + grant_.user,
                       view_only_ ? " (view only)" : "");
-  if (services_.audit)
-    services_.audit("connect", json{{"viewer", id_}, {"user", grant_.user}, {"address", grant_.address},
-                                    {"role", view_only_ ? "view-only" : "full"}});
   send_control(json_text(json{{"type", "hello"},
                               {"version", kProtocolVersion},
                               {"server", "voxl 0.1.0"},
@@ -88,6 +85,10 @@ void ViewerConnection::start(uint64_t id) {
                               {"stripes", services_.stripes}}));
   if (closed_) return;
   joined_ = true;
+  // Said once it joined, so every "connect" has its "leave".
+  if (services_.audit)
+    services_.audit("connect", json{{"viewer", id_}, {"user", grant_.user}, {"address", grant_.address},
+                                    {"role", view_only_ ? "view-only" : "full"}});
   if (services_.metrics) services_.metrics->add(id_, [this] { return figures(); });
   services_.hub->add(this);
   if (services_.audio_hub) services_.audio_hub->add(this);
