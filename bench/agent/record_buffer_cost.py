@@ -19,8 +19,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from measure import WebSocketSink, cpu_seconds  # noqa: E402
 
 
-def start(build, extra, exec_cmd=None):
-    argv = [os.path.join(build, "voxl"), "--xvfb=1280x720", "--addr=127.0.0.1", "--port=0"] + extra
+def start(build, extra, exec_cmd=None, size="1280x720"):
+    argv = [os.path.join(build, "voxl"), f"--xvfb={size}", "--addr=127.0.0.1", "--port=0"] + extra
     if exec_cmd:
         argv += ["--exec", exec_cmd]
     voxl = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

@@ -111,6 +111,8 @@ std::optional<std::string> check_combinations(const CLI::App& cli, const Config&
     return "--insecure-no-auth and an access token (--auth-token, --auth-token-file or $VOXL_AUTH_TOKEN) "
            "exclude each other";
   if (c.insecure_no_auth && c.basic_auth) return "--insecure-no-auth and --enable-basic-auth exclude each other";
+  if (c.audit_journal && !c.audit_log.empty())
+    return "--audit-log and --audit-journal exclude each other: the trail goes to one place";
   if (!c.record_sessions.empty() && c.stripes > 1)
     return "--record-sessions cannot record a stream coded in bands: leave --stripes at 1";
   if (c.insecure_no_auth && !c.users_file.empty()) return "--insecure-no-auth and --users-file exclude each other";

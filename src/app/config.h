@@ -81,6 +81,7 @@ struct Config {
   // audit_rotate_mb.
   std::string audit_log;
   int audit_rotate_mb = 64;
+  bool audit_journal = false;  // the trail goes to the system's journal instead
   // Recorded sessions (--record-sessions): the folder (empty: none), how
   // long they are kept (0: no limit) and how much room they take at most
   // (0: no limit).

@@ -65,8 +65,15 @@ const char* signal_name(int sig) {
   }
 }
 
-// --audit-log: the trail, or null without the flag.
+// --audit-log or --audit-journal: the trail, or null without either.
 std::unique_ptr<audit::AuditLog> open_audit_log(const Config& config, const Logger& log) {
+  if (config.audit_journal) {
+    audit::AuditOptions o;
+    o.journal = true;
+    auto trail = std::make_unique<audit::AuditLog>(std::move(o), log);
+    log->info("audit trail: the journal (journalctl -t voxl-audit -o cat gives the lines voxl audit-verify checks)");
+    return trail;
+  }
   if (config.audit_log.empty()) return nullptr;
   audit::AuditOptions o;
   o.path = config.audit_log;
@@ -121,6 +128,13 @@ int run_daemon(const Config& config, const Logger& log) {
   if (audit) audit("start", nlohmann::json{{"version", kVersion}, {"addr", config.addr}, {"port", config.port}});
   UsersWiring users(config, io, log, audit);
   auto desktop = platform::make_desktop_environment(desktop_options(config), log);
+  // The video (made before the desktop, for the recorded sessions) runs
+  // the desktop's capturers: stopped before the desktop goes, whichever
+  // way this function is left.
+  struct StopVideo {
+    VideoWiring& video;
+    ~StopVideo() { video.stop(); }
+  } stop_video{video};
   AudioWiring audio(config, io, *desktop, log);
   InputWiring input(config, io, *desktop, log, audit);
   AgentWiring agents(config, io, *desktop, video.hub(), input.interaction(), log);

@@ -263,6 +263,9 @@ void declare_access(FlagSet& f, Config& c) {
          "handed over, clipboard transfers, agents' actions, uploads, downloads and recordings), each chained to "
          "the one before by a hash (voxl audit-verify FILE checks it)",
          c.audit_log);
+  f.boolean("--audit-journal",
+            "send the audit trail's chained lines to the systemd journal instead of a file (journalctl -t voxl-audit)",
+            c.audit_journal);
   f.integer("--audit-rotate-mb", "MB", "rotate the audit log past this size (FILE.1 ... FILE.10 kept)", 1, 1 << 20,
             c.audit_rotate_mb);
   f.text("--record-sessions", "DIR",

@@ -8,6 +8,7 @@
 
 #include "base/json_text.h"
 #include "platform/append_file.h"
+#include "platform/system_journal.h"
 
 namespace voxl::audit {
 namespace {
@@ -44,6 +45,12 @@ std::string file_tail(const std::string& path) {
 }  // namespace
 
 AuditLog::AuditLog(AuditOptions options, Logger log) : options_(std::move(options)), log_(std::move(log)) {
+  if (options_.journal) {
+    if (const std::string problem = platform::journal_problem(); !problem.empty())
+      throw std::runtime_error("--audit-journal: " + problem);
+    thread_ = std::thread([this] { run(); });
+    return;
+  }
   std::string error;
   file_ = platform::open_append_file(options_.path, error);
   if (!file_.valid()) throw std::runtime_error("--audit-log: cannot open '" + options_.path + "': " + error);
@@ -142,6 +149,7 @@ void AuditLog::write_batch(std::deque<Event>& batch) {
   ChainState chain = chain_;
   std::string text = cut_ ? "\n" : "";
   uint64_t lines = 0;
+  std::vector<std::pair<std::string, std::string>> entries;  // the journal's: line, event
   for (Event& e : batch) {
     nlohmann::json object = {{"time", e.time}, {"event", e.name}};
     if (owed > 0) object["dropped"] = owed;
@@ -156,9 +164,11 @@ void AuditLog::write_batch(std::deque<Event>& batch) {
       continue;
     }
     owed = 0;
-    text += *line;
+    if (options_.journal) entries.emplace_back(line->substr(0, line->size() - 1), e.name);
+    else text += *line;
     ++lines;
   }
+  if (options_.journal) return send_batch(entries, chain, lost, owed, carried);
   std::string error;
   if (lines > 0 && !file_.valid()) {
     file_ = platform::open_append_file(options_.path, error);
@@ -214,6 +224,37 @@ void AuditLog::rotate_if_needed(uint64_t adding) {
   ++health_.rotations;
 }
 
+void AuditLog::send_batch(const std::vector<std::pair<std::string, std::string>>& lines, ChainState chain,
+                          uint64_t lost, uint64_t owed, uint64_t carried) {
+  std::string error;
+  size_t sent = 0;
+  for (; sent < lines.size(); ++sent)
+    if (!platform::send_to_journal(lines[sent].first,
+                                   {{"SYSLOG_IDENTIFIER", "voxl-audit"}, {"PRIORITY", "5"}, {"VOXL_EVENT", lines[sent].second}},
+                                   error))
+      break;
+  if (sent == lines.size()) chain_ = chain;
+  else if (sent > 0)
+    if (const auto state = last_state(lines[sent - 1].first + "\n")) chain_ = *state;  // on from the last one taken
+  {
+    std::lock_guard lock(mu_);
+    health_.written += sent;
+    if (sent == lines.size()) {
+      health_.dropped += lost;
+      health_.failing = false;
+      unreported_drops_ += owed;
+      last_error_.clear();
+      return;
+    }
+  }
+  const uint64_t unsent = lines.size() - sent;
+  failed("cannot send: " + error, lost + unsent, (sent == 0 ? carried : 0) + lost + unsent);
+}
+
+std::string AuditLog::destination() const {
+  return options_.journal ? std::string("--audit-journal") : "--audit-log '" + options_.path + "'";
+}
+
 void AuditLog::failed(const std::string& what, uint64_t lost, uint64_t unreported) {
   std::lock_guard lock(mu_);
   health_.dropped += lost;
@@ -221,7 +262,7 @@ void AuditLog::failed(const std::string& what, uint64_t lost, uint64_t unreporte
   if (what.empty()) return;
   health_.failing = true;
   if (what != last_error_)
-    log_->error("--audit-log: '{}': {}; events are dropped and counted until it works", options_.path, what);
+    log_->error("{}: {}; events are dropped and counted until it works", destination(), what);
   last_error_ = what;
 }
 

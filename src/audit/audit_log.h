@@ -9,7 +9,8 @@
 // The file is rotated when a batch would take it past `rotate_bytes`: it
 // becomes FILE.1 (FILE.1 becomes FILE.2, and so on, `keep` of them), and the
 // chain goes on in the new file. After a restart the chain goes on from
-// the file's last good line.
+// the file's last good line. With `journal`, each line is an entry of the
+// system's journal instead, sent by the same thread.
 //
 // Threads: record() and health() from any thread; the writing on the
 // object's own. Ownership: the destructor writes what is queued (for at
@@ -24,6 +25,8 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -36,6 +39,10 @@ namespace voxl::audit {
 
 struct AuditOptions {
   std::string path;
+  // --audit-journal: each line goes to the system's journal as an entry
+  // instead (platform/system_journal.h; `path` is unused, nothing is
+  // rotated, and each start begins a new chain).
+  bool journal = false;
   uint64_t rotate_bytes = 64ull << 20;
   int keep = 10;  // rotated files kept besides the live one
 };
@@ -77,6 +84,10 @@ class AuditLog {
   };
   void run();
   void write_batch(std::deque<Event>& batch);
+  // The journal's part of write_batch: `lines` (each with its event's name).
+  void send_batch(const std::vector<std::pair<std::string, std::string>>& lines, ChainState chain, uint64_t lost,
+                  uint64_t owed, uint64_t carried);
+  std::string destination() const;
   void rotate_if_needed(uint64_t adding);
   // `lost` events are gone now; `unreported` are owed to the next line's
   // "dropped". An empty `what` is no failure of the file.

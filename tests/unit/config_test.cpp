@@ -651,6 +651,21 @@ TEST(ConfigCommandLine, InsecureNoAuthExcludesCredentials) {
                  "exclude");
 }
 
+TEST(ConfigCommandLine, OperatorsFlags) {
+  const Config c = accepted({"--record-sessions=/srv/sessions", "--record-sessions-days=7",
+                             "--record-sessions-max-gb=50", "--record-sessions-min-free-mb=1024",
+                             "--record-sessions-segment-seconds=60", "--audit-journal"});
+  EXPECT_EQ(c.record_sessions, "/srv/sessions");
+  EXPECT_EQ(c.record_sessions_days, 7);
+  EXPECT_EQ(c.record_sessions_max_gb, 50);
+  EXPECT_EQ(c.record_sessions_min_free_mb, 1024);
+  EXPECT_EQ(c.record_sessions_segment_seconds, 60);
+  EXPECT_TRUE(c.audit_journal);
+  expect_refusal({"--record-sessions=/srv/sessions", "--stripes=2"}, "--record-sessions", "--stripes");
+  expect_refusal({"--audit-log=/var/log/voxl.audit", "--audit-journal"}, "--audit-journal", "exclude");
+  expect_refusal({"--record-sessions-segment-seconds=2"}, "--record-sessions-segment-seconds", "");
+}
+
 TEST(ConfigCommandLine, ListenAddress) {
   EXPECT_EQ(accepted({"--addr=::1"}).addr, "::1");
   EXPECT_EQ(accepted({"--addr=[::]"}).addr, "::");
