@@ -267,7 +267,7 @@ CancelFn run_act(const std::shared_ptr<A11yContext>& cp, A11yActRequest request,
                  ReplyFn reply) {
   A11yContext& c = *cp;
   if (options.view_only)
-    return reply(net::json_error(403, "", "view-only credentials cannot act on the desktop")), nullptr;
+    return reply(net::json_error(403, "", net::view_only_refusal(options.user, "act on the desktop"))), nullptr;
   auto a = std::make_shared<Act>();
   a->options = options;
   a->request = std::move(request);
@@ -319,8 +319,9 @@ CancelFn act(const std::shared_ptr<A11yContext>& cp, const EndpointRequest& req,
   options.settle_cap = std::min(options.settle_cap, cp->s().max_wait);
   if (!parse_computer_options(*q, cp->s().max_wait, options, perror)) return reply(bad_parameter(perror)), nullptr;
   options.view_only = req.view_only;
+  options.user = req.user;
   if (options.view_only)
-    return reply(net::json_error(403, "", "view-only credentials cannot act on the desktop")), nullptr;
+    return reply(net::json_error(403, "", req.cannot("act on the desktop"))), nullptr;
   ActionError error;
   auto request = parse_a11y_act(req.body, error);
   if (!request) return reply(net::json_error(400, error.parameter, error.message)), nullptr;

@@ -190,11 +190,11 @@ CancelFn record(const AgentServices& s, const EndpointRequest& req, ReplyFn repl
 // everyone: its recording slots, its disk, and any client's recording,
 // whose id is a small counter. View-only is read-only. (A page of another
 // site cannot POST here: the server refuses that before any handler.)
-constexpr const char* kViewOnlyRecordControl = "view-only credentials cannot start or stop recordings";
+constexpr const char* kRecordControl = "start or stop recordings";
 
 CancelFn record_start(const AgentServices& s, const EndpointRequest& req, ReplyFn reply) {
   if (!query_of(req, {}, reply)) return nullptr;
-  if (req.view_only) return reply(net::json_error(403, "", kViewOnlyRecordControl)), nullptr;
+  if (req.view_only) return reply(net::json_error(403, "", req.cannot(kRecordControl))), nullptr;
   if (!req.rights.has(net::Right::kRecord)) return reply(net::json_error(403, "", no_record_right(req))), nullptr;
   RecordRefusal why;
   const uint64_t id = s.recordings.start(why);
@@ -208,7 +208,7 @@ CancelFn record_start(const AgentServices& s, const EndpointRequest& req, ReplyF
 CancelFn record_stop(const AgentServices& s, const EndpointRequest& req, ReplyFn reply) {
   auto q = query_of(req, {"id"}, reply);
   if (!q) return nullptr;
-  if (req.view_only) return reply(net::json_error(403, "", kViewOnlyRecordControl)), nullptr;
+  if (req.view_only) return reply(net::json_error(403, "", req.cannot(kRecordControl))), nullptr;
   if (!req.rights.has(net::Right::kRecord)) return reply(net::json_error(403, "", no_record_right(req))), nullptr;
   if (!q->has("id")) return reply(net::json_error(400, "id", "id is required: /record/stop?id=N")), nullptr;
   uint64_t id = 0;
@@ -242,7 +242,7 @@ CancelFn input_actions(const AgentServices& s, const EndpointRequest& req, Reply
   ScaleSpec scale;
   net::ParamError scale_error;
   if (!parse_scale(*q, scale, scale_error)) return reply(bad_parameter(scale_error)), nullptr;
-  if (req.view_only) return reply(net::json_error(403, "", "view-only credentials cannot send input")), nullptr;
+  if (req.view_only) return reply(net::json_error(403, "", req.cannot("send input"))), nullptr;
   input::InputInjector* injector = s.interaction ? s.interaction->injector() : nullptr;
   if (!injector) return reply(net::json_error(503, "", "this desktop takes no input")), nullptr;
   // Coordinates are the picture's, like a viewer's clicks: checked against

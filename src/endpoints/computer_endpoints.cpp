@@ -26,6 +26,7 @@ CancelFn computer(ComputerUse& c, const EndpointRequest& req, ReplyFn reply) {
   net::ParamError error;
   if (!parse_computer_options(*q, c.services().max_wait, options, error)) return reply(bad_parameter(error)), nullptr;
   options.view_only = req.view_only;
+  options.user = req.user;
   return c.run(req.body, options, [reply](ComputerOutcome o) { reply(computer_reply(std::move(o))); });
 }
 

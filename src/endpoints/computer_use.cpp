@@ -104,7 +104,7 @@ std::function<void()> ComputerUse::run_action(ComputerAction action, const Compu
   const bool acts = !a.input.empty() || !a.hold_keys.empty();
   input::InputInjector* injector = s_.interaction ? s_.interaction->injector() : nullptr;
   if (acts && options.view_only) {
-    fail(job, 403, "", "view-only credentials cannot act on the desktop (" + a.name + ")");
+    fail(job, 403, "", net::view_only_refusal(options.user, "act on the desktop (" + a.name + ")"));
     return nullptr;
   }
   if (acts && !injector) {

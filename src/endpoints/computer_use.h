@@ -41,6 +41,7 @@ struct ComputerOptions {
   std::chrono::milliseconds settle_idle{300};
   std::chrono::milliseconds settle_cap{10000};
   bool view_only = false;   // the caller may look but not act
+  std::string user;         // who signed in, for a refusal ("" the token or a shared password)
 };
 
 struct ComputerOutcome {

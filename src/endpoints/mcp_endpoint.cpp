@@ -187,6 +187,7 @@ std::function<void()> call_tool(Context& c, const json& params, const EndpointRe
   switch (plan->kind) {
     case mcp::ToolPlan::Kind::kAction: {
       plan->options.view_only = view_only;
+      plan->options.user = req.user;
       return c.computer.run(plan->body, plan->options, [reply](ComputerOutcome o) { reply(action_result(std::move(o))); });
     }
     case mcp::ToolPlan::Kind::kWait:
@@ -203,6 +204,7 @@ std::function<void()> call_tool(Context& c, const json& params, const EndpointRe
       return c.a11y.find(*plan->a11y_find, [reply](EndpointReply r) { reply(a11y_result(r)); });
     case mcp::ToolPlan::Kind::kA11yAct:
       plan->options.view_only = view_only;
+      plan->options.user = req.user;
       return c.a11y.act(std::move(*plan->a11y_act), plan->options,
                         [reply](EndpointReply r) { reply(a11y_result(r)); });
     case mcp::ToolPlan::Kind::kRecordStart:
@@ -210,7 +212,7 @@ std::function<void()> call_tool(Context& c, const json& params, const EndpointRe
       break;
   }
   // Recordings take slots and disk that every client shares.
-  if (view_only) return reply(tool_error("view-only credentials cannot start or stop recordings")), nullptr;
+  if (view_only) return reply(tool_error(req.cannot("start or stop recordings"))), nullptr;
   if (!req.rights.has(net::Right::kRecord))
     return reply(tool_error(req.user + " may not record (the users file grants no 'record')")), nullptr;
   if (plan->kind == mcp::ToolPlan::Kind::kRecordStart) {

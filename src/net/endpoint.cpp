@@ -21,6 +21,13 @@ std::optional<std::string_view> EndpointRequest::header(std::string_view name) c
   return std::nullopt;
 }
 
+std::string view_only_refusal(std::string_view user, std::string_view what) {
+  if (user.empty()) return "view-only credentials cannot " + std::string(what);
+  return std::string(user) + " cannot " + std::string(what) + ": the users file does not give them the control right";
+}
+
+std::string EndpointRequest::cannot(std::string_view what) const { return view_only_refusal(user, what); }
+
 std::optional<Query> known_query(const EndpointRequest& req, const std::vector<std::string>& known, ReplyFn& reply) {
   ParamError error;
   auto q = Query::parse(req.query, error);

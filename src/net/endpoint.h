@@ -45,6 +45,11 @@ struct EndpointRequest {
 
   // The header `name` (lower case) as sent, or nullopt.
   std::optional<std::string_view> header(std::string_view name) const;
+  // A view-only caller's refusal to `what` ("send input"), naming the user
+  // and the right missing when a users file's user signed in:
+  // "alice cannot send input: the users file does not give them the
+  // control right"; else "view-only credentials cannot send input".
+  std::string cannot(std::string_view what) const;
 };
 
 // A body made piece by piece while the answer is written: a part of a file
@@ -93,6 +98,9 @@ using CancelFn = std::function<void()>;
 // otherwise nullopt, after answering 400 naming the parameter that is
 // malformed or not one of this path's.
 std::optional<Query> known_query(const EndpointRequest& req, const std::vector<std::string>& known, ReplyFn& reply);
+
+// EndpointRequest::cannot for `user` ("" for the token or a view-only password).
+std::string view_only_refusal(std::string_view user, std::string_view what);
 
 struct Endpoint {
   std::vector<std::string> methods;  // others get 405 with Allow

@@ -83,7 +83,7 @@ test("the proxy's users get the rights the users file gives them", opts, async (
   assert.equal(aliceClicks.status, 200, aliceClicks.body);
   const bobClicks = await request(`${proxy.origin}/input`, { method: "POST", body: CLICK, user: "bob" });
   assert.equal(bobClicks.status, 403, bobClicks.body);
-  assert.match(bobClicks.body, /view-only/);
+  assert.match(bobClicks.body, /bob cannot send input: the users file does not give them the control right/);
 });
 
 test("a name the users file does not have is refused, saying so", opts, async () => {

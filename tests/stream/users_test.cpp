@@ -102,8 +102,13 @@ TEST_F(UsersTest, EachUserSignsInWithTheirOwnRights) {
   EXPECT_EQ(page("bob", "bob-pw").status, 200);
   EXPECT_EQ(page("alice", "bob-pw").status, 401);
   EXPECT_EQ(page("nobody", "alice-pw").status, 401);
-  // bob may only view: his click is refused and never reaches the desktop.
-  expect_error(click("bob", "bob-pw"), 403, "");
+  // bob may only view: his click is refused, saying so, and never reaches
+  // the desktop.
+  const HttpAnswer refused = click("bob", "bob-pw");
+  expect_error(refused, 403, "");
+  EXPECT_NE(refused.body.find("bob cannot send input: the users file does not give them the control right"),
+            std::string::npos)
+      << refused.body;
   recorder_->poll();
   EXPECT_EQ(presses(), 0u);
   const HttpAnswer ok = click("alice", "alice-pw");
