@@ -25,7 +25,8 @@ namespace voxl::sessions {
 
 inline constexpr size_t kMaxSessionsListed = 2000;   // the newest
 // Entries of the sessions folder looked at, at most: far more sessions than
-// any retention keeps (past it, the log says so once a scan meets it).
+// any retention keeps. Past it, the entries the system lists last are not
+// seen by the list or by retention (nothing says so yet).
 inline constexpr size_t kMaxFolderEntries = 1000000;
 inline constexpr size_t kMaxEntriesPerSession = 4 * kMaxSegments;
 inline constexpr size_t kMaxEventsRead = 20000;
