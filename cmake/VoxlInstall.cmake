@@ -61,6 +61,9 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # The private display is Debian's Xvfb, started by voxl.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "xvfb")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "pulseaudio")
+# --wayland starts Debian's sway headless, as an unprivileged user (setpriv,
+# util-linux: essential).
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "sway")
 # The settings file is the admin's once installed: kept across upgrades.
 file(WRITE ${PROJECT_BINARY_DIR}/debian/conffiles "/etc/voxl/voxl.env\n")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${PROJECT_BINARY_DIR}/debian/conffiles)

@@ -104,6 +104,10 @@ std::optional<std::string> check_combinations(const CLI::App& cli, const Config&
     return "--min-kbps (" + std::to_string(c.min_kbps) + ") must not exceed --max-kbps (" +
            std::to_string(c.max_kbps) + ")";
   if (c.xvfb && !c.display.empty()) return "--xvfb and --display exclude each other";
+  if (c.wayland && (c.xvfb || !c.display.empty()))
+    return "--wayland starts voxl's own compositor: it excludes --xvfb and --display";
+  if (c.wayland && c.backend == BackendName::kX11) return "--wayland and --backend x11 exclude each other";
+  if (c.xvfb && c.backend == BackendName::kWayland) return "--xvfb and --backend wayland exclude each other";
   if (c.capture_region && c.capture_window)
     return "--capture-region and --capture-window exclude each other";
   if (auto error = check_https(c)) return error;

@@ -16,6 +16,8 @@ namespace voxl::app {
 // Which way the clipboard may flow. "in" is viewer to desktop, "out" is
 // desktop to viewer.
 enum class ClipboardMode { kOff, kIn, kOut, kBoth };
+// Which kind of desktop (--backend, Linux): platform::DesktopBackend's values.
+enum class BackendName { kAuto, kX11, kWayland };
 
 struct FileTransfers {
   bool upload = true;
@@ -153,6 +155,9 @@ struct Config {
   // Display
   std::string display;       // empty: $DISPLAY, or a private Xvfb when unset
   std::optional<Size> xvfb;  // start a private Xvfb of this size
+  BackendName backend = BackendName::kAuto;  // X11 or Wayland (Linux)
+  std::optional<Size> wayland;  // start voxl's own headless Wayland compositor of this size
+  std::string wayland_user = "nobody";  // who it runs as when voxl is root
   std::optional<Rect> capture_region;
   uint32_t capture_window = 0;
   bool resize = false;        // desktop follows the viewer's window size

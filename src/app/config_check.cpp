@@ -38,7 +38,10 @@ std::string access_line(const Config& c) {
 std::string display_line(const Config& c) {
   if (!c.display.empty()) return "display: " + c.display;
   if (c.xvfb) return "display: a private Xvfb of " + std::to_string(c.xvfb->width) + "x" + std::to_string(c.xvfb->height);
-  return "display: $DISPLAY, or a private Xvfb when it is unset";
+  if (c.wayland)
+    return "display: voxl's own headless Wayland compositor of " + std::to_string(c.wayland->width) + "x" +
+           std::to_string(c.wayland->height);
+  return "display: $DISPLAY (or $WAYLAND_DISPLAY where only it is set), or a private Xvfb when neither is";
 }
 
 }  // namespace

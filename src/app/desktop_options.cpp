@@ -6,6 +6,11 @@ platform::DesktopOptions desktop_options(const Config& c) {
   platform::DesktopOptions o;
   o.display = c.display;
   o.virtual_display = c.xvfb;
+  o.backend = c.backend == BackendName::kX11       ? platform::DesktopBackend::kX11
+              : c.backend == BackendName::kWayland ? platform::DesktopBackend::kWayland
+                                                   : platform::DesktopBackend::kAuto;
+  o.wayland_compositor = c.wayland;
+  o.compositor_user = c.wayland_user;
   o.exec = c.exec;
   o.resize = c.resize;
   o.accessibility = c.a11y;

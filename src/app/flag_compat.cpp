@@ -44,17 +44,18 @@ constexpr std::array kIgnoredSelkiesFlags = std::to_array<std::string_view>({
     "use-cpu", "use-css-scaling", "use-paint-over-quality", "video-fullcolor", "video-max-qp",
     "video-min-qp", "video-packetloss-percent", "video-paintover-burst-frames",
     "video-paintover-crf", "video-streaming-mode", "watermark-location", "watermark-path",
-    "wayland", "wayland-host-display", "wayland-socket-index", "web-root", "webrtc-pacer",
+    "wayland-host-display", "wayland-socket-index", "web-root", "webrtc-pacer",
     "webrtc-public-ip", "webrtc-statistics-dir",
 });
 
 // selkies' own flags that voxl shares: listen, TLS and login, the video's
-// rate and quality, clipboard, sound, resizing and files.
+// rate and quality, clipboard, sound, resizing and files, and Wayland (voxl
+// takes selkies' true/false for --wayland besides a size).
 constexpr std::string_view kSelkiesFlagsWithVoxlMeaning[] = {
     "addr", "port", "enable-https", "https-cert", "https-key", "enable-basic-auth", "basic-auth-user",
     "basic-auth-password", "framerate", "video-crf", "video-bitrate", "enable-clipboard", "audio-enabled",
     "audio-bitrate", "audio-device-name", "enable-resize", "file-transfers", "upload-dir", "microphone-enabled",
-    "allowed-origins",
+    "allowed-origins", "wayland",
 };
 
 std::string normalise_one(std::string arg) {

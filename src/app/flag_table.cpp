@@ -104,7 +104,22 @@ void declare_display(FlagSet& f, Config& c) {
                      c.xvfb = parse_size(text.empty() ? "1920x1080" : text);
                      return c.xvfb.has_value();
                    });
-  f.text("--exec", "CMD", "shell command to run inside the private Xvfb", c.exec);
+  f.value("--backend", "NAME",
+          "auto, x11 or wayland (Linux): which desktop to stream; auto takes X11 unless only WAYLAND_DISPLAY is set",
+          "auto", "auto, x11 or wayland", storing(c.backend, parse_backend));
+  f.optional_value("--wayland", "WxH",
+                   "run voxl's own headless Wayland compositor (sway) of this size, --exec's program in it (Linux)",
+                   "1920x1080", "a size such as 1920x1080 (or true or false)", [&c](const std::string& text) {
+                     if (const auto on = parse_bool(text); on && !text.empty()) {
+                       c.wayland = *on ? std::optional<Size>(Size{1920, 1080}) : std::nullopt;
+                       return true;
+                     }
+                     c.wayland = parse_size(text.empty() ? "1920x1080" : text);
+                     return c.wayland.has_value();
+                   });
+  f.text("--wayland-user", "NAME", "when voxl runs as root, the user its own Wayland compositor and --exec run as",
+         c.wayland_user);
+  f.text("--exec", "CMD", "shell command to run inside the desktop (the private Xvfb or compositor)", c.exec);
   f.value("--capture-region", "X,Y,W,H", "capture only this rectangle", "", "x,y,w,h with w and h > 0",
           storing(c.capture_region, parse_rect));
   f.value("--capture-window", "ID", "capture one window by id", "", "a window id, decimal or 0x hex",

@@ -151,6 +151,14 @@ std::optional<ClipboardMode> parse_clipboard(std::string_view text) {
   return *on ? ClipboardMode::kBoth : ClipboardMode::kOff;
 }
 
+std::optional<BackendName> parse_backend(std::string_view text) {
+  const std::string v = lowered(text);
+  if (v == "auto") return BackendName::kAuto;
+  if (v == "x11") return BackendName::kX11;
+  if (v == "wayland") return BackendName::kWayland;
+  return std::nullopt;
+}
+
 std::optional<FileTransfers> parse_file_transfers(std::string_view text) {
   const std::string v = lowered(text);
   if (v.empty() || v == "none") return FileTransfers{false, false};

@@ -41,6 +41,8 @@ std::optional<RangeSpec> parse_range_spec(std::string_view text, int lo, int hi)
 
 // true/1/yes/on (both ways), in, out, false/0/no/off; empty is true.
 std::optional<ClipboardMode> parse_clipboard(std::string_view text);
+// "auto", "x11" or "wayland", any case.
+std::optional<BackendName> parse_backend(std::string_view text);
 
 // upload, download, both, none, or a comma list of upload and download.
 // Empty is none, as selkies takes it.

@@ -44,6 +44,9 @@ struct CaptureTarget {
   uint64_t window = 0;     // kWindow: a native window id (X11 window, HWND)
 };
 
+// Which kind of desktop to stream on Linux (--backend).
+enum class DesktopBackend { kAuto, kX11, kWayland };
+
 struct DesktopOptions {
   // Which desktop: an X display name (":1"), or a monitor index on Windows
   // ("0", "1"). Empty: the platform's default ($DISPLAY on X11, the primary
@@ -52,6 +55,14 @@ struct DesktopOptions {
   // Start a private virtual display of this size even when a desktop exists
   // (X11: Xvfb). Platforms without one refuse it at start.
   std::optional<Size> virtual_display;
+  // Linux: X11 or Wayland (see platform/linux/backend_choice.h); with
+  // kWayland, `display` names the compositor's socket ("wayland-1", or a
+  // path). Other platforms refuse kWayland.
+  DesktopBackend backend = DesktopBackend::kAuto;
+  // Start voxl's own headless Wayland compositor of this size (--wayland),
+  // and when voxl is root run it (and `exec`) as `compositor_user`.
+  std::optional<Size> wayland_compositor;
+  std::string compositor_user = "nobody";
   // A shell command run inside the desktop for voxl's lifetime; empty: none.
   std::string exec;
   CaptureTarget target;

@@ -22,44 +22,15 @@
 #include "app/flag_set.h"
 #include "app/flag_table.h"
 #include "app/flag_values.h"
+#include "config_parse.h"
 
 namespace voxl::app {
 namespace VOXL_TEST_FILE {
 
-// Runs parse_command_line on "voxl" followed by `args`.
-ParseOutcome parse(std::vector<std::string> args) {
-  args.insert(args.begin(), "voxl");
-  std::vector<char*> argv;
-  for (std::string& s : args) argv.push_back(s.data());
-  argv.push_back(nullptr);
-  return parse_command_line(static_cast<int>(args.size()), argv.data());
-}
-
-// Parses and insists on success.
-Config accepted(std::vector<std::string> args) {
-  const ParseOutcome out = parse(args);
-  EXPECT_EQ(out.exit_code, 0) << out.error;
-  EXPECT_TRUE(out.error.empty()) << out.error;
-  return out.config.value_or(Config{});
-}
-
-void expect_rejected(std::vector<std::string> args) {
-  const std::string first = args.empty() ? "" : args.front();
-  const ParseOutcome out = parse(std::move(args));
-  EXPECT_FALSE(out.config.has_value()) << first;
-  EXPECT_EQ(out.exit_code, 2) << first;
-  EXPECT_FALSE(out.error.empty()) << first;
-}
-
-// Refused, and the message names `flag` and contains `says`.
-void expect_refusal(std::vector<std::string> args, const std::string& flag, const std::string& says = "") {
-  const std::string first = args.empty() ? "" : args.front();
-  const ParseOutcome out = parse(std::move(args));
-  EXPECT_FALSE(out.config.has_value()) << first;
-  EXPECT_EQ(out.exit_code, 2) << first;
-  EXPECT_NE(out.error.find(flag), std::string::npos) << first << " -> " << out.error;
-  EXPECT_NE(out.error.find(says), std::string::npos) << first << " -> " << out.error;
-}
+using config_testing::accepted;
+using config_testing::expect_refusal;
+using config_testing::expect_rejected;
+using config_testing::parse;
 
 std::vector<std::string> notice_flags(const ParseOutcome& out, Notice::Kind kind) {
   std::vector<std::string> flags;
@@ -918,73 +889,6 @@ TEST(ConfigCommandLine, BasicAuthNeedsAPassword) {
                  "--basic-auth-viewonly-password", "differ");
   // Without basic auth the password is not needed.
   EXPECT_FALSE(accepted({"--enable-basic-auth=false"}).basic_auth);
-}
-
-// ------------------------------------------------------------ display flags
-
-TEST(ConfigCommandLine, XvfbWithoutValueIsFullHd) {
-  EXPECT_EQ(accepted({"--xvfb"}).xvfb, (Size{1920, 1080}));
-}
-
-TEST(ConfigCommandLine, XvfbWithoutValueFollowedByAnotherOption) {
-  const Config c = accepted({"--xvfb", "--framerate=30"});
-  EXPECT_EQ(c.xvfb, (Size{1920, 1080}));
-  EXPECT_EQ(c.framerate, 30);
-}
-
-TEST(ConfigCommandLine, XvfbWithSize) {
-  EXPECT_EQ(accepted({"--xvfb=1280x720"}).xvfb, (Size{1280, 720}));
-  EXPECT_EQ(accepted({"--xvfb", "1280x720"}).xvfb, (Size{1280, 720}));
-}
-
-TEST(ConfigCommandLine, XvfbWithBadSizeIsRejected) {
-  expect_refusal({"--xvfb=bad"}, "--xvfb", "1920x1080");
-  expect_rejected({"--xvfb=0x720"});
-  expect_rejected({"--xvfb=1920x1080x24"});
-}
-
-TEST(ConfigCommandLine, XvfbAndDisplayExcludeEachOther) {
-  expect_refusal({"--xvfb", "--display=:1"}, "--xvfb and --display");
-}
-
-TEST(ConfigCommandLine, Display) {
-  const Config c = accepted({"--display=:7"});
-  EXPECT_EQ(c.display, ":7");
-  EXPECT_FALSE(c.xvfb.has_value());
-}
-
-TEST(ConfigCommandLine, CaptureRegion) {
-  EXPECT_EQ(accepted({"--capture-region=1,2,3,4"}).capture_region, (Rect{1, 2, 3, 4}));
-}
-
-TEST(ConfigCommandLine, BadCaptureRegionIsRejected) {
-  for (const char* bad : {"--capture-region=1,2,3", "--capture-region=1,2,0,4", "--capture-region=a,b,c,d",
-                          "--capture-region=1,2,3,4,5"})
-    expect_refusal({bad}, "--capture-region", "x,y,w,h");
-}
-
-TEST(ConfigCommandLine, CaptureWindowInHexOrDecimal) {
-  EXPECT_EQ(accepted({"--capture-window=0x2a"}).capture_window, 42u);
-  EXPECT_EQ(accepted({"--capture-window=42"}).capture_window, 42u);
-  EXPECT_EQ(accepted({"--capture-window=0xffffffff"}).capture_window, 0xffffffffu);
-}
-
-TEST(ConfigCommandLine, BadCaptureWindowIsRejected) {
-  for (const char* bad : {"--capture-window=zz", "--capture-window=0", "--capture-window=42abc",
-                          "--capture-window=0x100000000", "--capture-window=-1", "--capture-window=0x"})
-    expect_refusal({bad}, "--capture-window", "window id");
-}
-
-TEST(ConfigCommandLine, RegionAndWindowExcludeEachOther) {
-  expect_refusal({"--capture-region=1,2,3,4", "--capture-window=42"}, "--capture-region and --capture-window");
-}
-
-TEST(ConfigCommandLine, LogLevelAndStatsInterval) {
-  const Config c = accepted({"--log-level=debug", "--stats-seconds=10"});
-  EXPECT_EQ(c.log_level, "debug");
-  EXPECT_EQ(c.stats_seconds, 10);
-  expect_rejected({"--log-level=verbose"});
-  expect_rejected({"--stats-seconds=0"});
 }
 
 // ---------------------------------------------------------- unknown and help

@@ -48,6 +48,21 @@ TEST(DesktopOptions, WindowDisplayAndProgram) {
   EXPECT_EQ(o.exec, "xterm");
 }
 
+TEST(DesktopOptions, WaylandFlags) {
+  Config c;
+  EXPECT_EQ(desktop_options(c).backend, platform::DesktopBackend::kAuto);
+  c.backend = BackendName::kWayland;
+  c.wayland = Size{800, 600};
+  c.wayland_user = "desk";
+  const auto o = desktop_options(c);
+  EXPECT_EQ(o.backend, platform::DesktopBackend::kWayland);
+  ASSERT_TRUE(o.wayland_compositor);
+  EXPECT_EQ(*o.wayland_compositor, (Size{800, 600}));
+  EXPECT_EQ(o.compositor_user, "desk");
+  c.backend = BackendName::kX11;
+  EXPECT_EQ(desktop_options(c).backend, platform::DesktopBackend::kX11);
+}
+
 TEST(DesktopOptions, MicrophoneDeviceByPlatform) {
   Config c;
   c.microphone_fifo = "/run/user/1000/mic.fifo";

@@ -19,14 +19,6 @@
 #include "platform/x11/xfixes_cursor_source.h"
 #include "platform/x11/xtest_injector.h"
 
-namespace voxl::platform {
-
-std::unique_ptr<DesktopEnvironment> make_desktop_environment(const DesktopOptions& options, const Logger& log) {
-  return std::make_unique<linux_desktop::LinuxDesktopEnvironment>(options, log);
-}
-
-}  // namespace voxl::platform
-
 namespace voxl::platform::linux_desktop {
 
 LinuxDesktopEnvironment::LinuxDesktopEnvironment(DesktopOptions options, Logger log)

@@ -1,0 +1,157 @@
+#include "platform/wayland/screencopy_capturer.h"
+
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+#include "capture/frame_pool.h"
+#include "platform/wayland/screencopy_stream.h"
+#include "platform/wayland/wayland_display.h"
+
+namespace voxl::platform::wayland {
+
+namespace {
+
+// More boxes than this are sent on as their blocks.
+constexpr size_t kMaxDamageRects = 64;
+// A grab is the compositor's answer: its next frame (at most one refresh
+// away) and a copy. Something pending here is waited for this long even
+// when the caller's timeout is shorter, as an X11 grab would be.
+constexpr std::chrono::seconds kGrabLimit{2};
+
+}  // namespace
+
+ScreencopyCapturer::ScreencopyCapturer(const std::string& display, Logger log)
+    : log_(std::move(log)), display_(std::make_unique<WaylandDisplay>(display)) {
+  stream_ = std::make_unique<ScreencopyStream>(*display_);
+  size_ = display_->output_size();
+  if (size_.width <= 0 || size_.height <= 0)
+    throw std::runtime_error("the Wayland output " + display_->output_name() + " has no current mode");
+  pending_blocks_ = BlockMap(size_);
+  add_damage(Rect::from_size(size_));  // a new capturer's first frame is whole
+  wake_fd_ = OwnedFile(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+  if (!wake_fd_.valid()) throw std::runtime_error(std::string("eventfd: ") + std::strerror(errno));
+}
+
+ScreencopyCapturer::~ScreencopyCapturer() {
+  stream_.reset();  // its frame goes before the connection
+}
+
+std::string ScreencopyCapturer::describe() const {
+  const std::string output = display_->output_name().empty() ? "the output" : display_->output_name();
+  return "wlr-screencopy of " + output + " on " + display_->path() + " (shared memory, damage from the compositor)";
+}
+
+void ScreencopyCapturer::add_damage(const Rect& r) {
+  const Rect c = r.intersect(Rect::from_size(size_));
+  if (c.empty()) return;
+  pending_blocks_.add(c);
+  if (pending_rects_.size() <= kMaxDamageRects) pending_rects_.push_back(c);
+}
+
+void ScreencopyCapturer::invalidate(const Rect& r) { add_damage(r); }
+
+void ScreencopyCapturer::wake() {
+  const uint64_t one = 1;
+  [[maybe_unused]] ssize_t n = write(wake_fd_.get(), &one, sizeof one);
+}
+
+bool ScreencopyCapturer::wait_for_frame(std::chrono::steady_clock::time_point deadline) {
+  using State = ScreencopyStream::State;
+  if (!lost_.empty()) return false;
+  const bool now = !pending_blocks_.empty();
+  if (stream_->state() == State::kIdle || (now && stream_->waiting_for_damage())) stream_->request(!now);
+  const auto wait = display_->dispatch_until(
+      [this] { return stream_->state() == State::kReady || stream_->state() == State::kFailed; }, deadline,
+      wake_fd_.get());
+  if (wait == WaylandDisplay::Wait::kFailed) lost_ = "the Wayland connection was lost: " + display_->error();
+  return wait == WaylandDisplay::Wait::kDone;
+}
+
+bool ScreencopyCapturer::wait_for_change(std::chrono::milliseconds timeout) {
+  if (!pending_blocks_.empty() || !lost_.empty()) return true;
+  return wait_for_frame(std::chrono::steady_clock::now() + timeout) || !lost_.empty();
+}
+
+void ScreencopyCapturer::copy_blocks(const BlockMap& blocks, capture::Frame& frame) const {
+  const ShmPicture& p = *stream_->picture();
+  const bool swap = red_first(p.format());
+  const bool flip = stream_->y_inverted();
+  for (const Rect& r : blocks.to_rects()) {
+    const Rect c = r.intersect(Rect::from_size(size_));
+    for (int y = c.y; y < c.bottom(); ++y) {
+      const int from_row = flip ? size_.height - 1 - y : y;
+      const uint8_t* src = p.data() + ptrdiff_t(from_row) * p.stride() + ptrdiff_t(c.x) * capture::kBytesPerPixel;
+      uint8_t* dst = frame.row(y) + ptrdiff_t(c.x) * capture::kBytesPerPixel;
+      if (!swap) {
+        std::memcpy(dst, src, size_t(c.width) * capture::kBytesPerPixel);
+        continue;
+      }
+      for (int x = 0; x < c.width; ++x, src += 4, dst += 4) {
+        dst[0] = src[2];
+        dst[1] = src[1];
+        dst[2] = src[0];
+        dst[3] = 0;
+      }
+    }
+  }
+}
+
+capture::CaptureResult ScreencopyCapturer::capture(capture::FramePool& pool, std::chrono::milliseconds timeout) {
+  using State = ScreencopyStream::State;
+  if (!lost_.empty()) return {capture::CaptureStatus::kReinit, nullptr, lost_};
+  const auto now = std::chrono::steady_clock::now();
+  const bool pending = !pending_blocks_.empty();
+  const auto deadline = pending ? std::max(now + timeout, now + kGrabLimit) : now + timeout;
+  if (stream_->state() != State::kReady && !wait_for_frame(deadline)) {
+    if (!lost_.empty()) return {capture::CaptureStatus::kReinit, nullptr, lost_};
+    if (pending && std::chrono::steady_clock::now() >= deadline)
+      return {capture::CaptureStatus::kTemporary, nullptr, "the compositor did not give a frame in 2 s"};
+    return {capture::CaptureStatus::kNoChange, nullptr, {}};
+  }
+  if (stream_->state() == State::kFailed) {
+    std::string why = stream_->failure();
+    stream_->consume();
+    return {capture::CaptureStatus::kTemporary, nullptr, why};
+  }
+  const auto grab_start = std::chrono::steady_clock::now();
+  const Size s = stream_->picture()->size();
+  if (s != size_) {
+    log_->info("the Wayland output is now {}x{}", s.width, s.height);
+    size_ = s;
+    pending_blocks_ = BlockMap(size_);
+    pending_rects_.clear();
+    add_damage(Rect::from_size(size_));
+  }
+  for (const Rect& r : stream_->damage()) add_damage(r);
+
+  auto lease = pool.acquire(size_);
+  // The picture stays in shared memory; the next capture asks for a new one
+  // at once, since the damage is still pending here.
+  stream_->consume();
+  if (!lease) return {capture::CaptureStatus::kTemporary, nullptr, "no free frame buffer"};
+  capture::Frame& frame = *lease->frame;
+  BlockMap written = pending_blocks_;
+  if (lease->source) written.unite(lease->stale);
+  else written.add_all();
+  copy_blocks(written, frame);
+
+  frame.damage_blocks = pending_blocks_;
+  if (pending_rects_.size() <= kMaxDamageRects) frame.damage_rects = pending_rects_;
+  else frame.damage_rects = pending_blocks_.to_rects();
+  frame.origin = {};
+  frame.seq = ++seq_;
+  frame.captured_at = std::chrono::steady_clock::now();
+  frame.grab_us =
+      uint32_t(std::chrono::duration_cast<std::chrono::microseconds>(frame.captured_at - grab_start).count());
+  pool.publish(frame, written);
+  pending_blocks_.clear();
+  pending_rects_.clear();
+  return {capture::CaptureStatus::kOk, std::move(lease->frame), {}};
+}
+
+}  // namespace voxl::platform::wayland

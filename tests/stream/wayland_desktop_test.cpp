@@ -1,0 +1,93 @@
+// voxl on Wayland, end to end: the real binary starts its own headless sway
+// (--wayland, as nobody since the tests run as root) with a Wayland program
+// in it, says so at start, shows the program's exact pixels in /screenshot,
+// sends /input's clicks and typing into it, answers /wait when the screen
+// changes, and leaves nothing behind when it stops.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <future>
+#include <regex>
+
+#include <nlohmann/json.hpp>
+
+#include "http_client.h"
+#include "media_probe.h"
+#include "voxl_process.h"
+
+namespace voxl::testing {
+namespace VOXL_TEST_FILE {
+
+using namespace std::chrono_literals;
+constexpr auto kLimit = std::chrono::milliseconds(60s);
+
+// Screenshots until every pixel is `colour` but those of `pointer`, where
+// the compositor draws the pointer into the picture (headless outputs have
+// no cursor plane); the last one's first mismatch, or empty.
+std::string screen_becomes(uint16_t port, uint32_t colour, const Rect& pointer) {
+  std::string why = "no screenshot";
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (std::chrono::steady_clock::now() < deadline) {
+    const HttpAnswer a = http_request(port, {"GET", "/screenshot", {}}, kLimit);
+    if (a.status != 200) return "status " + std::to_string(a.status) + ": " + a.body;
+    const DecodedPng png = decode_png(a.body);
+    if (!png.error.empty()) return png.error;
+    why.clear();
+    for (int y = 0; y < png.size.height && why.empty(); ++y)
+      for (int x = 0; x < png.size.width && why.empty(); ++x)
+        if (png.at(x, y) != colour && !pointer.contains({x, y, 1, 1}))
+          why = "pixel " + std::to_string(x) + "," + std::to_string(y) + " is " + std::to_string(png.at(x, y));
+    if (why.empty()) return {};
+  }
+  return why;
+}
+
+HttpAnswer post_input(uint16_t port, const std::string& body) {
+  return http_request(port, {"POST", "/input", {{"content-type", "application/json"}}}, body, kLimit);
+}
+
+TEST(WaylandDesktopTest, VoxlsOwnCompositorStreamsAProgramAndTakesInput) {
+  // The debug log says when /wait is waiting.
+  const std::string probe = std::string(VOXL_WAYLAND_PROBE) + " 336699 react";
+  VoxlProcess voxl("", {"--wayland=320x240", "--log-level=debug", "--exec", probe}, kLimit);
+  EXPECT_TRUE(voxl.wait_for_log("desktop: Wayland (voxl's own headless compositor (--wayland))", 1s)) << voxl.log();
+  EXPECT_TRUE(voxl.wait_for_log("since sway refuses root", 1s) || geteuid() != 0) << voxl.log();
+  std::smatch m;
+  const std::string log = voxl.log();
+  ASSERT_TRUE(std::regex_search(log, m, std::regex(" on (/tmp/voxl-wayland-[^/]+)/wayland-"))) << log;
+  const std::string runtime_dir = m[1];
+
+  // The pointer to a corner, out of the way.
+  EXPECT_EQ(post_input(voxl.port(), R"({"type":"move","x":0,"y":0})").status, 200);
+  EXPECT_EQ(screen_becomes(voxl.port(), 0x336699, {0, 0, 48, 48}), "");
+  const HttpAnswer shot = http_request(voxl.port(), {"GET", "/screenshot", {}}, kLimit);
+  EXPECT_EQ(decode_png(shot.body).size, (Size{320, 240}));
+
+  // A click reaches the program (it paints itself green), and /wait, asked
+  // before it, returns with the change.
+  const uint64_t seq = std::stoull(shot.header("x-voxl-seq"));
+  auto waited = std::async(std::launch::async, [&] {
+    return http_request(voxl.port(), {"GET", "/wait?change&since=" + std::to_string(seq) + "&timeout=60", {}},
+                        kLimit);
+  });
+  ASSERT_TRUE(voxl.wait_for_log("waiting)", 30s) || waited.wait_for(0s) == std::future_status::ready);
+  const HttpAnswer click = post_input(voxl.port(), R"({"type":"click","x":100,"y":50})");
+  EXPECT_EQ(click.status, 200) << click.body;
+  const Rect near_click{84, 34, 64, 64};
+  EXPECT_EQ(screen_becomes(voxl.port(), 0x00ff00, near_click), "");
+  const HttpAnswer w = waited.get();
+  EXPECT_EQ(w.status, 200) << w.body;
+  EXPECT_TRUE(nlohmann::json::parse(w.body, nullptr, false).value("changed", false)) << w.body;
+
+  // Typed text, a character outside any one layout among it: the last
+  // character typed is the colour it paints.
+  const HttpAnswer typed = post_input(voxl.port(), R"({"type":"type","text":"Zé€ж"})");
+  EXPECT_EQ(typed.status, 200) << typed.body;
+  EXPECT_EQ(screen_becomes(voxl.port(), 0x000436, near_click), "");  // ж is U+0436
+
+  EXPECT_EQ(voxl.stop(), 0) << voxl.log();
+  EXPECT_FALSE(std::filesystem::exists(runtime_dir)) << runtime_dir;
+}
+
+}  // namespace VOXL_TEST_FILE
+}  // namespace voxl::testing

@@ -1,0 +1,126 @@
+// Capture from headless sway through wlr-screencopy: exact pixels of a
+// window a Wayland program drew, damage that covers only what changed, an
+// idle output that costs no frame, and the damage watcher behind /wait.
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
+
+#include "platform/wayland/screencopy_capturer.h"
+#include "platform/wayland/screencopy_damage_watcher.h"
+#include "wayland_test_support.h"
+
+namespace voxl::testing {
+namespace VOXL_TEST_FILE {
+
+using platform::wayland::ScreencopyCapturer;
+using platform::wayland::ScreencopyDamageWatcher;
+
+Logger quiet_log() {
+  auto log = make_stderr_logger("wayland-test");
+  log->set_level(spdlog::level::warn);
+  return log;
+}
+
+// The first pixel of `frame` that is not `expected(x, y)`; empty when all are.
+template <class Expected>
+std::string mismatch(const capture::Frame& frame, Expected expected) {
+  for (int y = 0; y < frame.size().height; ++y)
+    for (int x = 0; x < frame.size().width; ++x)
+      if (frame.pixel(x, y) != expected(x, y))
+        return "pixel (" + std::to_string(x) + "," + std::to_string(y) + ") is " + std::to_string(frame.pixel(x, y)) +
+               ", expected " + std::to_string(expected(x, y));
+  return {};
+}
+
+TEST(WaylandCapture, ExactPixelsAndOnlyTheDamageThatChanged) {
+  auto sway = start_sway({320, 240});
+  ProbeProgram probe(*sway, 0x336699);
+  ScreencopyCapturer cap(sway->socket_path(), quiet_log());
+  EXPECT_EQ(cap.size(), (Size{320, 240}));
+  capture::FramePool pool(2);
+
+  // The probe's first picture may come after the compositor's first frame:
+  // wait until the whole output shows it.
+  capture::FrameRef frame;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  do {
+    auto r = capture_ok(cap, pool);
+    ASSERT_EQ(r.status, capture::CaptureStatus::kOk) << r.error;
+    frame = r.frame;
+  } while (!mismatch(*frame, [](int, int) { return 0x336699u; }).empty() &&
+           std::chrono::steady_clock::now() < deadline);
+  EXPECT_EQ(mismatch(*frame, [](int, int) { return 0x336699u; }), "");
+  frame.reset();
+
+  // The compositor counts damage for this capturer from its first frame
+  // asked for after damage, which it reports whole: one change to start.
+  probe.draw("rect 0 0 1 1 336699");
+  ASSERT_EQ(capture_ok(cap, pool).status, capture::CaptureStatus::kOk);
+
+  probe.draw("rect 40 30 50 20 ff8000");
+  const Rect drawn{40, 30, 50, 20};
+  auto r = capture_ok(cap, pool);
+  ASSERT_EQ(r.status, capture::CaptureStatus::kOk) << r.error;
+  const auto inside = [&](int x, int y) { return x >= 40 && x < 90 && y >= 30 && y < 50; };
+  EXPECT_EQ(mismatch(*r.frame, [&](int x, int y) { return inside(x, y) ? 0xff8000u : 0x336699u; }), "");
+  // The compositor's boxes hold the rectangle and little else.
+  Rect box;
+  for (const Rect& d : r.frame->damage_rects) box = box.bounding(d);
+  EXPECT_TRUE(box.contains(drawn)) << to_string(box);
+  EXPECT_LE(box.area(), 4 * drawn.area()) << to_string(box);
+  r.frame.reset();
+
+  // Nothing draws: no frame.
+  EXPECT_EQ(cap.capture(pool, std::chrono::milliseconds(300)).status, capture::CaptureStatus::kNoChange);
+  // A key frame is asked for: the whole picture comes, at once.
+  cap.invalidate_all();
+  r = cap.capture(pool, std::chrono::seconds(10));
+  ASSERT_EQ(r.status, capture::CaptureStatus::kOk) << r.error;
+  EXPECT_EQ(r.frame->damage_blocks.count(), r.frame->damage_blocks.columns() * r.frame->damage_blocks.rows());
+}
+
+TEST(WaylandCapture, WakeEndsAWait) {
+  auto sway = start_sway({160, 120});
+  ScreencopyCapturer cap(sway->socket_path(), quiet_log());
+  capture::FramePool pool(2);
+  ASSERT_EQ(capture_ok(cap, pool).status, capture::CaptureStatus::kOk);
+  cap.wake();
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(cap.capture(pool, std::chrono::seconds(60)).status, capture::CaptureStatus::kNoChange);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
+}
+
+TEST(WaylandDamageWatcher, ReportsWhatAProgramDrew) {
+  auto sway = start_sway({320, 240});
+  ProbeProgram probe(*sway, 0x102030);
+  boost::asio::io_context io;
+  ScreencopyDamageWatcher watcher(io, sway->socket_path());
+  // Whatever was reported before the drawing below is taken away first.
+  std::vector<Rect> rects;
+  watcher.sync();
+  watcher.poll();
+  watcher.take(rects);
+  rects.clear();
+
+  bool ready = false;
+  watcher.async_wait([&] { ready = true; });
+  probe.draw("rect 100 60 30 30 00ff00");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  for (;;) {
+    io.run_one_for(std::chrono::milliseconds(200));
+    if (ready && watcher.poll()) break;
+    if (ready) {
+      ready = false;
+      watcher.async_wait([&] { ready = true; });
+    }
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "no damage reported";
+  }
+  ASSERT_TRUE(watcher.take(rects));
+  Rect box;
+  for (const Rect& d : rects) box = box.bounding(d);
+  EXPECT_TRUE(box.contains({100, 60, 30, 30})) << to_string(box);
+  EXPECT_FALSE(watcher.failed());
+}
+
+}  // namespace VOXL_TEST_FILE
+}  // namespace voxl::testing
