@@ -77,6 +77,56 @@ std::vector<std::string> ProbeProgram::lines(const std::string& prefix, size_t c
   return out;
 }
 
+std::string run_in(const platform::wayland::HeadlessCompositor& sway, std::vector<std::string> argv,
+                   const std::string& input, std::chrono::milliseconds limit) {
+  int in[2], out[2];
+  if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) throw std::runtime_error("pipe");
+  platform::OwnedFile in_read(in[0]), in_write(in[1]), out_read(out[0]), out_write(out[1]);
+  platform::ChildOptions co;
+  co.argv = sway.as_user(std::move(argv));
+  co.env = sway.program_environment();
+  co.fds = {{0, in_read.get()}, {1, out_write.get()}};
+  co.quiet = false;
+  platform::ChildProcess child(co);
+  in_read = platform::OwnedFile();
+  out_write = platform::OwnedFile();
+  if (!input.empty() && write(in_write.get(), input.data(), input.size()) != ssize_t(input.size()))
+    throw std::runtime_error("cannot write to the program");
+  in_write = platform::OwnedFile();
+  std::string got;
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  for (;;) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return {};
+    pollfd p{out_read.get(), POLLIN, 0};
+    if (poll(&p, 1, int(left.count())) <= 0) continue;
+    char buf[4096];
+    const ssize_t n = read(out_read.get(), buf, sizeof buf);
+    if (n <= 0) break;
+    got.append(buf, size_t(n));
+  }
+  platform::wait_child_exit(child.pid(), limit);
+  return got;
+}
+
+std::unique_ptr<platform::ChildProcess> start_in(const platform::wayland::HeadlessCompositor& sway,
+                                                 std::vector<std::string> argv, const std::string& input) {
+  int in[2];
+  if (pipe2(in, O_CLOEXEC) != 0) throw std::runtime_error("pipe");
+  platform::OwnedFile in_read(in[0]), in_write(in[1]);
+  platform::ChildOptions co;
+  co.argv = sway.as_user(std::move(argv));
+  co.env = sway.program_environment();
+  co.fds = {{0, in_read.get()}};
+  co.quiet = false;
+  auto child = std::make_unique<platform::ChildProcess>(co);
+  // Small inputs fit the pipe's buffer: written whole before it reads.
+  if (!input.empty() && write(in_write.get(), input.data(), input.size()) != ssize_t(input.size()))
+    throw std::runtime_error("cannot write to the program");
+  return child;
+}
+
 capture::CaptureResult capture_ok(capture::Capturer& cap, capture::FramePool& pool, std::chrono::milliseconds limit) {
   const auto deadline = std::chrono::steady_clock::now() + limit;
   capture::CaptureResult r;

@@ -43,6 +43,16 @@ class ProbeProgram {
   std::string buffered_;
 };
 
+// Runs `argv` in `sway` as its user and returns what it printed (stdout),
+// with `input` on its stdin; empty after `limit`.
+std::string run_in(const platform::wayland::HeadlessCompositor& sway, std::vector<std::string> argv,
+                   const std::string& input = "", std::chrono::milliseconds limit = std::chrono::seconds(30));
+
+// Starts `argv` in `sway` as its user, `input` on its stdin, its output
+// on the tests' own; it stops with the returned process.
+std::unique_ptr<platform::ChildProcess> start_in(const platform::wayland::HeadlessCompositor& sway,
+                                                 std::vector<std::string> argv, const std::string& input = "");
+
 // Calls capture() until it returns kOk or `limit` passes; the last result.
 capture::CaptureResult capture_ok(capture::Capturer& cap, capture::FramePool& pool,
                                   std::chrono::milliseconds limit = std::chrono::seconds(20));

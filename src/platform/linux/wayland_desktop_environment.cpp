@@ -5,6 +5,7 @@
 #include "platform/child_process.h"
 #include "platform/pulse/pulse_microphone_sink.h"
 #include "platform/pulse/pulse_source.h"
+#include "platform/wayland/data_control_clipboard.h"
 #include "platform/wayland/headless_compositor.h"
 #include "platform/wayland/screencopy_capturer.h"
 #include "platform/wayland/screencopy_damage_watcher.h"
@@ -78,8 +79,9 @@ std::unique_ptr<input::CursorSource> WaylandDesktopEnvironment::make_cursor_sour
   throw std::runtime_error("a wlroots compositor does not tell clients the pointer's shape: the page draws its own");
 }
 
-std::unique_ptr<input::Clipboard> WaylandDesktopEnvironment::make_clipboard(boost::asio::io_context&, size_t, bool) {
-  throw std::runtime_error("the clipboard is not yet carried on Wayland");
+std::unique_ptr<input::Clipboard> WaylandDesktopEnvironment::make_clipboard(boost::asio::io_context& io,
+                                                                           size_t max_bytes, bool watch) {
+  return std::make_unique<wayland::DataControlClipboard>(io, display_, log_, max_bytes, watch);
 }
 
 audio::SourceOpener WaylandDesktopEnvironment::audio_source_opener() {

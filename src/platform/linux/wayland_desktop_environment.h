@@ -1,12 +1,13 @@
 // The Linux desktop on Wayland: a wlroots compositor (sway, cage, river,
 // labwc...) named by its socket, or voxl's own headless sway (--wayland),
-// with --exec's program in it. Captured through wlr-screencopy and driven
-// through the virtual keyboard and pointer (platform/wayland); sound and the
+// with --exec's program in it. Captured through wlr-screencopy, driven
+// through the virtual keyboard and pointer, its clipboard shared through
+// wlr-data-control (platform/wayland); sound and the
 // microphone through PulseAudio as on X11. Every product opens a Wayland
 // connection of its own.
 //
 // Not yet on Wayland, each refused with its reason where the seam asks:
-// the clipboard, cursor shapes (the page draws its own), dynamic resolution,
+// cursor shapes (the page draws its own), dynamic resolution,
 // rounded windows, the accessibility tree, and capturing a region or a
 // window (the whole output only).
 //

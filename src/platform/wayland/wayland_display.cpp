@@ -13,6 +13,7 @@
 #include <wayland-client.h>
 
 #include "virtual-keyboard-unstable-v1-client.h"
+#include "wlr-data-control-unstable-v1-client.h"
 #include "wlr-screencopy-unstable-v1-client.h"
 #include "wlr-virtual-pointer-unstable-v1-client.h"
 
@@ -69,6 +70,7 @@ WaylandDisplay::~WaylandDisplay() { close(); }
 
 void WaylandDisplay::close() {
   if (!display_) return;
+  if (data_control_) zwlr_data_control_manager_v1_destroy(data_control_);
   if (virtual_pointer_) zwlr_virtual_pointer_manager_v1_destroy(virtual_pointer_);
   if (virtual_keyboard_) wl_proxy_destroy(reinterpret_cast<wl_proxy*>(virtual_keyboard_));
   if (screencopy_) zwlr_screencopy_manager_v1_destroy(screencopy_);
@@ -112,6 +114,10 @@ void WaylandDisplay::on_global(void* data, wl_registry* registry, uint32_t name,
     self->virtual_pointer_version_ = std::min(version, 2u);
     self->virtual_pointer_ =
         static_cast<zwlr_virtual_pointer_manager_v1*>(bind(&zwlr_virtual_pointer_manager_v1_interface, 2));
+  } else if (i == zwlr_data_control_manager_v1_interface.name && !self->data_control_) {
+    // Version 1: the primary selection is not carried.
+    self->data_control_ =
+        static_cast<zwlr_data_control_manager_v1*>(bind(&zwlr_data_control_manager_v1_interface, 1));
   }
 }
 

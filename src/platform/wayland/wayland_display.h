@@ -1,7 +1,7 @@
 // One connection to a Wayland compositor with the globals voxl uses bound:
 // wl_shm, the first wl_output (its current mode is the desktop's size), the
 // first wl_seat, and the wlroots managers where the compositor has them
-// (screencopy, virtual keyboard, virtual pointer). Also the one way voxl
+// (screencopy, virtual keyboard, virtual pointer, data control). Also the one way voxl
 // waits for a compositor's answer: dispatch_until(), bounded by a deadline
 // and a wake descriptor, never a busy loop.
 //
@@ -26,6 +26,7 @@ struct wl_seat;
 struct zwlr_screencopy_manager_v1;
 struct zwp_virtual_keyboard_manager_v1;
 struct zwlr_virtual_pointer_manager_v1;
+struct zwlr_data_control_manager_v1;
 
 namespace voxl::platform::wayland {
 
@@ -53,6 +54,7 @@ class WaylandDisplay {
   zwp_virtual_keyboard_manager_v1* virtual_keyboard() const { return virtual_keyboard_; }
   zwlr_virtual_pointer_manager_v1* virtual_pointer() const { return virtual_pointer_; }
   uint32_t virtual_pointer_version() const { return virtual_pointer_version_; }
+  zwlr_data_control_manager_v1* data_control() const { return data_control_; }
 
   // The output's current mode (updated as events are dispatched) and name
   // ("HEADLESS-1"; empty where the compositor does not say).
@@ -70,6 +72,9 @@ class WaylandDisplay {
   // Reads and dispatches whatever has arrived, without blocking; false when
   // the connection failed.
   bool dispatch_ready();
+  // Sends the requests made so far, without reading anything (also from
+  // inside an event's handler); false when the connection failed.
+  bool send_requests() { return !failed() && flush(); }
   // Every request sent so far has been handled; false when the connection
   // failed.
   bool roundtrip();
@@ -100,6 +105,7 @@ class WaylandDisplay {
   zwp_virtual_keyboard_manager_v1* virtual_keyboard_ = nullptr;
   zwlr_virtual_pointer_manager_v1* virtual_pointer_ = nullptr;
   uint32_t virtual_pointer_version_ = 0;
+  zwlr_data_control_manager_v1* data_control_ = nullptr;
   Size output_size_;
   std::string output_name_;
 };
