@@ -6,6 +6,7 @@
 //           rect X Y W H RRGGBB    a rectangle of it (only that damaged)
 //   stdout: ready WxH              the first picture is shown
 //           drawn N                the Nth picture after it is committed
+//           resized WxH            the window changed size (drawn again, one colour)
 //           text <utf-8>           a key press that types something
 //           key <keysym hex>       a key press that types nothing (or a control
 //                                  character); both say "ctrl+" before it
@@ -52,6 +53,9 @@ struct Probe {
   int width = 0, height = 0;
   bool configured = false;
   bool fullscreen = false;  // the compositor said so in a configure
+  bool shown = false;       // the first full-size picture is up
+  bool resized = false;     // a new size came since, not drawn yet
+  uint32_t colour = 0;
   std::vector<uint32_t> pixels;  // what the window shows, XRGB
   int drawn = 0;
   xkb_context* xkb = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
@@ -241,15 +245,23 @@ int main(int argc, char** argv) {
     auto& pr = *static_cast<Probe*>(data);
     xdg_surface_ack_configure(s, serial);
     pr.configured = true;
+    // Made larger or smaller once shown: drawn again at the new size.
+    if (pr.resized) {
+      pr.resized = false;
+      pr.pixels.assign(size_t(pr.width) * size_t(pr.height), pr.colour);
+      show(pr, 0, 0, pr.width, pr.height);
+      say("resized " + std::to_string(pr.width) + "x" + std::to_string(pr.height));
+    }
   }};
   xdg_surface_add_listener(p.xsurface, &xl, &p);
   p.toplevel = xdg_surface_get_toplevel(p.xsurface);
   static constexpr xdg_toplevel_listener tl = {
       [](void* data, xdg_toplevel*, int32_t w, int32_t h, wl_array* states) {
         auto& pr = *static_cast<Probe*>(data);
-        if (w > 0 && h > 0) {
+        if (w > 0 && h > 0 && (w != pr.width || h != pr.height)) {
           pr.width = w;
           pr.height = h;
+          pr.resized = pr.shown;
         }
         const auto* s = static_cast<const uint32_t*>(states->data);
         for (size_t i = 0; i < states->size / sizeof(uint32_t); ++i)
@@ -273,6 +285,8 @@ int main(int argc, char** argv) {
     if (wl_display_dispatch(p.display) < 0) return 1;
   p.pixels.assign(size_t(p.width) * size_t(p.height), colour);
   show(p, 0, 0, p.width, p.height);
+  p.shown = true;
+  p.colour = colour;
   wl_display_roundtrip(p.display);
   say("ready " + std::to_string(p.width) + "x" + std::to_string(p.height));
 

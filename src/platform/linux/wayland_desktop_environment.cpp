@@ -7,6 +7,7 @@
 #include "platform/pulse/pulse_source.h"
 #include "platform/wayland/data_control_clipboard.h"
 #include "platform/wayland/headless_compositor.h"
+#include "platform/wayland/output_resizer.h"
 #include "platform/wayland/screencopy_capturer.h"
 #include "platform/wayland/screencopy_damage_watcher.h"
 #include "platform/wayland/virtual_input_injector.h"
@@ -97,8 +98,7 @@ std::unique_ptr<audio::MicrophoneSink> WaylandDesktopEnvironment::make_microphon
 }
 
 std::unique_ptr<DesktopResizer> WaylandDesktopEnvironment::make_desktop_resizer(std::string& why) {
-  why = "cannot resize the desktop: dynamic resolution is not yet done on Wayland";
-  return nullptr;
+  return wayland::OutputResizer::open(display_, log_, why);
 }
 
 std::unique_ptr<WindowRounder> WaylandDesktopEnvironment::make_window_rounder(boost::asio::io_context&,

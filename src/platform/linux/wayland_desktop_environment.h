@@ -2,13 +2,13 @@
 // labwc...) named by its socket, or voxl's own headless sway (--wayland),
 // with --exec's program in it. Captured through wlr-screencopy, driven
 // through the virtual keyboard and pointer, its clipboard shared through
-// wlr-data-control (platform/wayland); sound and the
+// wlr-data-control, its output resized through wlr-output-management
+// (platform/wayland); sound and the
 // microphone through PulseAudio as on X11. Every product opens a Wayland
 // connection of its own.
 //
 // Not yet on Wayland, each refused with its reason where the seam asks:
-// cursor shapes (the page draws its own), dynamic resolution,
-// rounded windows, the accessibility tree, and capturing a region or a
+// cursor shapes (the page draws its own), rounded windows, the accessibility tree, and capturing a region or a
 // window (the whole output only).
 //
 // Threads and ownership: see DesktopEnvironment. The program is stopped

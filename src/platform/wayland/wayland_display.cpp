@@ -86,6 +86,7 @@ void WaylandDisplay::on_global(void* data, wl_registry* registry, uint32_t name,
                                uint32_t version) {
   auto* self = static_cast<WaylandDisplay*>(data);
   const std::string_view i(interface);
+  if (self->globals_.size() < 256) self->globals_.push_back({name, interface, version});
   auto bind = [&](const wl_interface* what, uint32_t ours) {
     return wl_registry_bind(registry, name, what, std::min(version, ours));
   };
@@ -119,6 +120,12 @@ void WaylandDisplay::on_global(void* data, wl_registry* registry, uint32_t name,
     self->data_control_ =
         static_cast<zwlr_data_control_manager_v1*>(bind(&zwlr_data_control_manager_v1_interface, 1));
   }
+}
+
+std::optional<WaylandDisplay::Global> WaylandDisplay::global(const std::string& interface) const {
+  for (const Global& g : globals_)
+    if (g.interface == interface) return g;
+  return std::nullopt;
 }
 
 void WaylandDisplay::on_global_remove(void*, wl_registry*, uint32_t) {

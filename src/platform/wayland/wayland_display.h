@@ -14,7 +14,9 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "base/geometry.h"
 
@@ -55,6 +57,17 @@ class WaylandDisplay {
   zwlr_virtual_pointer_manager_v1* virtual_pointer() const { return virtual_pointer_; }
   uint32_t virtual_pointer_version() const { return virtual_pointer_version_; }
   zwlr_data_control_manager_v1* data_control() const { return data_control_; }
+
+  // A global the compositor offers that this connection did not bind (for
+  // products that bind it themselves, their listener set before its first
+  // events): its name and version, nullopt when there is none.
+  struct Global {
+    uint32_t name = 0;
+    std::string interface;
+    uint32_t version = 0;
+  };
+  std::optional<Global> global(const std::string& interface) const;
+  wl_registry* registry() const { return registry_; }
 
   // The output's current mode (updated as events are dispatched) and name
   // ("HEADLESS-1"; empty where the compositor does not say).
@@ -108,6 +121,7 @@ class WaylandDisplay {
   zwlr_data_control_manager_v1* data_control_ = nullptr;
   Size output_size_;
   std::string output_name_;
+  std::vector<Global> globals_;  // those offered, up to 256
 };
 
 }  // namespace voxl::platform::wayland
