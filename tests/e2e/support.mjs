@@ -172,7 +172,7 @@ export async function freePort() {
 // ---------------------------------------------------------------------------
 // voxl
 
-const SERVING = /voxl is serving (https?:\/\/\S+?) \(display (:\d+)\)/;
+const SERVING = /voxl is serving (https?:\/\/\S+?) \(display ([^)\s]+)\)/;
 // voxl's private Xvfb admits only holders of its cookie; the log names the file.
 const COOKIE = /private Xvfb on (:\d+) .*admitting only holders of its cookie \((\S+)\)/;
 const authorities = new Map(); // display -> Xauthority file of the voxl that runs it
@@ -186,12 +186,16 @@ export function displayEnv(display) {
   return env;
 }
 
-// Starts voxl on its own Xvfb of DESKTOP's size and waits for its "serving"
-// line. `args` are extra flags, `exec` a command to run on the display.
+// Starts voxl on its own Xvfb of DESKTOP's size (or the desktop flag given,
+// such as --wayland=640x480) and waits for its "serving" line. `args` are
+// extra flags, `exec` a command to run on the display.
 // Returns { url, origin, port, display, stderr(), running(), stop() }; stop()
 // resolves to { code, signal, killed } and is also deferred to `scope`.
-export async function startVoxl(scope, { port = 0, args = [], exec = null, env = {} } = {}) {
-  const argv = [`--xvfb=${DESKTOP.width}x${DESKTOP.height}`, "--addr=127.0.0.1", `--port=${port}`, ...args];
+export async function startVoxl(
+  scope,
+  { port = 0, args = [], exec = null, env = {}, desktop = `--xvfb=${DESKTOP.width}x${DESKTOP.height}` } = {},
+) {
+  const argv = [desktop, "--addr=127.0.0.1", `--port=${port}`, ...args];
   if (exec !== null) argv.push("--exec", exec);
   const child = track(
     spawnTied(VOXL_BINARY, argv, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } }),
