@@ -15,23 +15,6 @@ namespace VOXL_TEST_FILE {
 using platform::wayland::ScreencopyCapturer;
 using platform::wayland::ScreencopyDamageWatcher;
 
-Logger quiet_log() {
-  auto log = make_stderr_logger("wayland-test");
-  log->set_level(spdlog::level::warn);
-  return log;
-}
-
-// The first pixel of `frame` that is not `expected(x, y)`; empty when all are.
-template <class Expected>
-std::string mismatch(const capture::Frame& frame, Expected expected) {
-  for (int y = 0; y < frame.size().height; ++y)
-    for (int x = 0; x < frame.size().width; ++x)
-      if (frame.pixel(x, y) != expected(x, y))
-        return "pixel (" + std::to_string(x) + "," + std::to_string(y) + ") is " + std::to_string(frame.pixel(x, y)) +
-               ", expected " + std::to_string(expected(x, y));
-  return {};
-}
-
 TEST(WaylandCapture, ExactPixelsAndOnlyTheDamageThatChanged) {
   auto sway = start_sway({320, 240});
   ProbeProgram probe(*sway, 0x336699);
@@ -44,25 +27,25 @@ TEST(WaylandCapture, ExactPixelsAndOnlyTheDamageThatChanged) {
   capture::FrameRef frame;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   do {
-    auto r = capture_ok(cap, pool);
+    auto r = capture_until_ok(cap, pool);
     ASSERT_EQ(r.status, capture::CaptureStatus::kOk) << r.error;
     frame = r.frame;
-  } while (!mismatch(*frame, [](int, int) { return 0x336699u; }).empty() &&
+  } while (!first_mismatch(*frame, [](int, int) { return 0x336699u; }).empty() &&
            std::chrono::steady_clock::now() < deadline);
-  EXPECT_EQ(mismatch(*frame, [](int, int) { return 0x336699u; }), "");
+  EXPECT_EQ(first_mismatch(*frame, [](int, int) { return 0x336699u; }), "");
   frame.reset();
 
   // The compositor counts damage for this capturer from its first frame
   // asked for after damage, which it reports whole: one change to start.
   probe.draw("rect 0 0 1 1 336699");
-  ASSERT_EQ(capture_ok(cap, pool).status, capture::CaptureStatus::kOk);
+  ASSERT_EQ(capture_until_ok(cap, pool).status, capture::CaptureStatus::kOk);
 
   probe.draw("rect 40 30 50 20 ff8000");
   const Rect drawn{40, 30, 50, 20};
-  auto r = capture_ok(cap, pool);
+  auto r = capture_until_ok(cap, pool);
   ASSERT_EQ(r.status, capture::CaptureStatus::kOk) << r.error;
   const auto inside = [&](int x, int y) { return x >= 40 && x < 90 && y >= 30 && y < 50; };
-  EXPECT_EQ(mismatch(*r.frame, [&](int x, int y) { return inside(x, y) ? 0xff8000u : 0x336699u; }), "");
+  EXPECT_EQ(first_mismatch(*r.frame, [&](int x, int y) { return inside(x, y) ? 0xff8000u : 0x336699u; }), "");
   // The compositor's boxes hold the rectangle and little else.
   Rect box;
   for (const Rect& d : r.frame->damage_rects) box = box.bounding(d);
@@ -83,7 +66,7 @@ TEST(WaylandCapture, WakeEndsAWait) {
   auto sway = start_sway({160, 120});
   ScreencopyCapturer cap(sway->socket_path(), quiet_log());
   capture::FramePool pool(2);
-  ASSERT_EQ(capture_ok(cap, pool).status, capture::CaptureStatus::kOk);
+  ASSERT_EQ(capture_until_ok(cap, pool).status, capture::CaptureStatus::kOk);
   cap.wake();
   const auto start = std::chrono::steady_clock::now();
   EXPECT_EQ(cap.capture(pool, std::chrono::seconds(60)).status, capture::CaptureStatus::kNoChange);

@@ -20,12 +20,6 @@ namespace VOXL_TEST_FILE {
 
 using platform::wayland::DataControlClipboard;
 
-Logger quiet_log() {
-  auto log = make_stderr_logger("wayland-clipboard-test");
-  log->set_level(spdlog::level::err);
-  return log;
-}
-
 struct Heard {
   std::optional<input::ClipboardContent> copied;
   std::optional<std::string> refused;

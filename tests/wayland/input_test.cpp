@@ -15,12 +15,6 @@ namespace VOXL_TEST_FILE {
 
 using platform::wayland::VirtualInputInjector;
 
-Logger quiet_log() {
-  auto log = make_stderr_logger("wayland-input-test");
-  log->set_level(spdlog::level::warn);
-  return log;
-}
-
 // The probe gets the keyboard's focus once a key was sent; the first key
 // may go before the focus did, so a marker is typed until it arrives.
 void wait_for_focus(VirtualInputInjector& in, ProbeProgram& probe) {

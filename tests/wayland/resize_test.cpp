@@ -14,12 +14,6 @@ namespace VOXL_TEST_FILE {
 using platform::wayland::OutputResizer;
 using platform::wayland::ScreencopyCapturer;
 
-Logger quiet_log() {
-  auto log = make_stderr_logger("wayland-resize-test");
-  log->set_level(spdlog::level::warn);
-  return log;
-}
-
 // Captures until a frame of `size` shows `colour` everywhere; empty, or
 // what the last frame was.
 std::string frame_becomes(ScreencopyCapturer& cap, capture::FramePool& pool, Size size, uint32_t colour) {

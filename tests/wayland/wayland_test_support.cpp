@@ -127,13 +127,10 @@ std::unique_ptr<platform::ChildProcess> start_in(const platform::wayland::Headle
   return child;
 }
 
-capture::CaptureResult capture_ok(capture::Capturer& cap, capture::FramePool& pool, std::chrono::milliseconds limit) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  capture::CaptureResult r;
-  do {
-    r = cap.capture(pool, std::chrono::milliseconds(500));
-  } while (r.status != capture::CaptureStatus::kOk && std::chrono::steady_clock::now() < deadline);
-  return r;
+Logger quiet_log() {
+  auto log = make_stderr_logger("wayland-test");
+  log->set_level(spdlog::level::warn);
+  return log;
 }
 
 }  // namespace voxl::testing

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "capture/capturer.h"
+#include "../common/capture_checks.h"
+#include "base/logging.h"
 #include "capture/frame_pool.h"
 #include "platform/child_process.h"
 #include "platform/owned_file.h"
@@ -53,8 +55,7 @@ std::string run_in(const platform::wayland::HeadlessCompositor& sway, std::vecto
 std::unique_ptr<platform::ChildProcess> start_in(const platform::wayland::HeadlessCompositor& sway,
                                                  std::vector<std::string> argv, const std::string& input = "");
 
-// Calls capture() until it returns kOk or `limit` passes; the last result.
-capture::CaptureResult capture_ok(capture::Capturer& cap, capture::FramePool& pool,
-                                  std::chrono::milliseconds limit = std::chrono::seconds(20));
+// A logger for the code under test that says only warnings and worse.
+Logger quiet_log();
 
 }  // namespace voxl::testing

@@ -103,19 +103,6 @@ void Painter::destroy_window(xcb_window_t w) {
   sync();
 }
 
-capture::CaptureResult capture_until_ok(capture::Capturer& cap, capture::FramePool& pool,
-                                        std::chrono::milliseconds limit) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  capture::CaptureResult r;
-  do {
-    r = cap.capture(pool, std::chrono::milliseconds(200));
-    if (r.status == capture::CaptureStatus::kOk || r.status == capture::CaptureStatus::kPermanent ||
-        r.status == capture::CaptureStatus::kReinit)
-      return r;
-  } while (std::chrono::steady_clock::now() < deadline);
-  return r;
-}
-
 namespace {
 
 class MemorySink final : public spdlog::sinks::base_sink<std::mutex> {

@@ -15,6 +15,7 @@
 #include "base/logging.h"
 #include "capture/capturer.h"
 #include "capture/frame_pool.h"
+#include "../common/capture_checks.h"
 
 namespace voxl::testing {
 
@@ -56,10 +57,6 @@ class Painter {
   xcb_gcontext_t gc_ = 0;
 };
 
-// Calls capture() until it returns kOk or `limit` passes; the last result.
-capture::CaptureResult capture_until_ok(capture::Capturer& cap, capture::FramePool& pool,
-                                        std::chrono::milliseconds limit = std::chrono::seconds(20));
-
 // A logger that keeps what it logs, for assertions.
 struct CapturedLog {
   Logger log;
@@ -73,18 +70,5 @@ int sysv_segments_of_this_process();
 // Mappings of capture memfd segments in this process.
 int capture_memfd_mappings();
 int open_fd_count();
-
-// First pixel of `frame` (frame coordinates) that differs from `expected`
-// (0x00RRGGBB at frame x, y); empty when all match.
-template <class Expected>
-std::string first_mismatch(const capture::Frame& frame, Expected expected) {
-  for (int y = 0; y < frame.size().height; ++y)
-    for (int x = 0; x < frame.size().width; ++x)
-      if (frame.pixel(x, y) != (expected(x, y) & 0xffffffu))
-        return "pixel (" + std::to_string(x) + "," + std::to_string(y) + ") is " +
-               std::to_string(frame.pixel(x, y)) + ", expected " +
-               std::to_string(expected(x, y) & 0xffffffu);
-  return {};
-}
 
 }  // namespace voxl::testing

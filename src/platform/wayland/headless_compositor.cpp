@@ -53,14 +53,13 @@ HeadlessCompositor::HeadlessCompositor(const HeadlessCompositorOptions& o) {
       throw std::runtime_error("the Wayland compositor cannot run as root (sway refuses): name another user");
     uid_ = pw->pw_uid;
     gid_ = pw->pw_gid;
-    switch_user_ = true;
     user_ = std::string(pw->pw_name) + " (uid " + std::to_string(uid_) + ")";
   }
   char dir[] = "/tmp/voxl-wayland-XXXXXX";
   if (!mkdtemp(dir)) throw std::runtime_error(errno_text("cannot make the compositor's runtime folder"));
   runtime_dir_ = dir;
   try {
-    if (switch_user_ && chown(dir, uid_, gid_) != 0)
+    if (!user_.empty() && chown(dir, uid_, gid_) != 0)
       throw std::runtime_error(errno_text("cannot give the compositor's runtime folder to " + user_));
     const std::string config = runtime_dir_ + "/sway.config";
     {
@@ -79,7 +78,7 @@ HeadlessCompositor::HeadlessCompositor(const HeadlessCompositorOptions& o) {
     co.argv = as_user({o.program, "-c", config});
     co.env = {"XDG_RUNTIME_DIR=" + runtime_dir_, "WLR_BACKENDS=headless", "WLR_LIBINPUT_NO_DEVICES=1",
               "WAYLAND_DISPLAY=", "DISPLAY="};
-    if (switch_user_) co.env.push_back("HOME=" + runtime_dir_);  // the user may have no home of their own
+    if (!user_.empty()) co.env.push_back("HOME=" + runtime_dir_);  // the user may have no home of their own
     // No GPU is assumed: pixman draws, unless the operator chose a renderer.
     const char* renderer = std::getenv("WLR_RENDERER");
     co.env.push_back(std::string("WLR_RENDERER=") + (renderer && *renderer ? renderer : "pixman"));
@@ -122,7 +121,7 @@ HeadlessCompositor::~HeadlessCompositor() {
 }
 
 std::vector<std::string> HeadlessCompositor::as_user(std::vector<std::string> argv) const {
-  if (!switch_user_) return argv;
+  if (user_.empty()) return argv;
   std::vector<std::string> out = {"setpriv", "--reuid=" + std::to_string(uid_), "--regid=" + std::to_string(gid_),
                                   "--init-groups", "--pdeathsig", "SIGTERM", "--"};
   out.insert(out.end(), argv.begin(), argv.end());
@@ -135,7 +134,7 @@ std::vector<std::string> HeadlessCompositor::program_environment() const {
                                   "XDG_SESSION_TYPE=wayland", "GDK_BACKEND=wayland", "QT_QPA_PLATFORM=wayland",
                                   "MOZ_ENABLE_WAYLAND=1", "SDL_VIDEODRIVER=wayland",
                                   "ELECTRON_OZONE_PLATFORM_HINT=wayland", "DISPLAY="};
-  if (switch_user_) env.push_back("HOME=" + runtime_dir_);
+  if (!user_.empty()) env.push_back("HOME=" + runtime_dir_);
   return env;
 }
 

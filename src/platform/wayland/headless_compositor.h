@@ -60,9 +60,8 @@ class HeadlessCompositor {
   std::string runtime_dir_;
   std::string socket_name_;
   std::string user_;
-  unsigned uid_ = 0;
+  unsigned uid_ = 0;  // with user_ set
   unsigned gid_ = 0;
-  bool switch_user_ = false;
   std::unique_ptr<ChildProcess> compositor_;
 };
 
