@@ -8,7 +8,7 @@
 
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <boost/beast/ssl.hpp>
+#include <boost/asio/ssl/error.hpp>
 
 #include <limits>
 #include <optional>
@@ -40,13 +40,12 @@ bool ignorable(const beast::error_code& ec) {
          ec == asio::error::connection_reset || ec == ssl::error::stream_truncated;
 }
 
-template <class Stream>
 class HttpSession final : public ClosableSession,
                           public HttpTransport,
-                          public std::enable_shared_from_this<HttpSession<Stream>> {
+                          public std::enable_shared_from_this<HttpSession> {
  public:
   // `owner` keeps `ctx` (and its session registry) alive as long as this.
-  HttpSession(Stream&& stream, SessionContext& ctx, std::shared_ptr<SessionShared> shared,
+  HttpSession(AnyStream&& stream, SessionContext& ctx, std::shared_ptr<SessionShared> shared,
               std::shared_ptr<void> owner, std::optional<OverCap> over_cap)
       : owner_(std::move(owner)),
         stream_(std::move(stream)),
@@ -60,11 +59,11 @@ class HttpSession final : public ClosableSession,
 
   // TLS: the handshake first.
   void run() {
-    registered_ = ctx_.sessions->add(std::weak_ptr<ClosableSession>(this->shared_from_this()));
+    registered_ = ctx_.sessions->add(std::weak_ptr<ClosableSession>(shared_from_this()));
     if (ctx_.sessions->stopped()) return;  // shut down already
-    if constexpr (std::is_same_v<Stream, TlsStream>) {
+    if (stream_.is_tls()) {
       lowest().expires_after(kHandshakeTimeout);
-      stream_.async_handshake(ssl::stream_base::server, [self = this->shared_from_this()](beast::error_code ec) {
+      stream_.async_handshake([self = shared_from_this()](beast::error_code ec) {
         if (ec) return self->ctx_.log->debug("TLS handshake failed: {}", ec.message());
         self->exchange_.start();
       });
@@ -78,7 +77,7 @@ class HttpSession final : public ClosableSession,
   }
 
   // HttpTransport.
-  std::weak_ptr<void> lifetime() override { return this->weak_from_this(); }
+  std::weak_ptr<void> lifetime() override { return weak_from_this(); }
 
   void read_header(Seconds limit) override {
     parser_.emplace();
@@ -87,7 +86,7 @@ class HttpSession final : public ClosableSession,
     // against it); read_body() sets the path's.
     parser_->body_limit(std::numeric_limits<uint64_t>::max());
     lowest().expires_after(limit);
-    http::async_read_header(stream_, buffer_, *parser_, [self = this->shared_from_this()](beast::error_code ec, size_t) {
+    http::async_read_header(stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, size_t) {
       if (ec) return self->read_failed(ec);
       const std::string_view target = self->parser_->get().target();
       RequestHead head;
@@ -105,7 +104,7 @@ class HttpSession final : public ClosableSession,
     if (const auto length = parser_->content_length(); length && *length > kBodyReadChunk)
       buffer_.reserve(kBodyReadChunk);
     if (limit) lowest().expires_after(*limit);
-    http::async_read(stream_, buffer_, *parser_, [self = this->shared_from_this()](beast::error_code ec, size_t) {
+    http::async_read(stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, size_t) {
       if (ec) return self->read_failed(ec);
       self->request_ = self->parser_->release();
       // An idle connection keeps little.
@@ -148,7 +147,7 @@ class HttpSession final : public ClosableSession,
 
   void watch(size_t room) override {
     lowest().expires_never();  // the read's; a write in flight keeps its own
-    stream_.async_read_some(buffer_.prepare(room), [self = this->shared_from_this()](beast::error_code ec, size_t n) {
+    stream_.async_read_some(buffer_.prepare(room), [self = shared_from_this()](beast::error_code ec, size_t n) {
       if (!ec) {
         self->buffer_.commit(n);
         return self->exchange_.on_watched(WatchEnd::kData, "");
@@ -205,8 +204,8 @@ class HttpSession final : public ClosableSession,
   void stream_reply(EndpointReply reply, const ReplyFraming& framing) override {
     http::response<http::buffer_body> header{http::int_to_status(unsigned(reply.status)), framing.version};
     decorate(header, reply, framing);
-    std::weak_ptr<HttpSession> weak = this->shared_from_this();
-    typename StreamedBody<Stream>::Hooks hooks;
+    std::weak_ptr<HttpSession> weak = shared_from_this();
+    StreamedBody<AnyStream>::Hooks hooks;
     hooks.run = [weak](const char* where, const std::function<void()>& step) {
       if (const auto self = weak.lock()) self->exchange_.run_guarded(where, step);
     };
@@ -223,20 +222,20 @@ class HttpSession final : public ClosableSession,
       const auto body = std::exchange(self->streamed_, nullptr);
       self->exchange_.on_streamed(body ? end : StreamEnd::kWriteFailed, why, !body || body->need_eof());
     };
-    streamed_ = std::make_shared<StreamedBody<Stream>>(stream_, std::move(header), std::move(reply.source),
+    streamed_ = std::make_shared<StreamedBody<AnyStream>>(stream_, std::move(header), std::move(reply.source),
                                                        reply.content_length, framing.head,
-                                                       this->shared_from_this(), std::move(hooks));
+                                                       shared_from_this(), std::move(hooks));
     if (!framing.head) begin_pacing();
     streamed_->start();
   }
 
   void close() override {
-    if constexpr (std::is_same_v<Stream, TlsStream>) {
+    if (stream_.is_tls()) {
       lowest().expires_after(kHandshakeTimeout);
-      stream_.async_shutdown([self = this->shared_from_this()](beast::error_code) {});
+      stream_.async_shutdown([self = shared_from_this()](beast::error_code) {});
     } else {
       beast::error_code ec;
-      stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+      lowest().socket().shutdown(tcp::socket::shutdown_send, ec);
     }
   }
 
@@ -249,7 +248,7 @@ class HttpSession final : public ClosableSession,
   }
 
  private:
-  auto& lowest() { return beast::get_lowest_layer(stream_); }
+  CountedTcpStream& lowest() { return stream_.next_layer(); }
 
   void read_failed(const beast::error_code& ec) {
     if (ec == http::error::end_of_stream) return exchange_.on_read_failed(ReadFailure::kEndOfStream, "");
@@ -271,7 +270,7 @@ class HttpSession final : public ClosableSession,
   void write(http::response<Body> res) {
     lowest().expires_after(kWriteTimeout);
     auto msg = std::make_shared<http::response<Body>>(std::move(res));
-    http::async_write(stream_, *msg, [self = this->shared_from_this(), msg](beast::error_code ec, size_t) {
+    http::async_write(stream_, *msg, [self = shared_from_this(), msg](beast::error_code ec, size_t) {
       self->exchange_.on_written(!ec, msg->need_eof());
     });
   }
@@ -279,7 +278,7 @@ class HttpSession final : public ClosableSession,
   // A streamed body to an address where a viewer watches takes what the
   // picture leaves of the link (transfer_pacing.h).
   void begin_pacing() {
-    std::weak_ptr<HttpSession> weak = this->shared_from_this();
+    std::weak_ptr<HttpSession> weak = shared_from_this();
     pacing_.begin(remote_, [weak](std::optional<uint64_t> bytes_per_second) {
       if (const auto self = weak.lock()) self->pacing_.apply(self->native_socket(), bytes_per_second);
     });
@@ -294,7 +293,7 @@ class HttpSession final : public ClosableSession,
   void end_pacing() noexcept { pacing_.end(native_socket()); }
 
   std::shared_ptr<void> owner_;  // first: `ctx_` outlives everything below
-  Stream stream_;
+  AnyStream stream_;
   SessionContext& ctx_;
   std::shared_ptr<SessionShared> shared_;  // before exchange_, which refers to it
   HttpExchange exchange_;
@@ -307,7 +306,7 @@ class HttpSession final : public ClosableSession,
   Request request_;  // read whole, being answered
   Response routed_;  // the routing's answer, until written
   stream::ViewerGrant grant_;  // of a permitted upgrade
-  std::shared_ptr<StreamedBody<Stream>> streamed_;  // the answer being streamed
+  std::shared_ptr<StreamedBody<AnyStream>> streamed_;  // the answer being streamed
 };
 
 }  // namespace
@@ -316,14 +315,8 @@ void start_http_session(tcp::socket socket, ConnectionToken token, ssl::context*
                         std::shared_ptr<SessionShared> shared, std::shared_ptr<void> owner,
                         std::optional<OverCap> over_cap) {
   CountedTcpStream counted(std::move(socket), std::move(token));
-  if (tls)
-    std::make_shared<HttpSession<TlsStream>>(TlsStream(std::move(counted), *tls), ctx, std::move(shared),
-                                             std::move(owner), std::move(over_cap))
-        ->run();
-  else
-    std::make_shared<HttpSession<PlainStream>>(std::move(counted), ctx, std::move(shared), std::move(owner),
-                                               std::move(over_cap))
-        ->run();
+  AnyStream stream = tls ? AnyStream::tls(std::move(counted), *tls) : AnyStream::plain(std::move(counted));
+  std::make_shared<HttpSession>(std::move(stream), ctx, std::move(shared), std::move(owner), std::move(over_cap))->run();
 }
 
 }  // namespace voxl::net

@@ -8,9 +8,7 @@
 
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
-#include <boost/beast/ssl.hpp>
 #include <boost/beast/websocket.hpp>
-#include <boost/beast/websocket/ssl.hpp>
 
 #include <array>
 #include <exception>
@@ -43,12 +41,11 @@ stream::ViewerServices services_of(SessionContext& ctx, const uint64_t& link_id)
   return s;
 }
 
-template <class Stream>
 class ViewerSession final : public stream::ViewerTransport,
                             public ClosableSession,
-                            public std::enable_shared_from_this<ViewerSession<Stream>> {
+                            public std::enable_shared_from_this<ViewerSession> {
  public:
-  ViewerSession(Stream&& s, stream::ViewerGrant grant, SessionContext& ctx, std::shared_ptr<void> owner)
+  ViewerSession(AnyStream&& s, stream::ViewerGrant grant, SessionContext& ctx, std::shared_ptr<void> owner)
       : owner_(std::move(owner)), ws_(std::move(s)), ctx_(ctx), view_only_(grant.view_only()),
         stats_timer_(ws_.get_executor()), shutdown_timer_(ws_.get_executor()),
         conn_(*this, services_of(ctx, link_id_), std::move(grant)) {}
@@ -59,7 +56,7 @@ class ViewerSession final : public stream::ViewerTransport,
   }
 
   void start(Request req) {
-    registered_ = ctx_.sessions->add(std::weak_ptr<ClosableSession>(this->shared_from_this()));
+    registered_ = ctx_.sessions->add(std::weak_ptr<ClosableSession>(shared_from_this()));
     if (ctx_.sessions->stopped()) return;  // shut down already
     ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
     ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& res) {
@@ -69,7 +66,7 @@ class ViewerSession final : public stream::ViewerTransport,
     // checks each type's own limit.
     ws_.read_message_max(stream::ClientLimits::read_limit(view_only_));
     ws_.auto_fragment(false);
-    ws_.async_accept(req, [self = this->shared_from_this()](beast::error_code ec) {
+    ws_.async_accept(req, [self = shared_from_this()](beast::error_code ec) {
       self->guard("the handshake", [&] { self->on_accept(ec); });
     });
   }
@@ -79,7 +76,7 @@ class ViewerSession final : public stream::ViewerTransport,
     writing_ = true;
     ws_.text(true);
     ws_.async_write(asio::buffer(text.data(), text.size()),
-                    [self = this->shared_from_this()](beast::error_code ec, size_t) { self->on_write(ec); });
+                    [self = shared_from_this()](beast::error_code ec, size_t) { self->on_write(ec); });
   }
 
   void write_binary(std::span<const uint8_t> header, std::span<const uint8_t> payload) override {
@@ -87,7 +84,7 @@ class ViewerSession final : public stream::ViewerTransport,
     ws_.binary(true);
     const std::array<asio::const_buffer, 2> bufs{asio::buffer(header.data(), header.size()),
                                                  asio::buffer(payload.data(), payload.size())};
-    ws_.async_write(bufs, [self = this->shared_from_this()](beast::error_code ec, size_t) { self->on_write(ec); });
+    ws_.async_write(bufs, [self = shared_from_this()](beast::error_code ec, size_t) { self->on_write(ec); });
   }
 
   void close(stream::CloseCode code, std::string_view reason) override {
@@ -110,7 +107,7 @@ class ViewerSession final : public stream::ViewerTransport,
         return;
       }
       shutdown_timer_.expires_after(kShutdownGrace);
-      shutdown_timer_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
+      shutdown_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
         if (ec) return;
         beast::error_code e;
         beast::get_lowest_layer(self->ws_).socket().close(e);
@@ -162,7 +159,7 @@ class ViewerSession final : public stream::ViewerTransport,
   }
 
   void read() {
-    ws_.async_read(in_, [self = this->shared_from_this()](beast::error_code ec, size_t) {
+    ws_.async_read(in_, [self = shared_from_this()](beast::error_code ec, size_t) {
       self->guard("a read", [&] { self->on_read(ec); });
     });
   }
@@ -190,7 +187,7 @@ class ViewerSession final : public stream::ViewerTransport,
   void start_close() {
     if (close_started_) return;
     close_started_ = true;
-    ws_.async_close(close_reason_, [self = this->shared_from_this()](beast::error_code) {
+    ws_.async_close(close_reason_, [self = shared_from_this()](beast::error_code) {
       self->shutdown_timer_.cancel();  // closed: nothing left to force
     });
   }
@@ -208,7 +205,7 @@ class ViewerSession final : public stream::ViewerTransport,
   void schedule_stats() {
     timer_armed_ = true;
     stats_timer_.expires_after(kStatsEvery);
-    stats_timer_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
+    stats_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
       self->timer_armed_ = false;
       if (ec || !self->ticking_ || self->conn_.closed()) return;
       self->guard("the stats timer", [&] {
@@ -219,7 +216,7 @@ class ViewerSession final : public stream::ViewerTransport,
   }
 
   std::shared_ptr<void> owner_;  // first: `ctx_` outlives everything below
-  websocket::stream<Stream> ws_;
+  websocket::stream<AnyStream> ws_;
   SessionContext& ctx_;
   uint64_t registered_ = 0;  // in ctx_.sessions
   uint64_t link_id_ = 0;     // in ctx_.link_shares, once accepted (read by conn_'s link samples)
@@ -239,14 +236,9 @@ class ViewerSession final : public stream::ViewerTransport,
 
 }  // namespace
 
-template <class Stream>
-void start_viewer_session(Stream&& stream, Request request, stream::ViewerGrant grant, SessionContext& ctx,
+void start_viewer_session(AnyStream&& stream, Request request, stream::ViewerGrant grant, SessionContext& ctx,
                           std::shared_ptr<void> owner) {
-  std::make_shared<ViewerSession<Stream>>(std::move(stream), std::move(grant), ctx, std::move(owner))
-      ->start(std::move(request));
+  std::make_shared<ViewerSession>(std::move(stream), std::move(grant), ctx, std::move(owner))->start(std::move(request));
 }
-
-template void start_viewer_session<PlainStream>(PlainStream&&, Request, stream::ViewerGrant, SessionContext&, std::shared_ptr<void>);
-template void start_viewer_session<TlsStream>(TlsStream&&, Request, stream::ViewerGrant, SessionContext&, std::shared_ptr<void>);
 
 }  // namespace voxl::net

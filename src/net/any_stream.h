@@ -1,0 +1,139 @@
+// Internal to src/net: one connection's byte stream, plain TCP or TLS,
+// behind one type. The HTTP and WebSocket sessions are written once against
+// it, so Beast's parsers, serializers and WebSocket code are instantiated
+// once rather than once for each kind of stream (the TLS copy doubled the
+// build time of the two largest files of the tree). What varies, the four
+// operations that touch the bytes, goes through a virtual call and a
+// completion handler in one heap allocation; the buffers are copied into a
+// small list. Per read or write that is noise beside the system call.
+//
+// Threads: the loop thread only (the stream's executor; there are no
+// strands). Ownership: owns the TCP stream and, with TLS, its SSL state;
+// movable (from the HTTP session to a viewer session), not copyable.
+#pragma once
+
+#include <boost/asio/buffer.hpp>
+#include <boost/beast/core/error.hpp>
+#include <boost/beast/core/role.hpp>
+#include <boost/container/small_vector.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+#include "net/counted_tcp_stream.h"
+
+namespace boost::asio::ssl {
+class context;
+}
+
+namespace voxl::net {
+
+// A move-only completion handler behind one type: `Signature` is
+// void(Args...). Calling it releases what it holds before it returns.
+template <class Signature>
+class ErasedHandler;
+
+template <class... Args>
+class ErasedHandler<void(Args...)> {
+ public:
+  ErasedHandler() = default;
+  template <class Handler, class = std::enable_if_t<!std::is_same_v<std::decay_t<Handler>, ErasedHandler>>>
+  ErasedHandler(Handler&& handler)  // NOLINT: converting, as an asio handler argument
+      : held_(std::make_unique<Held<std::decay_t<Handler>>>(std::forward<Handler>(handler))) {}
+
+  void operator()(Args... args) {
+    const std::unique_ptr<Base> held = std::move(held_);
+    held->call(std::move(args)...);
+  }
+
+ private:
+  struct Base {
+    virtual ~Base() = default;
+    virtual void call(Args... args) = 0;
+  };
+  template <class Handler>
+  struct Held final : Base {
+    template <class H>
+    explicit Held(H&& h) : handler(std::forward<H>(h)) {}
+    void call(Args... args) override { std::move(handler)(std::move(args)...); }
+    Handler handler;
+  };
+  std::unique_ptr<Base> held_;
+};
+
+using IoHandler = ErasedHandler<void(boost::beast::error_code, std::size_t)>;
+using DoneHandler = ErasedHandler<void(boost::beast::error_code)>;
+
+// Up to 16 pieces without an allocation; a read or write that names more
+// is handed on whole, as the stream beneath would have taken it.
+using MutableBuffers = boost::container::small_vector<boost::asio::mutable_buffer, 16>;
+using ConstBuffers = boost::container::small_vector<boost::asio::const_buffer, 16>;
+
+// The stream beneath AnyStream: one subclass for plain TCP, one for TLS
+// (any_stream.cpp).
+class StreamCore {
+ public:
+  virtual ~StreamCore() = default;
+  virtual CountedTcpStream& tcp() noexcept = 0;
+  virtual bool tls() const noexcept = 0;
+  virtual void read_some(MutableBuffers buffers, IoHandler handler) = 0;
+  virtual void write_some(ConstBuffers buffers, IoHandler handler) = 0;
+  virtual void handshake(DoneHandler handler) = 0;
+  virtual void shutdown(DoneHandler handler) = 0;
+  virtual void teardown(boost::beast::role_type role, boost::beast::error_code& ec) = 0;
+  virtual void async_teardown(boost::beast::role_type role, DoneHandler handler) = 0;
+};
+
+// A Beast AsyncStream (async_read_some, async_write_some, get_executor) over
+// either kind of connection.
+class AnyStream {
+ public:
+  using executor_type = CountedTcpStream::executor_type;
+
+  static AnyStream plain(CountedTcpStream tcp);
+  // The server's side of TLS over `tcp`; `context` outlives the stream.
+  static AnyStream tls(CountedTcpStream tcp, boost::asio::ssl::context& context);
+
+  executor_type get_executor() noexcept { return core_->tcp().get_executor(); }
+  bool is_tls() const noexcept { return core_->tls(); }
+
+  // The TCP stream beneath, with or without TLS between: Beast's
+  // get_lowest_layer() reaches it through here (timeouts, the socket).
+  CountedTcpStream& next_layer() noexcept { return core_->tcp(); }
+
+  template <class MutableBufferSequence, class ReadHandler>
+  void async_read_some(const MutableBufferSequence& buffers, ReadHandler&& handler) {
+    MutableBuffers list(boost::asio::buffer_sequence_begin(buffers), boost::asio::buffer_sequence_end(buffers));
+    core_->read_some(std::move(list), IoHandler(std::forward<ReadHandler>(handler)));
+  }
+
+  template <class ConstBufferSequence, class WriteHandler>
+  void async_write_some(const ConstBufferSequence& buffers, WriteHandler&& handler) {
+    ConstBuffers list(boost::asio::buffer_sequence_begin(buffers), boost::asio::buffer_sequence_end(buffers));
+    core_->write_some(std::move(list), IoHandler(std::forward<WriteHandler>(handler)));
+  }
+
+  // TLS: the server's handshake, and the close_notify at the end. A plain
+  // stream has neither: they complete (posted) without error.
+  void async_handshake(DoneHandler handler) { core_->handshake(std::move(handler)); }
+  void async_shutdown(DoneHandler handler) { core_->shutdown(std::move(handler)); }
+
+  // Beast's WebSocket close (found by argument-dependent lookup): TLS's
+  // close_notify where there is TLS, then the TCP stream's.
+  friend void teardown(boost::beast::role_type role, AnyStream& stream, boost::beast::error_code& ec) {
+    stream.core_->teardown(role, ec);
+  }
+  template <class TeardownHandler>
+  friend void async_teardown(boost::beast::role_type role, AnyStream& stream, TeardownHandler&& handler) {
+    stream.core_->async_teardown(role, DoneHandler(std::forward<TeardownHandler>(handler)));
+  }
+
+ private:
+  explicit AnyStream(std::unique_ptr<StreamCore> core) : core_(std::move(core)) {}
+
+  std::unique_ptr<StreamCore> core_;
+};
+
+}  // namespace voxl::net
