@@ -9,13 +9,14 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz_target.h"
 #include "endpoints/a11y_request.h"
 #include "endpoints/a11y_view.h"
 #include "fuzz_check.h"
 #include "net/endpoint.h"
 #include "platform/atspi/atspi_ref.h"
 
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace voxl::endpoints;
 
@@ -33,7 +34,7 @@ void check_error(const ActionError& e) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+VOXL_FUZZ_TARGET(a11y_request) {
   if (size == 0) return 0;
   const std::string_view input(reinterpret_cast<const char*>(data) + 1, size - 1);
   switch (data[0] % 5) {

@@ -14,11 +14,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fuzz_target.h"
 #include "fuzz_check.h"
 #include "net/access_policy.h"
 #include "net/stream_check.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+VOXL_FUZZ_TARGET(access) {
   if (size == 0) return 0;
   const uint8_t flags = data[0];
   const std::string_view rest(reinterpret_cast<const char*>(data + 1), size - 1);

@@ -7,12 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "fuzz_target.h"
 #include "encode/h264_bitstream.h"
 #include "fuzz_check.h"
 
 using namespace voxl::encode;
 
-namespace {
+namespace VOXL_TEST_FILE {
 
 bool has_start_code(std::span<const uint8_t> b) {
   for (size_t i = 0; i + 2 < b.size(); ++i)
@@ -29,7 +30,7 @@ std::vector<std::vector<uint8_t>> non_empty(const std::vector<NalUnit>& nals) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+VOXL_FUZZ_TARGET(annex_b) {
   const std::span<const uint8_t> in(data, size);
   const auto nals = split_annex_b(in);
   bool idr = false;

@@ -16,12 +16,13 @@
 #include <string>
 #include <vector>
 
+#include "fuzz_target.h"
 #include "audio/audio_format.h"
 #include "audio/microphone.h"
 #include "fuzz_check.h"
 #include "stream/viewer/wire_format.h"
 
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace voxl;
 
@@ -79,13 +80,13 @@ void check_headers(std::span<const uint8_t> m) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
+VOXL_FUZZ_INITIALIZE(audio_header) {
   g_mic = new audio::Microphone(std::make_unique<CheckingSink>(),
                                 std::make_shared<spdlog::logger>("fuzz", std::make_shared<spdlog::sinks::null_sink_mt>()));
   return 0;
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+VOXL_FUZZ_TARGET(audio_header) {
   FuzzedDataProvider in(data, size);
   audio::Microphone& mic = *g_mic;
   for (const int& s : g_speakers) mic.forget(&s);

@@ -11,10 +11,11 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz_target.h"
 #include "audit/audit_chain.h"
 #include "fuzz_check.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+VOXL_FUZZ_TARGET(audit_chain) {
   using namespace voxl::audit;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const ChainCheck c = check_chain(text);

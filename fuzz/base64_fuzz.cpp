@@ -7,11 +7,12 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz_target.h"
 #include "base/base64.h"
 #include "fuzz_check.h"
 #include "net/access_policy.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+VOXL_FUZZ_TARGET(base64) {
   const std::string_view in(reinterpret_cast<const char*>(data), size);
 
   const std::string encoded = voxl::base64_encode(in);

@@ -17,12 +17,13 @@
 #include <spdlog/sinks/null_sink.h>
 #include <spdlog/spdlog.h>
 
+#include "fuzz_target.h"
 #include "input/interaction.h"
 #include "stream/fanout/hub.h"
 #include "stream/viewer/resize_controller.h"
 #include "stream/viewer/viewer_connection.h"
 
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace voxl;
 
@@ -66,7 +67,7 @@ struct World {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+VOXL_FUZZ_TARGET(client_message) {
   static World world;
   if (size == 0) return 0;
   const bool view_only = data[0] & 1;

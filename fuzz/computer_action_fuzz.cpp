@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz_target.h"
 #include "base/utf8.h"
 #include "endpoints/computer_action.h"
 #include "endpoints/picture_scale.h"
@@ -16,7 +17,7 @@
 #include "input/key_mapping.h"
 #include "net/endpoint.h"
 
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace voxl;
 using input::InputStatus;
@@ -58,7 +59,7 @@ struct CheckingInjector : input::InputInjector {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+VOXL_FUZZ_TARGET(computer_action) {
   if (size < 1) return 0;
   const uint8_t shape = data[0];
   const std::string_view body(reinterpret_cast<const char*>(data + 1), size - 1);

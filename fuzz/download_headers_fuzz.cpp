@@ -8,10 +8,11 @@
 #include <cstdint>
 #include <string>
 
+#include "fuzz_target.h"
 #include "files/download_headers.h"
 #include "fuzz_check.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+VOXL_FUZZ_TARGET(download_headers) {
   using namespace voxl::files;
   FuzzedDataProvider in(data, size);
   const uint64_t file_size = in.ConsumeBool() ? in.ConsumeIntegralInRange<uint64_t>(0, 4096) : in.ConsumeIntegral<uint64_t>();

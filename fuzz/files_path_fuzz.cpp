@@ -6,10 +6,11 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz_target.h"
 #include "files/relative_path.h"
 #include "fuzz_check.h"
 
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace voxl::files;
 
@@ -34,7 +35,7 @@ void check_plain(const std::string& p) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+VOXL_FUZZ_TARGET(files_path) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   std::string why;
   if (const auto p = parse_relative_path(text, why)) {

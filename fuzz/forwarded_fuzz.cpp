@@ -10,10 +10,11 @@
 #include <string_view>
 #include <vector>
 
+#include "fuzz_target.h"
 #include "fuzz_check.h"
 #include "net/forwarded.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+VOXL_FUZZ_TARGET(forwarded) {
   using namespace voxl::net;
   if (size == 0) return 0;
   const uint8_t flags = data[0];

@@ -18,11 +18,12 @@
 #include <spdlog/sinks/null_sink.h>
 #include <spdlog/spdlog.h>
 
+#include "fuzz_target.h"
 #include "fuzz_check.h"
 #include "net/http_exchange.h"
 #include "recording_http_transport.h"
 
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace voxl;
 using net::testing::RecordingHttpTransport;
@@ -106,7 +107,7 @@ void step(RecordingHttpTransport& t, Handler& h, net::SessionContext& ctx, Bytes
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+VOXL_FUZZ_TARGET(http_exchange) {
   static const auto log =
       std::make_shared<spdlog::logger>("http-exchange-fuzz", std::make_shared<spdlog::sinks::null_sink_mt>());
   Bytes in{data, size};

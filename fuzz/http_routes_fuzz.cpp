@@ -19,12 +19,13 @@
 #include <string_view>
 #include <vector>
 
+#include "fuzz_target.h"
 #include "fuzz_check.h"
 #include "net/embedded_assets.h"
 #include "net/http_routes.h"
 #include "stream/fanout/hub.h"
 
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace voxl;
 namespace beast = boost::beast;
@@ -73,7 +74,7 @@ void check_response(const net::Response& res, bool head) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+VOXL_FUZZ_TARGET(http_routes) {
   static stream::Hub hub{stream::PipelineControls{}};
   static const Logger log =
       std::make_shared<spdlog::logger>("fuzz", std::make_shared<spdlog::sinks::null_sink_mt>());

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz_target.h"
 #include "base/utf8.h"
 #include "endpoints/input_actions.h"
 #include "fuzz_check.h"
@@ -15,7 +16,7 @@
 #include "input/key_mapping.h"
 #include "net/endpoint.h"
 
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace voxl;
 using input::InputStatus;
@@ -168,7 +169,7 @@ void browser_key(std::string_view text) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+VOXL_FUZZ_TARGET(input_actions) {
   if (size < 2) return 0;
   const std::string_view rest(reinterpret_cast<const char*>(data) + 2, size - 2);
   switch (data[0] & 3) {

@@ -14,12 +14,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fuzz_target.h"
 #include "base/json_depth.h"
 #include "base/json_fields.h"
 #include "base/json_number.h"
 #include "fuzz_check.h"
 
-namespace {
+namespace VOXL_TEST_FILE {
 
 using json = nlohmann::json;
 using voxl::JsonNumberFault;
@@ -101,7 +102,7 @@ void check(const json& v, Range r) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+VOXL_FUZZ_TARGET(json_number) {
   if (size < 1) return 0;
   const Range r = kRanges[data[0] % std::size(kRanges)];
   const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);

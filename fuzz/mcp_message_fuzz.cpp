@@ -6,13 +6,14 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz_target.h"
 #include "endpoints/mcp_protocol.h"
 #include "fuzz_check.h"
 
 using namespace voxl;
 namespace mcp = endpoints::mcp;
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+VOXL_FUZZ_TARGET(mcp_message) {
   const std::string_view body(reinterpret_cast<const char*>(data), size);
   const mcp::Parsed p = mcp::parse_body(body);
   if (p.error) {

@@ -15,10 +15,11 @@
 #include <string>
 #include <vector>
 
+#include "fuzz_target.h"
 #include "endpoints/mp4_writer.h"
 #include "fuzz_check.h"
 
-namespace {
+namespace VOXL_TEST_FILE {
 
 using voxl::endpoints::Mp4Writer;
 
@@ -111,7 +112,7 @@ std::vector<uint8_t> access_unit(FuzzedDataProvider& in) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+VOXL_FUZZ_TARGET(mp4_writer) {
   static const int fd = memfd_create("mp4-fuzz", MFD_CLOEXEC);
   FUZZ_CHECK(fd >= 0);
   FUZZ_CHECK(ftruncate(fd, 0) == 0 && lseek(fd, 0, SEEK_SET) == 0);

@@ -12,11 +12,12 @@
 #include <string_view>
 #include <vector>
 
+#include "fuzz_target.h"
 #include "net/query.h"
 #include "fuzz_check.h"
 #include "net/endpoint.h"
 
-namespace {
+namespace VOXL_TEST_FILE {
 
 using voxl::net::ParamError;
 using voxl::net::Query;
@@ -128,7 +129,7 @@ void round_trip(FuzzedDataProvider& in) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+VOXL_FUZZ_TARGET(query) {
   raw(std::string_view(reinterpret_cast<const char*>(data), size));
   FuzzedDataProvider in(data, size);
   round_trip(in);

@@ -8,11 +8,12 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz_target.h"
 #include "fuzz_check.h"
 #include "link_profiles.h"
 #include "path_model.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+VOXL_FUZZ_TARGET(rate_schedule) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   std::string error;
   const auto steps = voxl::bench::parse_rate_schedule(text, error);

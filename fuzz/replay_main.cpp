@@ -1,13 +1,15 @@
-// The fuzz targets without libFuzzer: a main() for the same
-// LLVMFuzzerTestOneInput, built by the ordinary (gcc, ASan + UBSan) test
-// build, that runs every seed of the target's corpus and then a fixed
+// The fuzz targets without libFuzzer: one program for every target (their
+// entries named by fuzz_target.h, listed in replay_targets.h), built by the
+// ordinary (gcc, ASan + UBSan) test build, that runs every seed of the
+// named target's corpus and then a fixed
 // number of inputs made from them by random edits (bit flips, bytes set,
 // inserted, deleted or repeated, dictionary words, two seeds spliced).
 // Deterministic: the same seed makes the same inputs. It finds what the
 // sanitizers and the targets' own checks catch on inputs near the seeds;
 // coverage-guided search is scripts/fuzz --long's (clang, libFuzzer).
 //
-//   <name>_replay [--runs N] [--seed S] [--dict FILE] CORPUS_DIR
+//   voxl-fuzz-replay TARGET [--runs N] [--seed S] [--dict FILE] CORPUS_DIR
+//   voxl-fuzz-replay --list
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -20,9 +22,7 @@
 #include <string>
 #include <vector>
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
-// Defined by the targets that set something up once, as libFuzzer calls it.
-extern "C" __attribute__((weak)) int LLVMFuzzerInitialize(int* argc, char*** argv);
+#include "replay_targets.h"
 
 namespace {
 
@@ -128,22 +128,41 @@ class Mutator {
   const std::vector<Bytes>& words_;
 };
 
+int usage(const char* program) {
+  std::fprintf(stderr, "usage: %s TARGET [--runs N] [--seed S] [--dict FILE] CORPUS_DIR\n       %s --list\n", program,
+               program);
+  return 2;
+}
+
+const voxl::fuzz::ReplayTarget* find_target(std::string_view name) {
+  for (const auto& t : voxl::fuzz::replay_targets())
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc < 2) return usage(argv[0]);
+  if (std::string_view(argv[1]) == "--list") {
+    for (const auto& t : voxl::fuzz::replay_targets()) std::printf("%.*s\n", int(t.name.size()), t.name.data());
+    return 0;
+  }
+  const voxl::fuzz::ReplayTarget* target = find_target(argv[1]);
+  if (!target) {
+    std::fprintf(stderr, "%s: no fuzz target '%s' (--list names them)\n", argv[0], argv[1]);
+    return 2;
+  }
   long runs = 2000;
   uint64_t seed = 1;
   std::string dict, corpus;
-  for (int i = 1; i < argc; ++i) {
+  for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--runs" && i + 1 < argc) runs = std::strtol(argv[++i], nullptr, 10);
     else if (a == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--dict" && i + 1 < argc) dict = argv[++i];
     else if (corpus.empty() && a[0] != '-') corpus = a;
-    else {
-      std::fprintf(stderr, "usage: %s [--runs N] [--seed S] [--dict FILE] CORPUS_DIR\n", argv[0]);
-      return 2;
-    }
+    else return usage(argv[0]);
   }
   std::vector<std::filesystem::path> files;
   std::error_code ec;
@@ -154,18 +173,19 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::sort(files.begin(), files.end());
-  if (LLVMFuzzerInitialize) LLVMFuzzerInitialize(&argc, &argv);
+  if (target->initialize) target->initialize(&argc, &argv);
   std::vector<Bytes> seeds;
   for (const auto& f : files) {
     seeds.push_back(read_file(f));
-    LLVMFuzzerTestOneInput(seeds.back().data(), seeds.back().size());
+    target->one_input(seeds.back().data(), seeds.back().size());
   }
   const std::vector<Bytes> words = dict.empty() ? std::vector<Bytes>{} : read_dictionary(dict);
   Mutator mutate(seed, seeds, words);
   for (long i = 0; i < runs; ++i) {
     const Bytes input = mutate.next();
-    LLVMFuzzerTestOneInput(input.data(), input.size());
+    target->one_input(input.data(), input.size());
   }
-  std::printf("%zu seeds and %ld edited inputs, %zu dictionary words: no failure\n", seeds.size(), runs, words.size());
+  std::printf("%s: %zu seeds and %ld edited inputs, %zu dictionary words: no failure\n", argv[1], seeds.size(), runs,
+              words.size());
   return 0;
 }

@@ -12,10 +12,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fuzz_target.h"
 #include "fuzz_check.h"
 #include "sessions/session_files.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+VOXL_FUZZ_TARGET(session_files) {
   using namespace voxl::sessions;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   std::string error;

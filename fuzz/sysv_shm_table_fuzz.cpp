@@ -6,12 +6,13 @@
 #include <string_view>
 #include <vector>
 
+#include "fuzz_target.h"
 #include "platform/x11/sysv_shm_table.h"
 #include "fuzz_check.h"
 
 using namespace voxl::platform::x11;
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+VOXL_FUZZ_TARGET(sysv_shm_table) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const auto segments = parse_sysv_shm_table(text);
   size_t lines = 0;

@@ -9,10 +9,11 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz_target.h"
 #include "fuzz_check.h"
 #include "net/users_file.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+VOXL_FUZZ_TARGET(users_file) {
   using namespace voxl::net;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   std::string why;

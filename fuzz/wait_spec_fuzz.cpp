@@ -10,13 +10,14 @@
 #include <string_view>
 #include <vector>
 
+#include "fuzz_target.h"
 #include "endpoints/change_log.h"
 #include "net/query.h"
 #include "endpoints/wait_spec.h"
 #include "fuzz_check.h"
 #include "net/endpoint.h"
 
-namespace {
+namespace VOXL_TEST_FILE {
 
 using namespace voxl::endpoints;
 using std::chrono::milliseconds;
@@ -37,7 +38,7 @@ void check_outcome(const WaitOutcome& o, uint64_t seq) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+VOXL_FUZZ_TARGET(wait_spec) {
   const std::string_view all(reinterpret_cast<const char*>(data), size);
   const size_t nl = all.find('\n');
   const std::string_view query = all.substr(0, nl);

@@ -5,12 +5,13 @@
 #include <cstdint>
 #include <string>
 
+#include "fuzz_target.h"
 #include "platform/x11/virtual_display.h"
 #include "fuzz_check.h"
 
 using voxl::platform::x11::parse_xvfb_shmid;
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+VOXL_FUZZ_TARGET(xvfb_shmid) {
   const std::string out(reinterpret_cast<const char*>(data), size);
   const auto id = parse_xvfb_shmid(out);
   if (id) {

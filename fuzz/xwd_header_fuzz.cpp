@@ -7,12 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "fuzz_target.h"
 #include "platform/x11/xwd_header.h"
 #include "fuzz_check.h"
 
 using namespace voxl::platform::x11;
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+VOXL_FUZZ_TARGET(xwd_header) {
   const std::span<const uint8_t> segment(data, size);
   std::string why;
   const auto h = parse_xwd_header(segment, size, why);
