@@ -5,7 +5,7 @@
 // build time of the two largest files of the tree). What varies, the four
 // operations that touch the bytes, goes through a virtual call and a
 // completion handler in one heap allocation; the buffers are copied into a
-// small list. Per read or write that is noise beside the system call.
+// short list. Per read or write that is noise beside the system call.
 //
 // Threads: the loop thread only (the stream's executor; there are no
 // strands). Ownership: owns the TCP stream and, with TLS, its SSL state;
@@ -15,8 +15,8 @@
 #include <boost/asio/buffer.hpp>
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/core/role.hpp>
-#include <boost/container/small_vector.hpp>
 
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <type_traits>
@@ -66,10 +66,33 @@ class ErasedHandler<void(Args...)> {
 using IoHandler = ErasedHandler<void(boost::beast::error_code, std::size_t)>;
 using DoneHandler = ErasedHandler<void(boost::beast::error_code)>;
 
-// Up to 16 pieces without an allocation; a read or write that names more
-// is handed on whole, as the stream beneath would have taken it.
-using MutableBuffers = boost::container::small_vector<boost::asio::mutable_buffer, 16>;
-using ConstBuffers = boost::container::small_vector<boost::asio::const_buffer, 16>;
+// The first 16 non-empty pieces of a buffer sequence, held by value. A read
+// or write of "some" bytes may use fewer pieces than it is given (Asio
+// itself takes at most 64): the caller goes on with the rest.
+template <class Buffer>
+class BufferList {
+ public:
+  static constexpr std::size_t kMaxPieces = 16;
+
+  template <class Sequence>
+  explicit BufferList(const Sequence& sequence) {
+    const auto end = boost::asio::buffer_sequence_end(sequence);
+    for (auto it = boost::asio::buffer_sequence_begin(sequence); it != end && count_ < kMaxPieces; ++it) {
+      const Buffer piece(*it);
+      if (piece.size() > 0) pieces_[count_++] = piece;
+    }
+  }
+
+  const Buffer* begin() const noexcept { return pieces_.data(); }
+  const Buffer* end() const noexcept { return pieces_.data() + count_; }
+
+ private:
+  std::array<Buffer, kMaxPieces> pieces_{};
+  std::size_t count_ = 0;
+};
+
+using MutableBuffers = BufferList<boost::asio::mutable_buffer>;
+using ConstBuffers = BufferList<boost::asio::const_buffer>;
 
 // The stream beneath AnyStream: one subclass for plain TCP, one for TLS
 // (any_stream.cpp).
@@ -105,14 +128,12 @@ class AnyStream {
 
   template <class MutableBufferSequence, class ReadHandler>
   void async_read_some(const MutableBufferSequence& buffers, ReadHandler&& handler) {
-    MutableBuffers list(boost::asio::buffer_sequence_begin(buffers), boost::asio::buffer_sequence_end(buffers));
-    core_->read_some(std::move(list), IoHandler(std::forward<ReadHandler>(handler)));
+    core_->read_some(MutableBuffers(buffers), IoHandler(std::forward<ReadHandler>(handler)));
   }
 
   template <class ConstBufferSequence, class WriteHandler>
   void async_write_some(const ConstBufferSequence& buffers, WriteHandler&& handler) {
-    ConstBuffers list(boost::asio::buffer_sequence_begin(buffers), boost::asio::buffer_sequence_end(buffers));
-    core_->write_some(std::move(list), IoHandler(std::forward<WriteHandler>(handler)));
+    core_->write_some(ConstBuffers(buffers), IoHandler(std::forward<WriteHandler>(handler)));
   }
 
   // TLS: the server's handshake, and the close_notify at the end. A plain
