@@ -25,6 +25,9 @@ namespace {
 
 std::string errno_text(const std::string& what) { return what + ": " + std::strerror(errno); }
 
+// Made in the runtime folder by the compositor once it has started.
+constexpr const char* kReadyFile = "ready";
+
 // The Wayland socket among the names created in the folder: "wayland-N",
 // not its ".lock".
 bool is_socket_name(const std::string& name) {
@@ -64,8 +67,12 @@ HeadlessCompositor::HeadlessCompositor(const HeadlessCompositorOptions& o) {
     const std::string config = runtime_dir_ + "/sway.config";
     {
       std::ofstream f(config);
+      // sway runs a config's exec lines once it has started, its socket
+      // listening: the file they make is the sign it is ready. The socket
+      // file alone is not (it exists from bind(), before listen()).
       f << "xwayland disable\n"
-        << "output * resolution " << o.size.width << "x" << o.size.height << " position 0 0\n";
+        << "output * resolution " << o.size.width << "x" << o.size.height << " position 0 0\n"
+        << "exec touch " << runtime_dir_ << "/" << kReadyFile << "\n";
       if (!f) throw std::runtime_error("cannot write " + config);
     }
     OwnedFile log(::open((runtime_dir_ + "/sway.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
@@ -87,10 +94,13 @@ HeadlessCompositor::HeadlessCompositor(const HeadlessCompositorOptions& o) {
 
     OwnedFile exited(int(syscall(SYS_pidfd_open, compositor_->pid(), 0)));
     const auto deadline = std::chrono::steady_clock::now() + o.ready_timeout;
-    while (socket_name_.empty()) {
+    bool ready = false;
+    while (socket_name_.empty() || !ready) {
       const auto left =
           std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-      if (left.count() <= 0) throw std::runtime_error("the compositor did not make its socket in time");
+      if (left.count() <= 0)
+        throw std::runtime_error(socket_name_.empty() ? "the compositor did not make its socket in time"
+                                                      : "the compositor did not finish starting in time");
       pollfd fds[2] = {{watch.get(), POLLIN, 0}, {exited.get(), POLLIN, 0}};
       const int n = poll(fds, exited.valid() ? 2 : 1, int(left.count()));
       if (n < 0 && errno != EINTR) throw std::runtime_error(errno_text("poll"));
@@ -100,6 +110,7 @@ HeadlessCompositor::HeadlessCompositor(const HeadlessCompositorOptions& o) {
         for (ssize_t at = 0; at < got;) {
           const auto* ev = reinterpret_cast<const inotify_event*>(buf + at);
           if (ev->len > 0 && is_socket_name(ev->name)) socket_name_ = ev->name;
+          if (ev->len > 0 && std::strcmp(ev->name, kReadyFile) == 0) ready = true;
           at += ssize_t(sizeof(inotify_event) + ev->len);
         }
       }
