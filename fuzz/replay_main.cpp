@@ -1,7 +1,7 @@
 // The fuzz targets without libFuzzer: one program for every target (their
 // entries named by fuzz_target.h, listed in replay_targets.h), built by the
-// ordinary (gcc, ASan + UBSan) test build, that runs every seed of the
-// named target's corpus and then a fixed
+// ordinary test build (gcc, ASan; UBSan on the libraries of voxl it links),
+// that runs every seed of the named target's corpus and then a fixed
 // number of inputs made from them by random edits (bit flips, bytes set,
 // inserted, deleted or repeated, dictionary words, two seeds spliced).
 // Deterministic: the same seed makes the same inputs. It finds what the
