@@ -23,16 +23,19 @@ class PlainCore final : public StreamCore {
   void write_some(ConstBuffers buffers, IoHandler handler) override {
     tcp_.async_write_some(buffers, std::move(handler));
   }
-  void handshake(DoneHandler handler) override { done_at_once(std::move(handler)); }
-  void shutdown(DoneHandler handler) override { done_at_once(std::move(handler)); }
-  void teardown(beast::role_type role, beast::error_code& ec) override { net::teardown(role, tcp_, ec); }
+  void handshake(DoneHandler handler) override { done_at_once(std::move(handler), beast::error_code()); }
+  void shutdown(DoneHandler handler) override {
+    beast::error_code ec;
+    tcp_.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ec);
+    done_at_once(std::move(handler), ec);
+  }
   void async_teardown(beast::role_type role, DoneHandler handler) override {
     net::async_teardown(role, tcp_, std::move(handler));
   }
 
  private:
-  void done_at_once(DoneHandler handler) {
-    asio::post(tcp_.get_executor(), [handler = std::move(handler)]() mutable { handler(beast::error_code()); });
+  void done_at_once(DoneHandler handler, beast::error_code ec) {
+    asio::post(tcp_.get_executor(), [handler = std::move(handler), ec]() mutable { handler(ec); });
   }
 
   CountedTcpStream tcp_;
@@ -54,7 +57,6 @@ class TlsCore final : public StreamCore {
     stream_.async_handshake(asio::ssl::stream_base::server, std::move(handler));
   }
   void shutdown(DoneHandler handler) override { stream_.async_shutdown(std::move(handler)); }
-  void teardown(beast::role_type role, beast::error_code& ec) override { beast::teardown(role, stream_, ec); }
   void async_teardown(beast::role_type role, DoneHandler handler) override {
     beast::async_teardown(role, stream_, std::move(handler));
   }

@@ -105,7 +105,6 @@ class StreamCore {
   virtual void write_some(ConstBuffers buffers, IoHandler handler) = 0;
   virtual void handshake(DoneHandler handler) = 0;
   virtual void shutdown(DoneHandler handler) = 0;
-  virtual void teardown(boost::beast::role_type role, boost::beast::error_code& ec) = 0;
   virtual void async_teardown(boost::beast::role_type role, DoneHandler handler) = 0;
 };
 
@@ -136,16 +135,14 @@ class AnyStream {
     core_->write_some(ConstBuffers(buffers), IoHandler(std::forward<WriteHandler>(handler)));
   }
 
-  // TLS: the server's handshake, and the close_notify at the end. A plain
-  // stream has neither: they complete (posted) without error.
+  // TLS: the server's handshake (a plain stream has none: it completes,
+  // posted, without error). The end of sending: TLS's close_notify, or a
+  // plain stream's TCP shutdown of its sending side.
   void async_handshake(DoneHandler handler) { core_->handshake(std::move(handler)); }
   void async_shutdown(DoneHandler handler) { core_->shutdown(std::move(handler)); }
 
-  // Beast's WebSocket close (found by argument-dependent lookup): TLS's
-  // close_notify where there is TLS, then the TCP stream's.
-  friend void teardown(boost::beast::role_type role, AnyStream& stream, boost::beast::error_code& ec) {
-    stream.core_->teardown(role, ec);
-  }
+  // Beast's asynchronous WebSocket close (found by argument-dependent
+  // lookup): TLS's close_notify where there is TLS, then the TCP stream's.
   template <class TeardownHandler>
   friend void async_teardown(boost::beast::role_type role, AnyStream& stream, TeardownHandler&& handler) {
     stream.core_->async_teardown(role, DoneHandler(std::forward<TeardownHandler>(handler)));

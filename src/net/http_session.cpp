@@ -230,13 +230,8 @@ class HttpSession final : public ClosableSession,
   }
 
   void close() override {
-    if (stream_.is_tls()) {
-      lowest().expires_after(kHandshakeTimeout);
-      stream_.async_shutdown([self = shared_from_this()](beast::error_code) {});
-    } else {
-      beast::error_code ec;
-      lowest().socket().shutdown(tcp::socket::shutdown_send, ec);
-    }
+    if (stream_.is_tls()) lowest().expires_after(kHandshakeTimeout);  // the close_notify's exchange
+    stream_.async_shutdown([self = shared_from_this()](beast::error_code) {});
   }
 
   // A streamed body stops pulling, and its source goes.
