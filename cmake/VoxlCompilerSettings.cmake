@@ -53,7 +53,7 @@ if(voxl_sanitize STREQUAL "address")
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer
                       -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
-  # voxl_test_code_options(): the test programs' and benchmarks' own code
+  # voxl_test_code_options: the test programs' and benchmarks' own code
   # (tests/, bench/, the fuzz replay program) is built with ASan alone.
   # UBSan stays on every library of voxl they link, which is what it is
   # for; on the tests' own template-heavy code (GoogleTest, fixtures) it
