@@ -65,13 +65,16 @@ bool read_app_cache(sd_bus_message* m, size_t max_items, AppCache& out) {
   return true;
 }
 
-void ask_app_caches(CallBatch& batch, const std::vector<BusObject>& apps, size_t max_items,
+void ask_app_caches(CallBatch& batch, const std::vector<BusObject>& apps, size_t max_items, DirectBuses& direct,
                     std::map<std::string, AppCache>& out) {
   for (const BusObject& app : apps) {
     // atk-bridge keeps its cache once it has a client; asking for the
     // application's bus address makes us one.
     batch.call(app, "org.a11y.atspi.Application", "GetApplicationBusAddress",
-               [&batch, &out, app, max_items](sd_bus_message*, const sd_bus_error*) {
+               [&batch, &out, &direct, app, max_items](sd_bus_message* reply, const sd_bus_error*) {
+                 const char* address = nullptr;
+                 if (reply && sd_bus_message_read(reply, "s", &address) >= 0 && address && *address)
+                   direct.open(app.name, address);
                  batch.call(BusObject{app.name, "/org/a11y/atspi/cache"}, "org.a11y.atspi.Cache", "GetItems",
                             [&out, name = app.name, max_items](sd_bus_message* m, const sd_bus_error*) {
                               AppCache cache;

@@ -41,10 +41,11 @@ using AppCache = std::unordered_map<std::string, CachedElement>;
 // `max_items` are left out.
 bool read_app_cache(sd_bus_message* reply, size_t max_items, AppCache& out);
 
-// Asks each application for its cache (first for its bus address, which
-// makes atk-bridge start keeping one) in `batch`; what answers lands in
-// `out` by connection name. Applications without one are left out.
-void ask_app_caches(CallBatch& batch, const std::vector<BusObject>& apps, size_t max_items,
+// Asks each application for its cache in `batch`, first for its bus
+// address, which makes atk-bridge start keeping one, and where `direct`
+// opens a connection to it; what answers lands in `out` by connection
+// name. Applications without one are left out.
+void ask_app_caches(CallBatch& batch, const std::vector<BusObject>& apps, size_t max_items, DirectBuses& direct,
                     std::map<std::string, AppCache>& out);
 
 }  // namespace voxl::platform::atspi

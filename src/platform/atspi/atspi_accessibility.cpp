@@ -62,7 +62,7 @@ void AtspiAccessibility::finish(CallBatch& batch, A11ySnapshot& out) {
 }
 
 std::vector<BusObject> AtspiAccessibility::applications(A11yDeadline deadline, A11ySnapshot& out) {
-  CallBatch batch(connection_.get(), deadline);
+  CallBatch batch(connection_.get(), deadline, &connection_.direct());
   std::vector<BusObject> apps;
   bool answered = false;
   std::string why;
@@ -91,8 +91,8 @@ std::map<std::string, AppCache> AtspiAccessibility::caches(const std::vector<Bus
   // is then read element by element, as one without a cache is.
   const auto now = std::chrono::steady_clock::now();
   std::map<std::string, AppCache> out;
-  CallBatch batch(connection_.get(), now + (deadline - now) / 3);
-  ask_app_caches(batch, apps, kMaxCached, out);
+  CallBatch batch(connection_.get(), now + (deadline - now) / 3, &connection_.direct());
+  ask_app_caches(batch, apps, kMaxCached, connection_.direct(), out);
   run(batch);
   return out;
 }
@@ -103,7 +103,7 @@ A11ySnapshot AtspiAccessibility::snapshot(const A11yScope& scope, const A11yLimi
     const auto o = object_of(scope.ref);
     if (!o) throw std::invalid_argument("not an element id");
     const auto cached = caches({BusObject{o->name, kRegistryRoot}}, limits.deadline);
-    CallBatch batch(connection_.get(), limits.deadline);
+    CallBatch batch(connection_.get(), limits.deadline, &connection_.direct());
     TreeWalk walk(batch, limits, out);
     walk.use_caches(&cached);
     walk.add_root(*o, "");
@@ -113,7 +113,7 @@ A11ySnapshot AtspiAccessibility::snapshot(const A11yScope& scope, const A11yLimi
   const std::vector<BusObject> apps = applications(limits.deadline, out);
   const auto cached = caches(apps, limits.deadline);
   if (scope.kind == A11yScope::Kind::kDesktop) {
-    CallBatch batch(connection_.get(), limits.deadline);
+    CallBatch batch(connection_.get(), limits.deadline, &connection_.direct());
     TreeWalk walk(batch, limits, out);
     walk.use_caches(&cached);
     for (const BusObject& app : apps) walk.add_root(app, "");
@@ -126,7 +126,7 @@ A11ySnapshot AtspiAccessibility::snapshot(const A11yScope& scope, const A11yLimi
   {
     A11yLimits shallow = limits;
     shallow.max_depth = 1;
-    CallBatch batch(connection_.get(), limits.deadline);
+    CallBatch batch(connection_.get(), limits.deadline, &connection_.direct());
     TreeWalk walk(batch, shallow, windows);
     walk.use_caches(&cached);
     for (const BusObject& app : apps) walk.add_root(app, "");
@@ -148,7 +148,7 @@ A11ySnapshot AtspiAccessibility::snapshot(const A11yScope& scope, const A11yLimi
     out.window_guessed = chosen != nullptr;
   }
   if (!chosen) return out;
-  CallBatch batch(connection_.get(), limits.deadline);
+  CallBatch batch(connection_.get(), limits.deadline, &connection_.direct());
   TreeWalk walk(batch, limits, out);
   walk.use_caches(&cached);
   walk.add_root(*object_of(chosen->ref), chosen->application);
@@ -162,7 +162,7 @@ std::optional<A11yNode> AtspiAccessibility::describe(const std::string& ref, A11
   A11ySnapshot out;
   A11yLimits limits;
   limits.deadline = deadline;
-  CallBatch batch(connection_.get(), deadline);
+  CallBatch batch(connection_.get(), deadline, &connection_.direct());
   TreeWalk walk(batch, limits, out);
   walk.add_root(*o, "", false);
   finish(batch, out);

@@ -16,6 +16,7 @@ AtspiConnection::AtspiConnection(RootProperty root_property) : root_property_(st
 AtspiConnection::~AtspiConnection() { reset(); }
 
 void AtspiConnection::reset() {
+  direct_.reset();
   if (bus_) bus_ = sd_bus_flush_close_unref(bus_);
 }
 

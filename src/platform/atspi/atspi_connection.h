@@ -14,6 +14,8 @@
 
 #include <systemd/sd-bus.h>
 
+#include "platform/atspi/direct_buses.h"
+
 namespace voxl::platform::atspi {
 
 class AtspiConnection {
@@ -29,8 +31,10 @@ class AtspiConnection {
   // The connection, opened if it is not. Throws std::runtime_error saying
   // where the bus was looked for and why it could not be reached.
   sd_bus* get();
-  // Closes it (a call left unanswered, or the bus failed); the next get()
-  // connects again.
+  // The direct connections to applications, closed with the bus's.
+  DirectBuses& direct() { return direct_; }
+  // Closes it and the direct ones (a call left unanswered, or the bus
+  // failed); the next get() connects again.
   void reset();
 
  private:
@@ -38,6 +42,7 @@ class AtspiConnection {
 
   RootProperty root_property_;
   sd_bus* bus_ = nullptr;
+  DirectBuses direct_;
 };
 
 }  // namespace voxl::platform::atspi

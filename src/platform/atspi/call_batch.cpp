@@ -1,13 +1,24 @@
 #include "platform/atspi/call_batch.h"
 
+#include <poll.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <stdexcept>
 #include <system_error>
+#include <vector>
 
 namespace voxl::platform::atspi {
+namespace {
 
-CallBatch::CallBatch(sd_bus* bus, std::chrono::steady_clock::time_point deadline) : bus_(bus), deadline_(deadline) {}
+[[noreturn]] void bus_failed(int r) {
+  throw std::runtime_error("the accessibility bus failed: " + std::system_category().message(-r));
+}
+
+}  // namespace
+
+CallBatch::CallBatch(sd_bus* bus, std::chrono::steady_clock::time_point deadline, DirectBuses* direct)
+    : bus_(bus), deadline_(deadline), direct_(direct) {}
 
 void CallBatch::call(const BusObject& to, const char* interface, const char* member, Answer answer,
                      Arguments arguments) {
@@ -26,14 +37,25 @@ void CallBatch::send_waiting() {
 }
 
 void CallBatch::send(Call& c) {
+  sd_bus* direct = direct_ ? direct_->find(c.to.name) : nullptr;
+  c.via = direct ? direct : bus_;
   sd_bus_message* m = nullptr;
-  int r = sd_bus_message_new_method_call(bus_, &m, c.to.name.c_str(), c.to.path.c_str(), c.interface, c.member);
+  int r = sd_bus_message_new_method_call(c.via, &m, c.to.name.c_str(), c.to.path.c_str(), c.interface, c.member);
   if (r >= 0 && c.arguments) r = c.arguments(m);
   const auto left = std::chrono::duration_cast<std::chrono::microseconds>(deadline_ - std::chrono::steady_clock::now());
   // A floating slot: the connection owns the pending call; a deadline
   // passed with it pending closes the connection, which drops it.
-  if (r >= 0) r = sd_bus_call_async(bus_, nullptr, m, &CallBatch::on_reply, &c, uint64_t(std::max<int64_t>(1, left.count())));
+  if (r >= 0)
+    r = sd_bus_call_async(c.via, nullptr, m, &CallBatch::on_reply, &c, uint64_t(std::max<int64_t>(1, left.count())));
   sd_bus_message_unref(m);
+  if (r < 0 && direct) {
+    // The direct connection is closing: the bus, then, for this call and
+    // those waiting there.
+    c.via = nullptr;
+    abandon(direct);
+    send(c);
+    return;
+  }
   if (r < 0) {
     c.answered = true;
     sd_bus_error e = SD_BUS_ERROR_NULL;
@@ -49,8 +71,16 @@ void CallBatch::send(Call& c) {
 int CallBatch::on_reply(sd_bus_message* m, void* userdata, sd_bus_error*) {
   Call& c = *static_cast<Call*>(userdata);
   CallBatch& b = *c.batch;
-  c.answered = true;
+  // An answer from where the call no longer waits: it was sent again.
+  if (sd_bus_message_get_bus(m) != c.via) return 0;
+  if (c.via != b.bus_ && sd_bus_message_is_method_error(m, nullptr) && sd_bus_is_open(c.via) <= 0) {
+    // Not the application's answer: its direct connection closed (or it
+    // refused us). This question and the others waiting there go on the bus.
+    b.abandon(c.via);
+    return 0;
+  }
   --b.in_flight_;
+  c.answered = true;
   Answer answer = std::move(c.answer);
   c.arguments = nullptr;
   if (sd_bus_message_is_method_error(m, nullptr))
@@ -61,19 +91,75 @@ int CallBatch::on_reply(sd_bus_message* m, void* userdata, sd_bus_error*) {
   return 0;
 }
 
-bool CallBatch::run() {
-  while (in_flight_ > 0 || next_to_send_ < calls_.size()) {
-    const int r = sd_bus_process(bus_, nullptr);
-    if (r < 0) throw std::runtime_error("the accessibility bus failed: " + std::system_category().message(-r));
-    if (r > 0) continue;
-    const auto now = std::chrono::steady_clock::now();
-    if (now >= deadline_) return false;
-    const auto left = std::chrono::duration_cast<std::chrono::microseconds>(deadline_ - now);
-    const int w = sd_bus_wait(bus_, uint64_t(left.count()) + 1);
-    if (w < 0 && w != -EINTR)
-      throw std::runtime_error("the accessibility bus failed: " + std::system_category().message(-w));
+void CallBatch::abandon(sd_bus* direct) {
+  direct_->fail(direct);
+  for (Call& c : calls_) {
+    if (c.answered || c.via != direct) continue;
+    --in_flight_;
+    send(c);
   }
-  return true;
+}
+
+bool CallBatch::process() {
+  // Each connection until it has nothing, then a wait for all: asking one
+  // that has nothing costs a read.
+  bool did = false;
+  int r;
+  while ((r = sd_bus_process(bus_, nullptr)) > 0) did = true;
+  if (r < 0) bus_failed(r);
+  if (!direct_) return did;
+  for (sd_bus* d : direct_->all()) {
+    while ((r = sd_bus_process(d, nullptr)) > 0) did = true;
+    if (r < 0) {
+      abandon(d);
+      did = true;
+    }
+  }
+  return did;
+}
+
+void CallBatch::wait() {
+  std::vector<sd_bus*> buses{bus_};
+  if (direct_) {
+    const auto more = direct_->all();
+    buses.insert(buses.end(), more.begin(), more.end());
+  }
+  const auto to_usec = [](std::chrono::steady_clock::time_point t) {
+    return uint64_t(std::chrono::duration_cast<std::chrono::microseconds>(t.time_since_epoch()).count());
+  };
+  const uint64_t now = to_usec(std::chrono::steady_clock::now());
+  uint64_t until = to_usec(deadline_);
+  std::vector<pollfd> fds;
+  for (sd_bus* b : buses) {
+    const int fd = sd_bus_get_fd(b);
+    const int events = sd_bus_get_events(b);
+    if (fd < 0 || events < 0) {
+      if (b == bus_) bus_failed(fd < 0 ? fd : events);
+      abandon(b);
+      return;
+    }
+    fds.push_back(pollfd{fd, short(events), 0});
+    uint64_t t = 0;
+    if (sd_bus_get_timeout(b, &t) >= 0) until = std::min(until, t);
+  }
+  // Milliseconds, rounded up: poll() returning early only loops again.
+  const int ms = until <= now ? 0 : int(std::min<uint64_t>((until - now + 999) / 1000, 60'000));
+  if (poll(fds.data(), fds.size(), ms) < 0 && errno != EINTR) bus_failed(-errno);
+}
+
+bool CallBatch::run() {
+  struct CloseFailed {
+    DirectBuses* direct;
+    ~CloseFailed() {
+      if (direct) direct->close_failed();
+    }
+  } close_failed{direct_};
+  for (;;) {
+    process();
+    if (in_flight_ == 0 && next_to_send_ == calls_.size()) return true;
+    if (std::chrono::steady_clock::now() >= deadline_) return false;
+    wait();
+  }
 }
 
 std::map<std::string, size_t> CallBatch::unanswered() const {
