@@ -56,6 +56,10 @@ bool TreeWalk::has(int node, const char* interface) const {
   return std::find(list.begin(), list.end(), interface) != list.end();
 }
 
+bool TreeWalk::may_have(int node, const char* interface) const {
+  return !facts_[size_t(node)].interfaces_known || has(node, interface);
+}
+
 bool TreeWalk::from_cache(int node) {
   if (!caches_) return false;
   const BusObject o = facts_[size_t(node)].object;
@@ -75,7 +79,7 @@ bool TreeWalk::from_cache(int node) {
     n.states = states_from_words(e.states);
     f.role = e.role;
     f.interfaces = e.interfaces;
-    f.role_known = f.interfaces_known = f.states_known = true;
+    f.role_known = f.interfaces_known = f.states_known = f.properties_known = true;
   }
   on_facts(node);
   if (!facts_[size_t(node)].children) return true;
@@ -97,23 +101,14 @@ void TreeWalk::ask(int node) {
   batch_.call(
       o, kProperties, "GetAll",
       [this, node](sd_bus_message* m, const sd_bus_error*) {
-        if (!m || sd_bus_message_enter_container(m, 'a', "{sv}") < 0) return;
-        A11yNode& n = out_.nodes[size_t(node)];
-        while (sd_bus_message_enter_container(m, 'e', "sv") > 0) {
-          const char* key = nullptr;
-          if (sd_bus_message_read(m, "s", &key) < 0 || !key) return;
-          if (std::strcmp(key, "Name") == 0) {
-            read_string_variant(m, n.name);
-          } else if (std::strcmp(key, "Description") == 0) {
-            read_string_variant(m, n.description);
-          } else if (std::strcmp(key, "ChildCount") == 0) {
-            int32_t count = 0;
-            if (sd_bus_message_read(m, "v", "i", &count) >= 0) n.child_count = std::max(0, count);
-          } else if (sd_bus_message_skip(m, "v") < 0) {
-            return;
-          }
-          if (sd_bus_message_exit_container(m) < 0) return;
-        }
+        // Its children when it has any (most elements have none), or when
+        // it did not say how many it has.
+        const int count = read_properties(node, m);
+        if ((count != 0) && facts_[size_t(node)].children)
+          batch_.call(facts_[size_t(node)].object, kAccessible, "GetChildren",
+                      [this, node](sd_bus_message* r, const sd_bus_error*) { on_children(node, r); });
+        facts_[size_t(node)].properties_known = true;
+        on_facts(node);
       },
       [](sd_bus_message* m) { return sd_bus_message_append(m, "s", kAccessible); });
   batch_.call(o, kAccessible, "GetRole", [this, node](sd_bus_message* m, const sd_bus_error*) {
@@ -135,31 +130,45 @@ void TreeWalk::ask(int node) {
     facts_[size_t(node)].states_known = true;
     on_facts(node);
   });
-  batch_.call(o, kAccessible, "GetInterfaces", [this, node](sd_bus_message* m, const sd_bus_error*) {
-    char** list = nullptr;
-    if (m && sd_bus_message_read_strv(m, &list) >= 0 && list) {
-      for (char** s = list; *s; ++s) {
-        facts_[size_t(node)].interfaces.emplace_back(*s);
-        std::free(*s);
-      }
-      std::free(list);
+}
+
+int TreeWalk::read_properties(int node, sd_bus_message* m) {
+  if (!m || sd_bus_message_enter_container(m, 'a', "{sv}") < 0) return -1;
+  A11yNode& n = out_.nodes[size_t(node)];
+  int children = -1;
+  while (sd_bus_message_enter_container(m, 'e', "sv") > 0) {
+    const char* key = nullptr;
+    if (sd_bus_message_read(m, "s", &key) < 0 || !key) return children;
+    if (std::strcmp(key, "Name") == 0) {
+      read_string_variant(m, n.name);
+    } else if (std::strcmp(key, "Description") == 0) {
+      read_string_variant(m, n.description);
+    } else if (std::strcmp(key, "ChildCount") == 0) {
+      int32_t count = 0;
+      if (sd_bus_message_read(m, "v", "i", &count) >= 0) children = n.child_count = std::max(0, count);
+    } else if (sd_bus_message_skip(m, "v") < 0) {
+      return children;
     }
-    facts_[size_t(node)].interfaces_known = true;
-    on_facts(node);
-  });
-  if (facts_[size_t(node)].children)
-    batch_.call(o, kAccessible, "GetChildren",
-                [this, node](sd_bus_message* m, const sd_bus_error*) { on_children(node, m); });
+    if (sd_bus_message_exit_container(m) < 0) return children;
+  }
+  return children;
 }
 
 void TreeWalk::on_facts(int node) {
-  const Facts& f = facts_[size_t(node)];
-  if (!f.role_known || !f.interfaces_known || !f.states_known) return;
-  const BusObject o = f.object;
+  {
+    const Facts& f = facts_[size_t(node)];
+    if (!f.role_known || !f.states_known || !f.properties_known) return;
+  }
+  // Copies: an answer may come (as a failure) inside call(), and grow facts_.
+  const BusObject o = facts_[size_t(node)].object;
+  const bool interfaces_known = facts_[size_t(node)].interfaces_known;
+  const uint32_t role = facts_[size_t(node)].role;
   // Where it is and what it does, for what is on screen (an agent scrolls
-  // to the rest first).
+  // to the rest first). An element the application's cache did not hold
+  // is asked without its interfaces known (asking for them would cost as
+  // much as a question it cannot answer).
   const bool showing = (out_.nodes[size_t(node)].states & kA11yShowing) != 0;
-  if (showing && has(node, kComponent))
+  if (showing && may_have(node, kComponent))
     batch_.call(
         o, kComponent, "GetExtents",
         [this, node](sd_bus_message* m, const sd_bus_error*) {
@@ -169,30 +178,21 @@ void TreeWalk::on_facts(int node) {
             out_.nodes[size_t(node)].bounds = Rect{x, y, w, h};
         },
         [](sd_bus_message* m) { return sd_bus_message_append(m, "u", kCoordScreen); });
-  if (showing && has(node, kAction))
-    batch_.call(o, kAction, "GetActions", [this, node, o](sd_bus_message* m, const sd_bus_error*) {
+  if (showing && may_have(node, kAction))
+    batch_.call(o, kAction, "GetActions", [this, node](sd_bus_message* m, const sd_bus_error*) {
       if (!m || sd_bus_message_enter_container(m, 'a', "(sss)") < 0) return;
-      // GetActions names them in the application's language; GetName
-      // gives each one's own name ("click"), which agents ask for.
       const char *name = nullptr, *description = nullptr, *keys = nullptr;
       auto& actions = out_.nodes[size_t(node)].actions;
       while (actions.size() < kMaxActions && sd_bus_message_read(m, "(sss)", &name, &description, &keys) > 0)
         actions.emplace_back(name ? name : "");
-      for (size_t i = 0; i < actions.size(); ++i)
-        batch_.call(
-            o, kAction, "GetName",
-            [this, node, i](sd_bus_message* r, const sd_bus_error*) {
-              const char* own = nullptr;
-              if (r && sd_bus_message_read(r, "s", &own) >= 0 && own && *own) out_.nodes[size_t(node)].actions[i] = own;
-            },
-            [i](sd_bus_message* call) { return sd_bus_message_append(call, "i", int32_t(i)); });
+      if (!actions.empty()) own_action_names(node);
     });
   const A11yNode& n = out_.nodes[size_t(node)];
   // The text of what a person edits, or of an element with no name (a
   // paragraph, a label); never a password field's.
-  if (!n.secret && has(node, kText) && (has(node, kEditableText) || (n.states & kA11yEditable) || n.name.empty()))
+  if (!n.secret && may_have(node, kText) && (has(node, kEditableText) || (n.states & kA11yEditable) || n.name.empty()))
     read_text(node);
-  else if (!n.secret && has(node, kValue))
+  else if (!n.secret && (interfaces_known ? has(node, kValue) : role_has_value(role)))
     batch_.call(
         o, kProperties, "Get",
         [this, node](sd_bus_message* m, const sd_bus_error*) {
@@ -203,6 +203,40 @@ void TreeWalk::on_facts(int node) {
           out_.nodes[size_t(node)].value = text;
         },
         [](sd_bus_message* m) { return sd_bus_message_append(m, "ss", kValue, "CurrentValue"); });
+}
+
+void TreeWalk::own_action_names(int node) {
+  // GetActions may name them in the application's language; GetName gives
+  // each one's own name ("click"), which agents ask for. Elements whose
+  // actions read alike have the same own names: they are asked of the
+  // first one only.
+  const BusObject o = facts_[size_t(node)].object;
+  std::string key = o.name;
+  for (const std::string& a : out_.nodes[size_t(node)].actions) key += '\0' + a;
+  auto [it, first] = action_names_.try_emplace(key);
+  ActionNames& names = it->second;
+  if (!first) {
+    if (names.left == 0)
+      out_.nodes[size_t(node)].actions = names.own;
+    else
+      names.waiting.push_back(node);
+    return;
+  }
+  names.own = out_.nodes[size_t(node)].actions;
+  names.left = names.own.size();
+  names.waiting.push_back(node);
+  for (size_t i = 0; i < names.own.size(); ++i)
+    batch_.call(
+        o, kAction, "GetName",
+        [this, key, i](sd_bus_message* r, const sd_bus_error*) {
+          ActionNames& entry = action_names_[key];
+          const char* own = nullptr;
+          if (r && sd_bus_message_read(r, "s", &own) >= 0 && own && *own) entry.own[i] = own;
+          if (--entry.left > 0) return;
+          for (const int waiting : entry.waiting) out_.nodes[size_t(waiting)].actions = entry.own;
+          entry.waiting.clear();
+        },
+        [i](sd_bus_message* call) { return sd_bus_message_append(call, "i", int32_t(i)); });
 }
 
 void TreeWalk::read_text(int node) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -39,30 +40,47 @@ class TreeWalk {
     BusObject object;
     bool children = true;
     bool role_known = false;
-    bool interfaces_known = false;
+    bool interfaces_known = false;  // only from the application's cache
     bool states_known = false;
+    bool properties_known = false;  // its name, description and child count
     uint32_t role = 0;
     std::vector<std::string> interfaces;
+  };
+  // The own names of the actions of elements whose GetActions read alike.
+  struct ActionNames {
+    std::vector<std::string> own;
+    size_t left = 0;            // GetName calls still unanswered
+    std::vector<int> waiting;   // the nodes to give them to
   };
   int add(const BusObject& o, int parent, int depth, const std::string& application, bool children);
   void ask(int node);
   // From the application's cache, when it holds the node; false if not.
   bool from_cache(int node);
-  // Once its role, interfaces and states are known: its bounds, actions
+  // Once its role, states and properties are known: its bounds, actions
   // and value.
   void on_facts(int node);
   void on_children(int node, sd_bus_message* reply);
+  // Its actions' own names for the names GetActions gave.
+  void own_action_names(int node);
   // Its text (the Text interface), at most kMaxText characters, as its value.
   void read_text(int node);
   // Adds a child of `node` unless a limit says no; false once one has.
   bool add_child(int node, const BusObject& child);
+  // Its Accessible properties (name, description); its child count, or -1
+  // when the answer did not say.
+  int read_properties(int node, sd_bus_message* reply);
+  // Whether it has the interface, as far as is known.
   bool has(int node, const char* interface) const;
+  // Whether it has the interface or its interfaces are not known.
+  bool may_have(int node, const char* interface) const;
 
   CallBatch& batch_;
   A11yLimits limits_;
   A11ySnapshot& out_;
   std::vector<Facts> facts_;  // parallel to out_.nodes
   const std::map<std::string, AppCache>* caches_ = nullptr;
+  // By application and GetActions' names.
+  std::map<std::string, ActionNames> action_names_;
 };
 
 }  // namespace voxl::platform::atspi

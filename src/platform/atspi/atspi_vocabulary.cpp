@@ -40,6 +40,13 @@ constexpr uint32_t kChecked = 4, kEditable = 7, kEnabled = 8, kExpandable = 9, k
 
 std::string role_name(uint32_t role) { return role < std::size(kRoles) ? kRoles[role] : "unknown"; }
 
+bool role_has_value(uint32_t role) {
+  if (role >= std::size(kRoles)) return false;
+  const std::string_view name = kRoles[role];
+  return name == "slider" || name == "spin button" || name == "progress bar" || name == "level bar" ||
+         name == "scroll bar" || name == "dial";
+}
+
 bool has_state(std::span<const uint32_t> words, uint32_t state) {
   return state / 32 < words.size() && (words[state / 32] >> (state % 32) & 1u) != 0;
 }

@@ -15,6 +15,10 @@ namespace voxl::platform::atspi {
 // last one this build knows.
 std::string role_name(uint32_t role);
 
+// Whether elements of the role hold a number (AT-SPI's Value: a slider, a
+// spin button, a progress or level bar, a scroll bar, a dial).
+bool role_has_value(uint32_t role);
+
 inline constexpr uint32_t kRolePasswordText = 40;
 inline constexpr uint32_t kRoleApplication = 75;
 inline constexpr uint32_t kRoleFrame = 23;
