@@ -65,9 +65,17 @@ bool read_app_cache(sd_bus_message* m, size_t max_items, AppCache& out) {
   return true;
 }
 
-void ask_app_caches(CallBatch& batch, const std::vector<BusObject>& apps, size_t max_items, DirectBuses& direct,
-                    std::map<std::string, AppCache>& out) {
+void ask_app_facts(CallBatch& batch, const std::vector<BusObject>& apps, size_t max_items, DirectBuses& direct,
+                   AppFacts& out) {
   for (const BusObject& app : apps) {
+    batch.call(
+        app, "org.freedesktop.DBus.Properties", "Get",
+        [&out, name = app.name](sd_bus_message* reply, const sd_bus_error*) {
+          const char* toolkit = nullptr;
+          if (reply && sd_bus_message_read(reply, "v", "s", &toolkit) >= 0 && toolkit)
+            out.toolkits[name] = std::string(toolkit).substr(0, 64);
+        },
+        [](sd_bus_message* m) { return sd_bus_message_append(m, "ss", "org.a11y.atspi.Application", "ToolkitName"); });
     // atk-bridge keeps its cache once it has a client; asking for the
     // application's bus address makes us one.
     batch.call(app, "org.a11y.atspi.Application", "GetApplicationBusAddress",
@@ -78,7 +86,7 @@ void ask_app_caches(CallBatch& batch, const std::vector<BusObject>& apps, size_t
                  batch.call(BusObject{app.name, "/org/a11y/atspi/cache"}, "org.a11y.atspi.Cache", "GetItems",
                             [&out, name = app.name, max_items](sd_bus_message* m, const sd_bus_error*) {
                               AppCache cache;
-                              if (m && read_app_cache(m, max_items, cache)) out[name] = std::move(cache);
+                              if (m && read_app_cache(m, max_items, cache)) out.caches[name] = std::move(cache);
                             });
                });
   }

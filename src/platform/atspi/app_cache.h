@@ -36,16 +36,25 @@ struct CachedElement {
 // One application's elements by object path.
 using AppCache = std::unordered_map<std::string, CachedElement>;
 
+// What is known of the applications before their trees are read, by
+// connection name.
+struct AppFacts {
+  std::map<std::string, AppCache> caches;
+  // Each one's toolkit (Application.ToolkitName: "GTK", "Chromium",
+  // "Gecko", "Qt"), for what differs between them.
+  std::map<std::string, std::string> toolkits;
+};
+
 // Reads GetItems' reply (AT-SPI 2.46's a((so)(so)(so)iiassusau)); false
 // when it is not that (an older toolkit's layout: Qt's). Elements past
 // `max_items` are left out.
 bool read_app_cache(sd_bus_message* reply, size_t max_items, AppCache& out);
 
-// Asks each application for its cache in `batch`, first for its bus
-// address, which makes atk-bridge start keeping one, and where `direct`
-// opens a connection to it; what answers lands in `out` by connection
-// name. Applications without one are left out.
-void ask_app_caches(CallBatch& batch, const std::vector<BusObject>& apps, size_t max_items, DirectBuses& direct,
-                    std::map<std::string, AppCache>& out);
+// Asks each application for its toolkit and its cache in `batch`, for the
+// cache first its bus address, which makes atk-bridge start keeping one,
+// and where `direct` opens a connection to it; what answers lands in `out`.
+// Applications without a cache are left out of out.caches.
+void ask_app_facts(CallBatch& batch, const std::vector<BusObject>& apps, size_t max_items, DirectBuses& direct,
+                   AppFacts& out);
 
 }  // namespace voxl::platform::atspi

@@ -86,13 +86,13 @@ std::vector<BusObject> AtspiAccessibility::applications(A11yDeadline deadline, A
   return apps;
 }
 
-std::map<std::string, AppCache> AtspiAccessibility::caches(const std::vector<BusObject>& apps, A11yDeadline deadline) {
+AppFacts AtspiAccessibility::facts(const std::vector<BusObject>& apps, A11yDeadline deadline) {
   // A third of the time left at most: an application that does not answer
   // is then read element by element, as one without a cache is.
   const auto now = std::chrono::steady_clock::now();
-  std::map<std::string, AppCache> out;
+  AppFacts out;
   CallBatch batch(connection_.get(), now + (deadline - now) / 3, &connection_.direct());
-  ask_app_caches(batch, apps, kMaxCached, connection_.direct(), out);
+  ask_app_facts(batch, apps, kMaxCached, connection_.direct(), out);
   run(batch);
   return out;
 }
@@ -102,7 +102,7 @@ A11ySnapshot AtspiAccessibility::snapshot(const A11yScope& scope, const A11yLimi
   if (scope.kind == A11yScope::Kind::kNode) {
     const auto o = object_of(scope.ref);
     if (!o) throw std::invalid_argument("not an element id");
-    const auto cached = caches({BusObject{o->name, kRegistryRoot}}, limits.deadline);
+    const auto cached = facts({BusObject{o->name, kRegistryRoot}}, limits.deadline);
     CallBatch batch(connection_.get(), limits.deadline, &connection_.direct());
     TreeWalk walk(batch, limits, out);
     walk.use_caches(&cached);
@@ -111,7 +111,7 @@ A11ySnapshot AtspiAccessibility::snapshot(const A11yScope& scope, const A11yLimi
     return out;
   }
   const std::vector<BusObject> apps = applications(limits.deadline, out);
-  const auto cached = caches(apps, limits.deadline);
+  const auto cached = facts(apps, limits.deadline);
   if (scope.kind == A11yScope::Kind::kDesktop) {
     CallBatch batch(connection_.get(), limits.deadline, &connection_.direct());
     TreeWalk walk(batch, limits, out);

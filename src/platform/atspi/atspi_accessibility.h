@@ -27,8 +27,9 @@ class AtspiAccessibility final : public Accessibility {
   // Elements read from an application's cache at most.
   static constexpr size_t kMaxCached = 200000;
 
-  // The applications' caches, asked for within a third of the time left.
-  std::map<std::string, AppCache> caches(const std::vector<BusObject>& apps, A11yDeadline deadline);
+  // The applications' toolkits and caches, asked for within a third of
+  // the time left.
+  AppFacts facts(const std::vector<BusObject>& apps, A11yDeadline deadline);
   // The applications on the bus (the registry's children).
   std::vector<BusObject> applications(A11yDeadline deadline, A11ySnapshot& out);
   // Runs the batch; false when the deadline passed with calls unanswered,

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "platform/accessibility.h"
@@ -32,8 +33,9 @@ class TreeWalk {
   // application's name is `application`. Before batch.run().
   void add_root(const BusObject& o, const std::string& application, bool children = true);
   // The applications' caches (app_cache.h) to read elements from where
-  // they hold them; they must outlive the walk. Before add_root().
-  void use_caches(const std::map<std::string, AppCache>* caches) { caches_ = caches; }
+  // they hold them, and their toolkits; they must outlive the walk.
+  // Before add_root().
+  void use_caches(const AppFacts* facts) { apps_ = facts; }
 
  private:
   struct Facts {
@@ -64,6 +66,8 @@ class TreeWalk {
   void own_action_names(int node);
   // Its text (the Text interface), at most kMaxText characters, as its value.
   void read_text(int node);
+  // The toolkit of the application (a connection name), "" when unknown.
+  std::string_view toolkit_of(const std::string& application) const;
   // Adds a child of `node` unless a limit says no; false once one has.
   bool add_child(int node, const BusObject& child);
   // Its Accessible properties (name, description); its child count, or -1
@@ -78,7 +82,7 @@ class TreeWalk {
   A11yLimits limits_;
   A11ySnapshot& out_;
   std::vector<Facts> facts_;  // parallel to out_.nodes
-  const std::map<std::string, AppCache>* caches_ = nullptr;
+  const AppFacts* apps_ = nullptr;
   // By application and GetActions' names.
   std::map<std::string, ActionNames> action_names_;
 };
