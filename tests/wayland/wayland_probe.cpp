@@ -38,6 +38,8 @@
 
 namespace {
 
+struct ShmBuffer;
+
 struct Probe {
   wl_display* display = nullptr;
   wl_registry* registry = nullptr;
@@ -57,6 +59,7 @@ struct Probe {
   bool resized = false;     // a new size came since, not drawn yet
   uint32_t colour = 0;
   std::vector<uint32_t> pixels;  // what the window shows, XRGB
+  std::vector<ShmBuffer*> buffers;  // of the window's size, 4 at most
   int drawn = 0;
   xkb_context* xkb = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
   xkb_keymap* keymap = nullptr;
@@ -71,22 +74,78 @@ void say(const std::string& line) {
   std::fflush(stdout);
 }
 
-// Shows `pixels` in a new buffer, `damage` of it marked as changed.
-void show(Probe& p, int dx, int dy, int dw, int dh) {
+// A shared-memory buffer the compositor may be reading (busy) until it
+// releases it.
+struct ShmBuffer {
+  wl_buffer* buffer = nullptr;
+  void* map = nullptr;
+  size_t bytes = 0;
+  int width = 0, height = 0;
+  bool busy = false;
+  bool stale = false;  // of an older size: destroyed once released
+};
+
+void destroy(ShmBuffer* b) {
+  wl_buffer_destroy(b->buffer);
+  munmap(b->map, b->bytes);
+  delete b;
+}
+
+// A buffer of the window's size that the compositor is not reading, made
+// when none is free (buffers are reused, as a program's are, so a frame
+// costs no new memory).
+ShmBuffer* free_buffer(Probe& p) {
+  for (;;) {
+    for (ShmBuffer* b : p.buffers)
+      if (!b->busy) return b;
+    if (p.buffers.size() < 4) break;
+    // All four are being read: the compositor releases one soon.
+    if (wl_display_roundtrip(p.display) < 0) return nullptr;
+  }
   const int stride = p.width * 4;
   const size_t bytes = size_t(stride) * size_t(p.height);
   const int fd = memfd_create("probe", MFD_CLOEXEC);
-  if (fd < 0 || ftruncate(fd, off_t(bytes)) != 0) return;
+  if (fd < 0 || ftruncate(fd, off_t(bytes)) != 0) return nullptr;
   void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  std::memcpy(m, p.pixels.data(), bytes);
-  munmap(m, bytes);
+  if (m == MAP_FAILED) {
+    close(fd);
+    return nullptr;
+  }
   wl_shm_pool* pool = wl_shm_create_pool(p.shm, fd, int32_t(bytes));
-  wl_buffer* buffer = wl_shm_pool_create_buffer(pool, 0, p.width, p.height, stride, WL_SHM_FORMAT_XRGB8888);
+  auto* b = new ShmBuffer{wl_shm_pool_create_buffer(pool, 0, p.width, p.height, stride, WL_SHM_FORMAT_XRGB8888), m,
+                          bytes, p.width, p.height};
   wl_shm_pool_destroy(pool);
   close(fd);
-  static constexpr wl_buffer_listener release = {[](void*, wl_buffer* b) { wl_buffer_destroy(b); }};
-  wl_buffer_add_listener(buffer, &release, nullptr);
-  wl_surface_attach(p.surface, buffer, 0, 0);
+  static constexpr wl_buffer_listener release = {[](void* data, wl_buffer*) {
+    auto* b = static_cast<ShmBuffer*>(data);
+    b->busy = false;
+    if (b->stale) destroy(b);
+  }};
+  wl_buffer_add_listener(b->buffer, &release, b);
+  p.buffers.push_back(b);
+  return b;
+}
+
+// Shows `pixels`, `damage` of it marked as changed.
+void show(Probe& p, int dx, int dy, int dw, int dh) {
+  // Buffers of another size go: now if free, else once released.
+  for (auto it = p.buffers.begin(); it != p.buffers.end();) {
+    ShmBuffer* b = *it;
+    if (b->width == p.width && b->height == p.height) {
+      ++it;
+      continue;
+    }
+    it = p.buffers.erase(it);
+    if (b->busy)
+      b->stale = true;
+    else
+      destroy(b);
+  }
+  ShmBuffer* b = free_buffer(p);
+  if (!b) return;
+  std::memcpy(b->map, p.pixels.data(), b->bytes);
+  b->busy = true;
+  wl_surface_attach(p.surface, b->buffer, 0, 0);
   wl_surface_damage_buffer(p.surface, dx, dy, dw, dh);
   wl_surface_commit(p.surface);
   wl_display_flush(p.display);
