@@ -50,6 +50,8 @@ class ScreencopyCapturer final : public capture::Capturer {
   // Asks for a frame if none is in flight (at once when something is
   // pending here) and waits for it until `deadline`; true once one is in.
   bool wait_for_frame(std::chrono::steady_clock::time_point deadline);
+  // Asks for the next frame after damage as soon as this one is read.
+  void ask_ahead();
   void add_damage(const Rect& r);
   // The frame from the shared-memory picture: `blocks` of it.
   void copy_blocks(const BlockMap& blocks, capture::Frame& frame) const;

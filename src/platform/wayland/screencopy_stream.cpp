@@ -44,6 +44,7 @@ void ScreencopyStream::request(bool after_damage) {
   };
   after_damage_ = after_damage && display_.screencopy_version() >= 2;
   offered_ = false;
+  copy_asked_ = false;
   y_invert_ = false;
   damage_.clear();
   failure_.clear();
@@ -99,6 +100,7 @@ void ScreencopyStream::copy() {
   }
   if (after_damage_) zwlr_screencopy_frame_v1_copy_with_damage(frame_, picture_->buffer());
   else zwlr_screencopy_frame_v1_copy(frame_, picture_->buffer());
+  copy_asked_ = true;
 }
 
 void ScreencopyStream::on_flags(void* data, zwlr_screencopy_frame_v1*, uint32_t flags) {

@@ -42,6 +42,9 @@ class ScreencopyStream {
   enum class State { kIdle, kWaiting, kReady, kFailed };
   State state() const { return state_; }
   bool waiting_for_damage() const { return state_ == State::kWaiting && after_damage_; }
+  // kWaiting, and the compositor has been told where to copy the picture
+  // (it copies when it next draws; after damage, when that changed something).
+  bool copy_asked() const { return state_ == State::kWaiting && copy_asked_; }
 
   // Asks for the next frame: once something changed (`after_damage`) or at
   // once. A frame already asked for after damage is given up and asked for
@@ -81,6 +84,7 @@ class ScreencopyStream {
   bool after_damage_ = false;
   // The shared-memory picture offered for the frame in flight.
   bool offered_ = false;
+  bool copy_asked_ = false;
   uint32_t offered_format_ = 0;
   Size offered_size_;
   int offered_stride_ = 0;
