@@ -1,9 +1,9 @@
 // The check of the D-Bus address an application gives for a direct
 // connection (is_local_socket_address). An accepted address names one unix
-// socket and nothing sd-bus would run or reach over a network: it starts
-// "unix:", has no ';' (a second address), and every key is path, abstract
-// or guid, with exactly one place. A refused address stays refused with
-// any text put in front of it, unless that text is "unix:" itself.
+// socket file and nothing sd-bus would run or reach over a network: it
+// starts "unix:", has no ';' (a second address) and no '%', and every key
+// is path or guid, with exactly one absolute path, the one returned. A
+// refused address stays refused with a network or program prefix.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -15,6 +15,7 @@
 namespace VOXL_TEST_FILE {
 
 using voxl::platform::atspi::is_local_socket_address;
+using voxl::platform::atspi::local_socket_path;
 
 bool keys_are_local(std::string_view rest) {
   int places = 0;
@@ -23,7 +24,7 @@ bool keys_are_local(std::string_view rest) {
     const size_t end = std::min(rest.find(',', start), rest.size());
     const std::string_view pair = rest.substr(start, end - start);
     const std::string_view key = pair.substr(0, pair.find('='));
-    if (key == "path" || key == "abstract")
+    if (key == "path")
       ++places;
     else if (key != "guid")
       return false;
@@ -43,7 +44,9 @@ VOXL_FUZZ_TARGET(direct_address) {
     return 0;
   }
   FUZZ_CHECK(address.starts_with("unix:"));
-  FUZZ_CHECK(address.find(';') == std::string::npos);
+  FUZZ_CHECK(address.find_first_of(";%") == std::string::npos);
+  const auto path = local_socket_path(address);
+  FUZZ_CHECK(path && path->starts_with('/') && address.find("path=" + *path) != std::string::npos);
   FUZZ_CHECK(keys_are_local(std::string_view(address).substr(5)));
   FUZZ_CHECK(!is_local_socket_address(address + ";unixexec:path=/bin/sh"));
   FUZZ_CHECK(!is_local_socket_address(address + ",path=/tmp/x"));

@@ -27,14 +27,16 @@ namespace VOXL_TEST_FILE {
 using namespace std::chrono_literals;
 
 TEST(DirectAddress, OnlyOneLocalSocketIsAccepted) {
-  for (const char* good : {"unix:path=/run/user/1000/at-spi2-socket-42", "unix:abstract=/tmp/dbus-x",
+  for (const char* good : {"unix:path=/run/user/1000/at-spi2-socket-42",
                            "unix:path=/tmp/s,guid=0123456789abcdef0123456789abcdef"})
     EXPECT_TRUE(is_local_socket_address(good)) << good;
+  EXPECT_EQ(local_socket_path("unix:guid=1,path=/tmp/s"), "/tmp/s");
   for (const char* bad :
        {"", "unix:", "unix:path=", "unix:path=relative", "unixexec:path=/bin/sh", "tcp:host=127.0.0.1,port=1",
         "unix:path=/a;unix:path=/b", "unix:path=/a;tcp:host=x", "unix:path=/a,abstract=b", "unix:guid=1",
         "unix:path=/a,", "unix:,path=/a", "unix:tmpdir=/tmp", "unix:runtime=yes", "unix:path=/a,argv0=sh",
-        "UNIX:path=/a", "x-machine-id:unix:path=/a"})
+        "UNIX:path=/a", "x-machine-id:unix:path=/a", "unix:abstract=/tmp/dbus-x", "unix:path=/a%2fb",
+        "unix:path=/a,path=/b"})
     EXPECT_FALSE(is_local_socket_address(bad)) << bad;
   EXPECT_FALSE(is_local_socket_address("unix:path=/" + std::string(5000, 'a')));
 }
@@ -216,6 +218,13 @@ TEST_F(DirectBatchTest, NoOneListeningMeansTheBus) {
   direct_.open(":1.5", address);
   EXPECT_EQ(ask(20), std::vector<std::string>(20, "bus"));
   EXPECT_EQ(direct_.find(":1.5"), nullptr);
+}
+
+TEST_F(DirectBatchTest, OnlyASocketFileIsOpened) {
+  // A path that is not a socket (a directory here) is not connected to.
+  direct_.open(":1.5", "unix:path=" + std::filesystem::temp_directory_path().string());
+  EXPECT_EQ(direct_.find(":1.5"), nullptr);
+  EXPECT_EQ(ask(3), std::vector<std::string>(3, "bus"));
 }
 
 TEST_F(DirectBatchTest, AnAddressThatIsNotALocalSocketIsNeverOpened) {

@@ -1,12 +1,15 @@
 #include "platform/atspi/direct_buses.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace voxl::platform::atspi {
 
-bool is_local_socket_address(std::string_view address) {
+std::optional<std::string> local_socket_path(std::string_view address) {
   constexpr std::string_view kUnix = "unix:";
-  if (!address.starts_with(kUnix) || address.size() > 4096) return false;
+  if (!address.starts_with(kUnix) || address.size() > 4096) return std::nullopt;
   address.remove_prefix(kUnix.size());
-  int places = 0;
+  std::optional<std::string> path;
   // key=value pairs between commas, none empty.
   for (bool more = true; more;) {
     const size_t comma = address.find(',');
@@ -14,25 +17,35 @@ bool is_local_socket_address(std::string_view address) {
     const std::string_view pair = address.substr(0, comma);
     if (more) address.remove_prefix(comma + 1);
     const size_t eq = pair.find('=');
-    if (eq == std::string_view::npos || eq + 1 == pair.size()) return false;
+    if (eq == std::string_view::npos || eq + 1 == pair.size()) return std::nullopt;
     const std::string_view key = pair.substr(0, eq);
     const std::string_view value = pair.substr(eq + 1);
-    // One address only: ";" would start another, of any kind.
-    if (value.find(';') != std::string_view::npos) return false;
-    if (key == "path" || key == "abstract") {
-      ++places;
-      if (key == "path" && value.front() != '/') return false;
-    } else if (key != "guid") {
-      return false;
-    }
+    // One address only (";" would start another, of any kind), and no
+    // escapes: atk-bridge writes its path as it is.
+    if (value.find_first_of(";%") != std::string_view::npos) return std::nullopt;
+    if (key == "path" && !path && value.front() == '/')
+      path = std::string(value);
+    else if (key != "guid")
+      return std::nullopt;
   }
-  return places == 1;
+  return path;
 }
+
+bool is_local_socket_address(std::string_view address) { return local_socket_path(address).has_value(); }
 
 DirectBuses::~DirectBuses() { reset(); }
 
 void DirectBuses::open(const std::string& name, const std::string& address) {
-  if (entries_.contains(name) || entries_.size() >= kMaxOpen || !is_local_socket_address(address)) return;
+  if (entries_.contains(name) || entries_.size() >= kMaxOpen) return;
+  const auto path = local_socket_path(address);
+  // Only a socket of voxl's own user: an application may name any socket
+  // on the machine, and voxl may run as root. (atk-bridge itself refuses
+  // a connection from another user.)
+  struct stat st {};
+  if (!path || lstat(path->c_str(), &st) != 0 || !S_ISSOCK(st.st_mode) || st.st_uid != geteuid()) {
+    entries_[name] = Entry{nullptr, true};
+    return;
+  }
   sd_bus* bus = nullptr;
   int r = sd_bus_new(&bus);
   if (r >= 0) r = sd_bus_set_address(bus, address.c_str());

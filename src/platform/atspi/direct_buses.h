@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,10 +26,12 @@
 
 namespace voxl::platform::atspi {
 
-// True for a D-Bus address that names one local socket: "unix:" with a
-// path= or abstract= and nothing but a guid= beside it. Anything else, an
-// application's answer or not, is refused: sd-bus would also run a program
-// ("unixexec:") or reach over the network ("tcp:").
+// The socket file a D-Bus address names, for an address that is "unix:"
+// with one absolute path= (no escapes) and nothing but a guid= beside it;
+// nullopt for anything else, which is refused: sd-bus would also run a
+// program ("unixexec:"), reach over the network ("tcp:") or a socket no
+// file stands for ("abstract=", whose owner cannot be checked).
+std::optional<std::string> local_socket_path(std::string_view address);
 bool is_local_socket_address(std::string_view address);
 
 class DirectBuses {
@@ -43,8 +46,9 @@ class DirectBuses {
 
   // Starts a connection to the application `name` (its unique name on the
   // bus) at `address`, unless one is open or failed; it authenticates
-  // while the first calls wait in it. Does nothing for an address
-  // is_local_socket_address refuses.
+  // while the first calls wait in it. An address local_socket_path refuses,
+  // or a socket that is not of voxl's own user, is not connected to (the
+  // application is asked on the bus).
   void open(const std::string& name, const std::string& address);
   // The open connection to `name`, or null.
   sd_bus* find(const std::string& name) const;
