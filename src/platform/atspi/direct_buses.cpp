@@ -31,8 +31,6 @@ std::optional<std::string> local_socket_path(std::string_view address) {
   return path;
 }
 
-bool is_local_socket_address(std::string_view address) { return local_socket_path(address).has_value(); }
-
 DirectBuses::~DirectBuses() { reset(); }
 
 void DirectBuses::open(const std::string& name, const std::string& address) {
@@ -61,10 +59,6 @@ void DirectBuses::open(const std::string& name, const std::string& address) {
 sd_bus* DirectBuses::find(const std::string& name) const {
   const auto it = entries_.find(name);
   return it == entries_.end() || it->second.failed ? nullptr : it->second.bus;
-}
-
-void DirectBuses::fail(const std::string& name) {
-  if (const auto it = entries_.find(name); it != entries_.end()) it->second.failed = true;
 }
 
 void DirectBuses::fail(sd_bus* bus) {

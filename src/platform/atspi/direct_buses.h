@@ -32,7 +32,6 @@ namespace voxl::platform::atspi {
 // program ("unixexec:"), reach over the network ("tcp:") or a socket no
 // file stands for ("abstract=", whose owner cannot be checked).
 std::optional<std::string> local_socket_path(std::string_view address);
-bool is_local_socket_address(std::string_view address);
 
 class DirectBuses {
  public:
@@ -52,10 +51,9 @@ class DirectBuses {
   void open(const std::string& name, const std::string& address);
   // The open connection to `name`, or null.
   sd_bus* find(const std::string& name) const;
-  // Stops using the connection to `name` (it failed or refused us), and
-  // does not open another until reset(). It is closed by close_failed(),
-  // not here: this may run inside one of its callbacks.
-  void fail(const std::string& name);
+  // Stops using the connection `bus` (it failed or refused us), and does
+  // not open another to its application until reset(). It is closed by
+  // close_failed(), not here: this may run inside one of its callbacks.
   void fail(sd_bus* bus);
   // Closes the connections fail() named.
   void close_failed();
