@@ -17,7 +17,7 @@ namespace voxl::app {
 // desktop to viewer.
 enum class ClipboardMode { kOff, kIn, kOut, kBoth };
 // Which kind of desktop (--backend, Linux): platform::DesktopBackend's values.
-enum class BackendName { kAuto, kX11, kWayland };
+enum class BackendName { kAuto, kX11, kWayland, kPortal };
 
 struct FileTransfers {
   bool upload = true;

@@ -8,6 +8,7 @@ platform::DesktopOptions desktop_options(const Config& c) {
   o.virtual_display = c.xvfb;
   o.backend = c.backend == BackendName::kX11       ? platform::DesktopBackend::kX11
               : c.backend == BackendName::kWayland ? platform::DesktopBackend::kWayland
+              : c.backend == BackendName::kPortal  ? platform::DesktopBackend::kPortal
                                                    : platform::DesktopBackend::kAuto;
   o.wayland_compositor = c.wayland;
   o.compositor_user = c.wayland_user;

@@ -105,8 +105,10 @@ void declare_display(FlagSet& f, Config& c) {
                      return c.xvfb.has_value();
                    });
   f.value("--backend", "NAME",
-          "auto, x11 or wayland (Linux): which desktop to stream; auto takes X11 unless only WAYLAND_DISPLAY is set",
-          "auto", "auto, x11 or wayland", storing(c.backend, parse_backend));
+          "auto, x11, wayland or portal (Linux): which desktop to stream; auto takes X11 unless only "
+          "WAYLAND_DISPLAY is set, and the desktop portal for a Wayland compositor without wlr-screencopy (GNOME, "
+          "KDE); portal always asks the desktop portal",
+          "auto", "auto, x11, wayland or portal", storing(c.backend, parse_backend));
   f.optional_value("--wayland", "WxH",
                    "run voxl's own headless Wayland compositor (sway) of this size, --exec's program in it (Linux)",
                    "1920x1080", "a size such as 1920x1080 (or true or false)", [&c](const std::string& text) {

@@ -156,6 +156,7 @@ std::optional<BackendName> parse_backend(std::string_view text) {
   if (v == "auto") return BackendName::kAuto;
   if (v == "x11") return BackendName::kX11;
   if (v == "wayland") return BackendName::kWayland;
+  if (v == "portal") return BackendName::kPortal;
   return std::nullopt;
 }
 

@@ -45,7 +45,7 @@ struct CaptureTarget {
 };
 
 // Which kind of desktop to stream on Linux (--backend).
-enum class DesktopBackend { kAuto, kX11, kWayland };
+enum class DesktopBackend { kAuto, kX11, kWayland, kPortal };
 
 struct DesktopOptions {
   // Which desktop: an X display name (":1"), or a monitor index on Windows
@@ -57,7 +57,8 @@ struct DesktopOptions {
   std::optional<Size> virtual_display;
   // Linux: X11 or Wayland (see platform/linux/backend_choice.h); with
   // kWayland, `display` names the compositor's socket ("wayland-1", or a
-  // path). Other platforms refuse kWayland.
+  // path). kPortal: the desktop portal's screen cast and remote desktop
+  // (GNOME, KDE), whatever the compositor. Other platforms refuse both.
   DesktopBackend backend = DesktopBackend::kAuto;
   // Start voxl's own headless Wayland compositor of this size (--wayland),
   // and when voxl is root run it (and `exec`) as `compositor_user`.

@@ -38,6 +38,19 @@ TEST(BackendChoice, TheEnvironmentDecidesWhenNothingIsAsked) {
   EXPECT_NE(c.why.find("private Xvfb"), std::string::npos);
 }
 
+TEST(BackendChoice, PortalIsAskedForByName) {
+  DesktopOptions o;
+  o.backend = DesktopBackend::kPortal;
+  for (const char* display : {"", ":0"}) {
+    const auto c = choose_backend(o, display, "wayland-0", answers);
+    EXPECT_TRUE(c.portal);
+    EXPECT_TRUE(c.wayland);
+    EXPECT_EQ(c.why, "--backend portal");
+  }
+  o.backend = DesktopBackend::kWayland;
+  EXPECT_FALSE(choose_backend(o, "", "wayland-0", answers).portal);
+}
+
 TEST(BackendChoice, BothSetIsX11UnlessItsDisplayIsDead) {
   const DesktopOptions o;
   auto c = choose_backend(o, ":0", "wayland-0", answers);

@@ -102,5 +102,12 @@ TEST(ConfigCommandLine, WaylandExcludesTheOtherDesktops) {
   EXPECT_TRUE(accepted({"--wayland", "--backend=wayland"}).wayland);
 }
 
+TEST(ConfigCommandLine, PortalSharesTheDesktopThePortalOffers) {
+  EXPECT_EQ(accepted({"--backend=portal"}).backend, BackendName::kPortal);
+  expect_refusal({"--backend=portal", "--xvfb"}, "--backend portal", "--xvfb");
+  expect_refusal({"--backend=portal", "--wayland"}, "--backend portal", "--wayland");
+  expect_refusal({"--backend=sideways"}, "--backend");
+}
+
 }  // namespace VOXL_TEST_FILE
 }  // namespace voxl::app

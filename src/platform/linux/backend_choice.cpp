@@ -26,6 +26,12 @@ BackendChoice choose_backend(const DesktopOptions& o, const std::string& env_dis
   if (o.wayland_compositor) return wayland("", "voxl's own headless compositor (--wayland)");
   if (o.virtual_display) return x11("a private Xvfb (--xvfb)");
   if (o.backend == DesktopBackend::kX11) return x11("--backend x11");
+  if (o.backend == DesktopBackend::kPortal) {
+    c.wayland = true;
+    c.portal = true;
+    c.why = "--backend portal";
+    return c;
+  }
   if (o.backend == DesktopBackend::kWayland) {
     if (!o.display.empty()) return wayland(o.display, "--backend wayland, the compositor named by --display");
     if (!env_wayland.empty()) return wayland(env_wayland, "--backend wayland, the compositor of WAYLAND_DISPLAY");

@@ -3,6 +3,7 @@
 //
 //   --wayland                 Wayland: voxl's own headless compositor
 //   --xvfb                    X11: a private Xvfb
+//   --backend portal          the desktop portal (GNOME, KDE)
 //   --backend x11|wayland     that one (Wayland: --display or WAYLAND_DISPLAY
 //                             names the compositor, else an error)
 //   --display NAME            X11, unless NAME is a Wayland socket
@@ -24,6 +25,9 @@ namespace voxl::platform::linux_desktop {
 
 struct BackendChoice {
   bool wayland = false;
+  // Through the desktop portal (--backend portal); the factory also takes
+  // it for a Wayland compositor without wlr-screencopy.
+  bool portal = false;
   // The Wayland compositor's socket (a name or a path) when `wayland` and
   // voxl does not start its own.
   std::string wayland_display;

@@ -5,7 +5,9 @@
 
 #include "platform/linux/backend_choice.h"
 #include "platform/linux/linux_desktop_environment.h"
+#include "platform/linux/portal_desktop_environment.h"
 #include "platform/linux/wayland_desktop_environment.h"
+#include "platform/wayland/wayland_display.h"
 #include "platform/x11/xcb_connection.h"
 
 namespace voxl::platform {
@@ -26,11 +28,25 @@ bool x_display_answers(const std::string& name) {
   }
 }
 
+// Whether the compositor lets clients capture it (wlr-screencopy); throws
+// std::runtime_error when it cannot be reached.
+bool offers_screencopy(const std::string& display) {
+  wayland::WaylandDisplay probe(wayland::socket_path(display));
+  return probe.screencopy() != nullptr;
+}
+
 }  // namespace
 
 std::unique_ptr<DesktopEnvironment> make_desktop_environment(const DesktopOptions& options, const Logger& log) {
   const auto choice =
       linux_desktop::choose_backend(options, env("DISPLAY"), env("WAYLAND_DISPLAY"), x_display_answers);
+  // As SHM falls back to GetImage: a compositor that lets no client capture
+  // it (GNOME, KDE) is shared through the desktop portal.
+  if (choice.portal || (choice.wayland && !options.wayland_compositor && !offers_screencopy(choice.wayland_display))) {
+    log->info("desktop: Wayland through the desktop portal ({})",
+              choice.portal ? choice.why : choice.why + "; the compositor offers no wlr-screencopy");
+    return std::make_unique<linux_desktop::PortalDesktopEnvironment>(options, log);
+  }
   log->info("desktop: {} ({})", choice.wayland ? "Wayland" : "X11", choice.why);
   if (choice.wayland)
     return std::make_unique<linux_desktop::WaylandDesktopEnvironment>(options, choice.wayland_display, log);

@@ -109,7 +109,8 @@ std::unique_ptr<Accessibility> WindowsDesktopEnvironment::make_accessibility(std
 namespace voxl::platform {
 
 std::unique_ptr<DesktopEnvironment> make_desktop_environment(const DesktopOptions& options, const Logger& log) {
-  if (options.backend == DesktopBackend::kWayland || options.wayland_compositor)
+  if (options.backend == DesktopBackend::kWayland || options.backend == DesktopBackend::kPortal ||
+      options.wayland_compositor)
     throw std::runtime_error("Wayland desktops are streamed on Linux only (--backend wayland, --wayland)");
   return std::make_unique<windows::WindowsDesktopEnvironment>(options, log);
 }

@@ -1,0 +1,60 @@
+// capture::Capturer for a desktop reached through the portal: the monitor's
+// PipeWire stream (pipewire_stream.h) on a socket the portal session opens.
+// Damage driven: the desktop sends a picture only when something changed,
+// with the boxes that did; an idle desktop costs nothing. What changed (and
+// what a reused pool buffer lacks) is copied from the producer's buffer into
+// the frame, red and blue swapped where the format has them the other way.
+// A key frame with nothing new is copied from the newest picture, which the
+// stream keeps.
+//
+// Threads: see capture::Capturer. Owns its PipeWire connection; shares the
+// portal session with the desktop's other products.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/block_map.h"
+#include "base/logging.h"
+#include "capture/capturer.h"
+#include "platform/owned_file.h"
+
+namespace voxl::platform::portal {
+
+class PipewireStream;
+class PortalSession;
+
+class PortalCapturer final : public capture::Capturer {
+ public:
+  // Throws std::runtime_error when the session has ended or the stream
+  // cannot be connected.
+  PortalCapturer(std::shared_ptr<PortalSession> session, Logger log);
+  ~PortalCapturer() override;
+
+  capture::CaptureResult capture(capture::FramePool& pool, std::chrono::milliseconds timeout) override;
+  bool wait_for_change(std::chrono::milliseconds timeout) override;
+  void invalidate(const Rect& r) override;
+  void wake() override;
+  Size size() const override { return size_; }
+  Point origin() const override { return {}; }
+  std::string describe() const override;
+
+ private:
+  void add_damage(const Rect& r);
+  void copy_blocks(const BlockMap& blocks, capture::Frame& frame) const;
+  // Takes the stream's news: its size and damage; false when it failed.
+  bool take_stream_news();
+
+  Logger log_;
+  std::shared_ptr<PortalSession> session_;
+  std::unique_ptr<PipewireStream> stream_;
+  Size size_;
+  BlockMap pending_blocks_;
+  std::vector<Rect> pending_rects_;
+  uint64_t seq_ = 0;
+  std::string lost_;
+  OwnedFile wake_fd_;
+};
+
+}  // namespace voxl::platform::portal
