@@ -108,8 +108,8 @@ std::optional<std::string> check_combinations(const CLI::App& cli, const Config&
     return "--wayland starts voxl's own compositor: it excludes --xvfb and --display";
   if (c.wayland && c.backend == BackendName::kX11) return "--wayland and --backend x11 exclude each other";
   if (c.xvfb && c.backend == BackendName::kWayland) return "--xvfb and --backend wayland exclude each other";
-  if (c.backend == BackendName::kPortal && (c.xvfb || c.wayland))
-    return "--backend portal shares the desktop the portal offers: it excludes --xvfb and --wayland";
+  if (c.backend == BackendName::kPortal && (c.xvfb || c.wayland || !c.display.empty()))
+    return "--backend portal shares the desktop the portal offers: it excludes --xvfb, --wayland and --display";
   if (c.capture_region && c.capture_window)
     return "--capture-region and --capture-window exclude each other";
   if (auto error = check_https(c)) return error;

@@ -90,7 +90,7 @@ TEST(ConfigCommandLine, WaylandCompositorAndBackend) {
   EXPECT_EQ(accepted({"--backend", "x11"}).backend, BackendName::kX11);
   EXPECT_EQ(accepted({"--wayland-user=desk"}).wayland_user, "desk");
   EXPECT_EQ(accepted({}).wayland_user, "nobody");
-  expect_refusal({"--backend=mir"}, "--backend", "auto, x11 or wayland");
+  expect_refusal({"--backend=mir"}, "--backend", "auto, x11, wayland or portal");
   expect_refusal({"--wayland=big"}, "--wayland", "1920x1080");
 }
 
@@ -106,6 +106,7 @@ TEST(ConfigCommandLine, PortalSharesTheDesktopThePortalOffers) {
   EXPECT_EQ(accepted({"--backend=portal"}).backend, BackendName::kPortal);
   expect_refusal({"--backend=portal", "--xvfb"}, "--backend portal", "--xvfb");
   expect_refusal({"--backend=portal", "--wayland"}, "--backend portal", "--wayland");
+  expect_refusal({"--backend=portal", "--display=:1"}, "--backend portal", "--display");
   expect_refusal({"--backend=sideways"}, "--backend");
 }
 

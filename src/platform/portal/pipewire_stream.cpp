@@ -1,9 +1,13 @@
 #include "platform/portal/pipewire_stream.h"
 
 #include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <climits>
+#include <cstring>
 #include <mutex>
 #include <stdexcept>
 
@@ -37,6 +41,11 @@ const char* format_label(uint32_t f) {
   }
 }
 
+void drain(int fd) {
+  uint64_t count = 0;
+  [[maybe_unused]] ssize_t n = read(fd, &count, sizeof count);
+}
+
 bool is_red_first(uint32_t f) { return f == SPA_VIDEO_FORMAT_RGBx || f == SPA_VIDEO_FORMAT_RGBA; }
 
 const spa_pod* enum_format(spa_pod_builder* b) {
@@ -52,28 +61,52 @@ const spa_pod* enum_format(spa_pod_builder* b) {
 }  // namespace
 
 struct PipewireStream::Impl {
-  PipewireStream* owner = nullptr;
-  pw_loop* loop = nullptr;
+  pw_thread_loop* thread_loop = nullptr;
   pw_context* context = nullptr;
   pw_core* core = nullptr;
   pw_stream* stream = nullptr;
   spa_hook core_listener{};
   spa_hook stream_listener{};
-  uint32_t format = 0;
+  int state_fd = -1;  // the stream's eventfd
   bool connected = false;
+  // Shared with the readers, under the loop's lock:
+  uint32_t format = 0;
+  std::string format_name;
+  Size size;
+  pw_buffer* held = nullptr;
+  HeldPicture picture;
+  std::string error;
+  std::vector<StreamReader*> readers;
 
   ~Impl() {
+    if (thread_loop) pw_thread_loop_stop(thread_loop);  // no callback runs from here on
+    if (held && stream) pw_stream_queue_buffer(stream, held);
     if (stream) pw_stream_destroy(stream);
     if (core) pw_core_disconnect(core);
     if (context) pw_context_destroy(context);
-    if (loop) pw_loop_destroy(loop);
+    if (thread_loop) pw_thread_loop_destroy(thread_loop);
+  }
+
+  void lock() const { pw_thread_loop_lock(thread_loop); }
+  void unlock() const { pw_thread_loop_unlock(thread_loop); }
+
+  static void signal(int fd) {
+    const uint64_t one = 1;
+    [[maybe_unused]] ssize_t n = write(fd, &one, sizeof one);
+  }
+  void signal_all() const {
+    signal(state_fd);
+    for (StreamReader* r : readers) signal(r->news_fd_.get());
   }
 
   void fail(std::string why) {
-    if (owner->error_.empty()) owner->error_ = std::move(why);
+    if (!error.empty()) return;
+    error = std::move(why);
+    signal_all();
   }
 
-  // The buffers and metadata voxl takes, once the format is known.
+  // The buffers and metadata voxl takes, once the format is known. Damage
+  // reaches a consumer only when it asks for it.
   void ask_buffers(int width, int height) {
     uint8_t storage[1024];
     spa_pod_builder b = SPA_POD_BUILDER_INIT(storage, sizeof storage);
@@ -108,17 +141,18 @@ struct PipewireStream::Impl {
     const int w = int(info.size.width), h = int(info.size.height);
     if (!label || w < 1 || h < 1 || w > kMaxSide || h > kMaxSide)
       return self->fail("the screen cast chose a format voxl did not offer");
-    PipewireStream& o = *self->owner;
-    if (o.held_ && o.size_ != Size{w, h}) {  // a picture of the old size is no use
-      pw_stream_queue_buffer(self->stream, o.held_);
-      o.held_ = nullptr;
-      o.picture_ = {};
+    if (self->held && self->size != Size{w, h}) {  // a picture of the old size is no use
+      pw_stream_queue_buffer(self->stream, self->held);
+      self->held = nullptr;
+      self->picture = {};
     }
-    if (o.size_ != Size{w, h}) o.whole_ = true;
+    if (self->size != Size{w, h})
+      for (StreamReader* r : self->readers) r->news_.whole = true;
     self->format = info.format;
-    o.size_ = Size{w, h};
-    self->owner->format_name_ = label;
+    self->format_name = label;
+    self->size = Size{w, h};
     self->ask_buffers(w, h);
+    self->signal_all();
   }
 
   static void on_state_changed(void* data, pw_stream_state, pw_stream_state state, const char* error) {
@@ -142,23 +176,20 @@ struct PipewireStream::Impl {
     const spa_buffer* sb = b->buffer;
     if (sb->n_datas < 1 || sb->datas[0].data == nullptr || sb->datas[0].chunk == nullptr) return false;
     const spa_data& d = sb->datas[0];
-    const Size s = owner->size_;
     const int64_t stride = d.chunk->stride;
     const int64_t offset = d.chunk->offset;
-    if (stride < int64_t(s.width) * 4 || offset < 0) return false;
-    return offset + stride * (s.height - 1) + int64_t(s.width) * 4 <= int64_t(d.maxsize);
+    if (stride < int64_t(size.width) * 4 || offset < 0) return false;
+    return offset + stride * (size.height - 1) + int64_t(size.width) * 4 <= int64_t(d.maxsize);
   }
 
+  // Adds what `sb` changed to every reader's news.
   void add_damage(const spa_buffer* sb) {
-    auto& damage = owner->damage_;
-    const Rect all = Rect::from_size(owner->size_);
+    const Rect all = Rect::from_size(size);
     const auto* meta = static_cast<const spa_meta*>(spa_buffer_find_meta(sb, SPA_META_VideoDamage));
-    if (meta == nullptr) {
-      owner->whole_ = true;
-      return;
-    }
+    std::vector<Rect> rects;
+    bool whole = meta == nullptr;
     const spa_meta_region* r = nullptr;
-    spa_meta_for_each(r, meta) {
+    if (meta) spa_meta_for_each(r, meta) {
       if (!spa_meta_region_is_valid(r)) break;
       const int64_t x = r->region.position.x, y = r->region.position.y;
       const int64_t w = std::min<int64_t>(r->region.size.width, INT_MAX);
@@ -166,14 +197,22 @@ struct PipewireStream::Impl {
       if (x >= all.width || y >= all.height || x + w <= 0 || y + h <= 0) continue;
       const int x0 = int(std::max<int64_t>(x, 0)), y0 = int(std::max<int64_t>(y, 0));
       const int x1 = int(std::min<int64_t>(x + w, all.width)), y1 = int(std::min<int64_t>(y + h, all.height));
-      damage.push_back(Rect{x0, y0, x1 - x0, y1 - y0});
-      if (damage.size() > kMaxDamageRects) owner->whole_ = true;
+      rects.push_back(Rect{x0, y0, x1 - x0, y1 - y0});
+    }
+    for (StreamReader* reader : readers) {
+      StreamNews& n = reader->news_;
+      if (whole || n.damage.size() + rects.size() > kMaxDamageRects) {
+        n.whole = true;
+        n.damage.clear();
+      } else if (!n.whole) {
+        n.damage.insert(n.damage.end(), rects.begin(), rects.end());
+      }
     }
   }
 
   static void on_process(void* data) {
     auto* self = static_cast<Impl*>(data);
-    PipewireStream& o = *self->owner;
+    bool got = false;
     while (pw_buffer* b = pw_stream_dequeue_buffer(self->stream)) {
       const spa_buffer* sb = b->buffer;
       const auto* header = static_cast<const spa_meta_header*>(
@@ -190,14 +229,19 @@ struct PipewireStream::Impl {
         pw_stream_queue_buffer(self->stream, b);
         continue;
       }
-      if (o.held_) pw_stream_queue_buffer(self->stream, o.held_);
-      o.held_ = b;
+      if (self->held) pw_stream_queue_buffer(self->stream, self->held);
+      self->held = b;
       const spa_data& d = sb->datas[0];
-      o.picture_.data = static_cast<const uint8_t*>(d.data) + d.chunk->offset;
-      o.picture_.stride = d.chunk->stride;
-      o.picture_.size = o.size_;
-      o.picture_.red_first = is_red_first(self->format);
-      o.fresh_ = true;
+      self->picture.data = static_cast<const uint8_t*>(d.data) + d.chunk->offset;
+      self->picture.stride = d.chunk->stride;
+      self->picture.size = self->size;
+      self->picture.red_first = is_red_first(self->format);
+      got = true;
+    }
+    if (!got) return;
+    for (StreamReader* r : self->readers) {
+      r->news_.fresh = true;
+      signal(r->news_fd_.get());
     }
   }
 };
@@ -223,81 +267,136 @@ const pw_core_events kCoreEvents = [] {
 }  // namespace
 
 PipewireStream::PipewireStream(OwnedFile remote, uint32_t node, std::chrono::milliseconds limit)
-    : impl_(std::make_unique<Impl>()) {
+    : state_fd_(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)), impl_(std::make_unique<Impl>()) {
   init_pipewire_once();
-  impl_->owner = this;
-  impl_->loop = pw_loop_new(nullptr);
-  if (!impl_->loop) throw std::runtime_error("PipeWire: cannot make a loop");
-  impl_->context = pw_context_new(impl_->loop, nullptr, 0);
-  if (!impl_->context) throw std::runtime_error("PipeWire: cannot make a context");
+  if (!state_fd_.valid()) throw std::runtime_error(std::string("eventfd: ") + std::strerror(errno));
+  Impl& i = *impl_;
+  i.state_fd = state_fd_.get();
+  i.thread_loop = pw_thread_loop_new("voxl-pipewire", nullptr);
+  if (!i.thread_loop) throw std::runtime_error("PipeWire: cannot make a loop");
+  i.context = pw_context_new(pw_thread_loop_get_loop(i.thread_loop), nullptr, 0);
+  if (!i.context) throw std::runtime_error("PipeWire: cannot make a context");
+  if (pw_thread_loop_start(i.thread_loop) < 0) throw std::runtime_error("PipeWire: cannot start its thread");
+  i.lock();
+  std::string error;
   // The connection takes the socket, and closes it when it ends.
-  impl_->core = pw_context_connect_fd(impl_->context, remote.release(), nullptr, 0);
-  if (!impl_->core) throw std::runtime_error("PipeWire: the portal's connection to the daemon was refused");
-  pw_core_add_listener(impl_->core, &impl_->core_listener, &kCoreEvents, impl_.get());
-  impl_->stream = pw_stream_new(impl_->core, "voxl",
-                                pw_properties_new(PW_KEY_MEDIA_TYPE, "Video", PW_KEY_MEDIA_CATEGORY, "Capture",
-                                                  PW_KEY_MEDIA_ROLE, "Screen", nullptr));
-  if (!impl_->stream) throw std::runtime_error("PipeWire: cannot make a stream");
-  pw_stream_add_listener(impl_->stream, &impl_->stream_listener, &kStreamEvents, impl_.get());
-  uint8_t storage[1024];
-  spa_pod_builder b = SPA_POD_BUILDER_INIT(storage, sizeof storage);
-  const spa_pod* params[1] = {enum_format(&b)};
-  const auto flags = pw_stream_flags(PW_STREAM_FLAG_AUTOCONNECT | PW_STREAM_FLAG_MAP_BUFFERS);
-  if (const int r = pw_stream_connect(impl_->stream, PW_DIRECTION_INPUT, node, flags, params, 1); r < 0)
-    throw std::runtime_error(std::string("PipeWire: cannot connect to the screen cast: ") + spa_strerror(r));
+  i.core = pw_context_connect_fd(i.context, remote.release(), nullptr, 0);
+  if (i.core) {
+    pw_core_add_listener(i.core, &i.core_listener, &kCoreEvents, &i);
+    i.stream = pw_stream_new(i.core, "voxl",
+                             pw_properties_new(PW_KEY_MEDIA_TYPE, "Video", PW_KEY_MEDIA_CATEGORY, "Capture",
+                                               PW_KEY_MEDIA_ROLE, "Screen", nullptr));
+  }
+  if (i.stream) {
+    pw_stream_add_listener(i.stream, &i.stream_listener, &kStreamEvents, &i);
+    uint8_t storage[1024];
+    spa_pod_builder b = SPA_POD_BUILDER_INIT(storage, sizeof storage);
+    const spa_pod* params[1] = {enum_format(&b)};
+    const auto flags = pw_stream_flags(PW_STREAM_FLAG_AUTOCONNECT | PW_STREAM_FLAG_MAP_BUFFERS);
+    if (const int r = pw_stream_connect(i.stream, PW_DIRECTION_INPUT, node, flags, params, 1); r < 0)
+      error = std::string("PipeWire: cannot connect to the screen cast: ") + spa_strerror(r);
+  } else {
+    error = i.core ? "PipeWire: cannot make a stream" : "PipeWire: the portal's connection to the daemon was refused";
+  }
+  i.unlock();
+  if (!error.empty()) throw std::runtime_error(error);
   const auto deadline = std::chrono::steady_clock::now() + limit;
-  bool woken = false;
-  while (format_name_.empty() && error_.empty() && std::chrono::steady_clock::now() < deadline) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    run_once(int(std::max<int64_t>(left.count(), 1)), -1, woken);
-  }
-  if (!error_.empty()) throw std::runtime_error(error_);
-  if (format_name_.empty())
-    throw std::runtime_error("PipeWire: the screen cast agreed no picture format in " +
-                             std::to_string(limit.count()) + " ms (is a session manager such as WirePlumber running?)");
-}
-
-PipewireStream::~PipewireStream() {
-  if (held_ && impl_->stream) pw_stream_queue_buffer(impl_->stream, held_);
-  held_ = nullptr;
-  impl_.reset();  // its callbacks may still reach this stream's members
-}
-
-void PipewireStream::run_once(int timeout_ms, int wake_fd, bool& woken) {
-  pollfd fds[2] = {{pw_loop_get_fd(impl_->loop), POLLIN, 0}, {wake_fd, POLLIN, 0}};
-  const int n = poll(fds, wake_fd >= 0 ? 2 : 1, timeout_ms);
-  if (n > 0 && wake_fd >= 0 && (fds[1].revents & POLLIN)) woken = true;
-  if (n > 0 && fds[0].revents) dispatch();
-}
-
-int PipewireStream::loop_fd() const { return pw_loop_get_fd(impl_->loop); }
-
-void PipewireStream::dispatch() {
-  pw_loop_enter(impl_->loop);
-  while (pw_loop_iterate(impl_->loop, 0) > 0) {
-  }
-  pw_loop_leave(impl_->loop);
-}
-
-PipewireStream::Wait PipewireStream::wait(std::chrono::steady_clock::time_point deadline, int wake_fd) {
   for (;;) {
-    if (!error_.empty()) return Wait::kFailed;
-    if (fresh_) return Wait::kPicture;
+    i.lock();
+    const bool agreed = !i.format_name.empty();
+    error = i.error;
+    i.unlock();
+    if (!error.empty()) throw std::runtime_error(error);
+    if (agreed) break;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0)
+      throw std::runtime_error("PipeWire: the screen cast agreed no picture format in " +
+                               std::to_string(limit.count()) +
+                               " ms (is a session manager such as WirePlumber running?)");
+    pollfd f{state_fd_.get(), POLLIN, 0};
+    if (poll(&f, 1, int(left.count()) + 1) > 0) drain(state_fd_.get());
+  }
+}
+
+PipewireStream::~PipewireStream() = default;
+
+void PipewireStream::lock() const { impl_->lock(); }
+void PipewireStream::unlock() const { impl_->unlock(); }
+
+bool PipewireStream::failed() const {
+  lock();
+  const bool failed = !impl_->error.empty();
+  unlock();
+  return failed;
+}
+
+std::string PipewireStream::format_name() const {
+  lock();
+  std::string name = impl_->format_name;
+  unlock();
+  return name;
+}
+
+StreamReader::StreamReader(std::shared_ptr<PipewireStream> stream)
+    : stream_(std::move(stream)), news_fd_(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
+  if (!news_fd_.valid()) throw std::runtime_error(std::string("eventfd: ") + std::strerror(errno));
+  PipewireStream::Impl& i = *stream_->impl_;
+  stream_->lock();
+  i.readers.push_back(this);
+  news_.size = i.size;
+  news_.whole = true;
+  news_.fresh = i.held != nullptr;
+  stream_->unlock();
+}
+
+StreamReader::~StreamReader() {
+  auto& readers = stream_->impl_->readers;
+  stream_->lock();
+  readers.erase(std::remove(readers.begin(), readers.end(), this), readers.end());
+  stream_->unlock();
+}
+
+bool StreamReader::has_news() const {
+  stream_->lock();
+  const bool news = news_.fresh || !stream_->impl_->error.empty();
+  stream_->unlock();
+  return news;
+}
+
+StreamReader::Wait StreamReader::wait(std::chrono::steady_clock::time_point deadline, int wake_fd) {
+  for (;;) {
+    if (has_news()) return Wait::kNews;
     const auto now = std::chrono::steady_clock::now();
     if (now >= deadline) return Wait::kTimeout;
-    bool woken = false;
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1;
-    run_once(int(std::min<int64_t>(left, INT_MAX)), wake_fd, woken);
-    if (woken) return fresh_ ? Wait::kPicture : Wait::kWoken;
+    pollfd fds[2] = {{news_fd_.get(), POLLIN, 0}, {wake_fd, POLLIN, 0}};
+    const int n = poll(fds, wake_fd >= 0 ? 2 : 1, int(std::min<int64_t>(left, INT_MAX)));
+    if (n > 0 && (fds[0].revents & POLLIN)) drain(news_fd_.get());
+    if (n > 0 && wake_fd >= 0 && (fds[1].revents & POLLIN)) return has_news() ? Wait::kNews : Wait::kWoken;
   }
 }
 
-void PipewireStream::mark_read() {
-  damage_.clear();
-  whole_ = false;
-  fresh_ = false;
+StreamNews StreamReader::take_news() {
+  drain(news_fd_.get());
+  stream_->lock();
+  StreamNews out = std::move(news_);
+  out.size = stream_->impl_->size;
+  out.error = stream_->impl_->error;
+  news_ = {};
+  stream_->unlock();
+  return out;
 }
 
-void PipewireStream::set_active(bool active) { pw_stream_set_active(impl_->stream, active); }
+void StreamReader::with_picture(const std::function<void(const HeldPicture*)>& use) const {
+  const PipewireStream::Impl& i = *stream_->impl_;
+  stream_->lock();
+  try {
+    use(i.held ? &i.picture : nullptr);
+  } catch (...) {
+    stream_->unlock();
+    throw;
+  }
+  stream_->unlock();
+}
 
 }  // namespace voxl::platform::portal

@@ -6,22 +6,28 @@
 // Every picture the producer sends is whole; its damage (SPA_META_VideoDamage,
 // or the whole picture where the producer sends none) says what changed
 // since the one before. The stream holds one of the producer's buffers: the
-// newest picture, kept after it is read (a producer sends nothing while the
-// screen is still, and a key frame is copied from it), with the damage of
-// every picture since the last mark_read(). When a newer one comes the
-// older goes back to the producer, its damage kept. A picture the producer
-// marks corrupt, or whose geometry does not fit its buffer, is given back
-// unread with its damage kept, so the next good picture is copied where
-// that one changed.
+// newest picture, kept after it is read, since a compositor sends nothing
+// while the screen is still (nor to a consumer that joins later). When a
+// newer one comes the older goes back to the producer. A picture the
+// producer marks corrupt, or whose geometry does not fit its buffer, is
+// given back unread with its damage kept, so the next good picture is
+// copied where that one changed.
 //
-// Threads: one thread owns a stream and calls everything; it runs the
-// stream's PipeWire loop inside wait(), so an idle stream costs nothing.
-// Ownership: owns its PipeWire loop, context, connection and stream, and the
-// connection's socket from construction on.
+// One stream serves every consumer of a portal session (the capturer, the
+// damage watcher), each through a StreamReader of its own that keeps the
+// damage since it last took it: the compositor copies each picture once.
+//
+// Threads: PipeWire's callbacks run on a thread of the stream's own (its
+// pw_thread_loop); the state they share with the readers is under the
+// loop's lock. A reader is used by one thread at a time (the capturer
+// moves between threads). Ownership: the stream owns its loop, context,
+// connection and stream, and the connection's socket from construction
+// on; readers share the stream.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,11 +35,9 @@
 #include "base/geometry.h"
 #include "platform/owned_file.h"
 
-struct pw_buffer;
-
 namespace voxl::platform::portal {
 
-// A picture held from the producer, valid until the next wait() or dispatch().
+// The newest picture, borrowed inside with_picture().
 struct HeldPicture {
   const uint8_t* data = nullptr;
   int stride = 0;  // bytes a row, at least width * 4
@@ -41,10 +45,19 @@ struct HeldPicture {
   bool red_first = false;  // RGBx/RGBA: red and blue swap places for BGRX
 };
 
+// What came since the last take_news().
+struct StreamNews {
+  bool fresh = false;  // a picture came
+  bool whole = false;  // everything changed (unknown, too much to list, a new size)
+  std::vector<Rect> damage;
+  Size size;
+  std::string error;  // why the stream failed; empty while it works
+};
+
+class StreamReader;
+
 class PipewireStream {
  public:
-  enum class Wait { kPicture, kTimeout, kWoken, kFailed };
-
   // `remote`: a socket connected to the PipeWire daemon (the portal's
   // OpenPipeWireRemote); `node`: the stream's node id from the portal.
   // Connects, and waits up to `limit` for the format to be agreed. Throws
@@ -55,50 +68,54 @@ class PipewireStream {
   PipewireStream(const PipewireStream&) = delete;
   PipewireStream& operator=(const PipewireStream&) = delete;
 
-  // Runs the loop until a picture not yet read is held (at once if one is), `deadline`
-  // passes, `wake_fd` (-1: none) becomes readable (it is not read), or the
-  // stream fails.
-  Wait wait(std::chrono::steady_clock::time_point deadline, int wake_fd);
-  // Runs the loop's ready work without waiting.
-  void dispatch();
-  // Readable when the loop has work: for a caller's own event loop, which
-  // then calls dispatch(). Owned by the stream.
-  int loop_fd() const;
-
-  // The newest picture, or null before the first.
-  const HeldPicture* picture() const { return held_ ? &picture_ : nullptr; }
-  // Whether a picture came since the last mark_read().
-  bool fresh() const { return fresh_; }
-  // What changed since the last mark_read(), in picture coordinates: with
-  // whole() everything (unknown, or too much to list).
-  const std::vector<Rect>& damage() const { return damage_; }
-  bool whole() const { return whole_; }
-  // The picture has been read: forgets the damage (the picture stays).
-  void mark_read();
-
-  // Pauses (false) or resumes the stream: a paused stream gets no pictures.
-  void set_active(bool active);
-
-  // The agreed size and format ("BGRx"); zero before agreement.
-  Size size() const { return size_; }
-  const std::string& format_name() const { return format_name_; }
-  // Why the stream failed; empty while it works.
-  const std::string& error() const { return error_; }
+  // Whether the stream has failed (a reader's take_news() says why).
+  bool failed() const;
+  // The agreed format ("BGRx").
+  std::string format_name() const;
 
   struct Impl;  // PipeWire's callbacks reach it
 
  private:
-  void run_once(int timeout_ms, int wake_fd, bool& woken);
+  friend class StreamReader;
+  void lock() const;
+  void unlock() const;
 
+  OwnedFile state_fd_;  // an eventfd: the format agreed, or the stream failed
   std::unique_ptr<Impl> impl_;
-  pw_buffer* held_ = nullptr;
-  HeldPicture picture_;
-  std::vector<Rect> damage_;
-  bool whole_ = false;
-  bool fresh_ = false;
-  Size size_;
-  std::string format_name_;
-  std::string error_;
+};
+
+// One consumer's view of a PipewireStream: what changed since it last
+// looked. Its first news is the picture the stream holds, whole.
+class StreamReader {
+ public:
+  enum class Wait { kNews, kTimeout, kWoken };
+
+  explicit StreamReader(std::shared_ptr<PipewireStream> stream);
+  ~StreamReader();
+  StreamReader(const StreamReader&) = delete;
+  StreamReader& operator=(const StreamReader&) = delete;
+
+  // Waits until a picture came or the stream failed since the last
+  // take_news() (at once if so), `deadline` passes, or `wake_fd` (-1: none)
+  // becomes readable (it is not read).
+  Wait wait(std::chrono::steady_clock::time_point deadline, int wake_fd);
+  // Readable while there is news: for a caller's own event loop.
+  // take_news() drains it.
+  int news_fd() const { return news_fd_.get(); }
+  // Whether there is news, without taking it.
+  bool has_news() const;
+  StreamNews take_news();
+  // Calls `use` with the newest picture (null before the first), which the
+  // producer cannot take back meanwhile.
+  void with_picture(const std::function<void(const HeldPicture*)>& use) const;
+  const PipewireStream& stream() const { return *stream_; }
+
+ private:
+  friend struct PipewireStream::Impl;
+
+  std::shared_ptr<PipewireStream> stream_;
+  OwnedFile news_fd_;  // an eventfd the stream's thread writes
+  StreamNews news_;    // under the stream's lock
 };
 
 }  // namespace voxl::platform::portal

@@ -69,29 +69,41 @@ PortalBus::PortalBus(const std::string& address, Logger log) : log_(std::move(lo
     throw std::runtime_error(std::string("the desktop portal needs the session bus, which cannot be reached: ") +
                              std::strerror(-r));
   }
-  const char* unique = nullptr;
-  check(sd_bus_get_unique_name(bus_, &unique), "the bus named no unique name");
-  sender_ = unique[0] == ':' ? unique + 1 : unique;
-  for (char& c : sender_)
-    if (c == '.') c = '_';
-  find_portal();
+  try {
+    const char* unique = nullptr;
+    check(sd_bus_get_unique_name(bus_, &unique), "the bus named no unique name");
+    sender_ = unique[0] == ':' ? unique + 1 : unique;
+    for (char& c : sender_)
+      if (c == '.') c = '_';
+    find_portal();
+  } catch (...) {
+    sd_bus_flush_close_unref(bus_);  // no destructor runs for a constructor that throws
+    bus_ = nullptr;
+    throw;
+  }
 }
 
 void PortalBus::find_portal() {
-  // The portal is started by the bus on first use where it is not running.
+  const auto owner_of_name = [this](sd_bus_error& e) {
+    sd_bus_message* reply = nullptr;
+    int r = sd_bus_call_method(bus_, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                               "GetNameOwner", &e, &reply, "s", kPortalName);
+    const char* owner = nullptr;
+    if (r >= 0 && sd_bus_message_read(reply, "s", &owner) >= 0 && owner) portal_owner_ = owner;
+    sd_bus_message_unref(reply);
+    return r;
+  };
   sd_bus_error e = SD_BUS_ERROR_NULL;
-  sd_bus_message* reply = nullptr;
-  int r = sd_bus_call_method(bus_, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                             "StartServiceByName", &e, &reply, "su", kPortalName, 0u);
-  sd_bus_message_unref(reply);
-  reply = nullptr;
-  if (r >= 0)
+  int r = owner_of_name(e);
+  if (portal_owner_.empty()) {
+    // Not running: the bus starts it where it can (D-Bus activation).
+    sd_bus_error_free(&e);
+    sd_bus_message* reply = nullptr;
     r = sd_bus_call_method(bus_, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                           "GetNameOwner", &e, &reply, "s", kPortalName);
-  const char* owner = nullptr;
-  if (r >= 0) r = sd_bus_message_read(reply, "s", &owner);
-  if (r >= 0 && owner) portal_owner_ = owner;
-  sd_bus_message_unref(reply);
+                           "StartServiceByName", &e, &reply, "su", kPortalName, 0u);
+    sd_bus_message_unref(reply);
+    if (r >= 0) r = owner_of_name(e);
+  }
   std::string why = r < 0 ? error_text(e, r) : "";
   sd_bus_error_free(&e);
   if (portal_owner_.empty())

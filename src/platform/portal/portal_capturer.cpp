@@ -17,8 +17,6 @@ namespace voxl::platform::portal {
 namespace {
 
 constexpr size_t kMaxDamageRects = 64;
-// How long a new stream may take to agree its format.
-constexpr std::chrono::seconds kConnectLimit{10};
 // Something pending before the first picture is waited for this long.
 constexpr std::chrono::seconds kFirstPictureLimit{2};
 
@@ -26,8 +24,8 @@ constexpr std::chrono::seconds kFirstPictureLimit{2};
 
 PortalCapturer::PortalCapturer(std::shared_ptr<PortalSession> session, Logger log)
     : log_(std::move(log)), session_(std::move(session)) {
-  stream_ = std::make_unique<PipewireStream>(session_->open_pipewire_remote(), session_->stream().node, kConnectLimit);
-  size_ = stream_->size();
+  reader_ = std::make_unique<StreamReader>(session_->picture_stream());
+  size_ = reader_->take_news().size;
   pending_blocks_ = BlockMap(size_);
   add_damage(Rect::from_size(size_));  // a new capturer's first frame is whole
   wake_fd_ = OwnedFile(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
@@ -37,7 +35,7 @@ PortalCapturer::PortalCapturer(std::shared_ptr<PortalSession> session, Logger lo
 PortalCapturer::~PortalCapturer() = default;
 
 std::string PortalCapturer::describe() const {
-  return "PipeWire stream of " + session_->describe() + " (" + stream_->format_name() +
+  return "PipeWire stream of " + session_->describe() + " (" + reader_->stream().format_name() +
          " in shared memory, damage from the compositor)";
 }
 
@@ -55,38 +53,43 @@ void PortalCapturer::wake() {
   [[maybe_unused]] ssize_t n = write(wake_fd_.get(), &one, sizeof one);
 }
 
+void PortalCapturer::drain_wake() {
+  uint64_t count = 0;
+  [[maybe_unused]] ssize_t n = read(wake_fd_.get(), &count, sizeof count);
+}
+
 bool PortalCapturer::take_stream_news() {
-  if (!stream_->error().empty()) {
-    lost_ = stream_->error();
+  const StreamNews news = reader_->take_news();
+  if (!news.error.empty()) {
+    lost_ = news.error;
     return false;
   }
-  if (stream_->size() != size_) {
-    size_ = stream_->size();
+  if (news.size != size_ && news.size.width > 0) {
+    size_ = news.size;
     log_->info("the shared screen is now {}x{}", size_.width, size_.height);
     pending_blocks_ = BlockMap(size_);
     pending_rects_.clear();
     add_damage(Rect::from_size(size_));
   }
-  if (!stream_->fresh()) return true;
-  if (stream_->whole()) {
-    add_damage(Rect::from_size(size_));
-  } else {
-    for (const Rect& r : stream_->damage()) add_damage(r);
-  }
-  stream_->mark_read();
+  if (news.whole) add_damage(Rect::from_size(size_));
+  for (const Rect& r : news.damage) add_damage(r);
   return true;
 }
 
-bool PortalCapturer::wait_for_change(std::chrono::milliseconds timeout) {
-  if (!pending_blocks_.empty() || !lost_.empty() || stream_->fresh()) return true;
-  const auto w = stream_->wait(std::chrono::steady_clock::now() + timeout, wake_fd_.get());
-  uint64_t drained = 0;
-  [[maybe_unused]] ssize_t n = read(wake_fd_.get(), &drained, sizeof drained);
-  return w == PipewireStream::Wait::kPicture || w == PipewireStream::Wait::kFailed;
+bool PortalCapturer::has_picture() const {
+  bool held = false;
+  reader_->with_picture([&](const HeldPicture* p) { held = p != nullptr && p->size == size_; });
+  return held;
 }
 
-void PortalCapturer::copy_blocks(const BlockMap& blocks, capture::Frame& frame) const {
-  const HeldPicture& p = *stream_->picture();
+bool PortalCapturer::wait_for_change(std::chrono::milliseconds timeout) {
+  if (!pending_blocks_.empty() || !lost_.empty()) return true;
+  const auto w = reader_->wait(std::chrono::steady_clock::now() + timeout, wake_fd_.get());
+  drain_wake();
+  return w == StreamReader::Wait::kNews;
+}
+
+void PortalCapturer::copy_blocks(const HeldPicture& p, const BlockMap& blocks, capture::Frame& frame) const {
   for (const Rect& r : blocks.to_rects()) {
     const Rect c = r.intersect(Rect::from_size(size_));
     for (int y = c.y; y < c.bottom(); ++y) {
@@ -107,18 +110,15 @@ void PortalCapturer::copy_blocks(const BlockMap& blocks, capture::Frame& frame) 
 }
 
 capture::CaptureResult PortalCapturer::capture(capture::FramePool& pool, std::chrono::milliseconds timeout) {
-  if (!lost_.empty()) return {capture::CaptureStatus::kReinit, nullptr, lost_};
-  stream_->dispatch();
-  if (!take_stream_news()) return {capture::CaptureStatus::kReinit, nullptr, lost_};
-  if (pending_blocks_.empty() || !stream_->picture()) {
+  if (!lost_.empty() || !take_stream_news()) return {capture::CaptureStatus::kReinit, nullptr, lost_};
+  if (pending_blocks_.empty() || !has_picture()) {
     const auto now = std::chrono::steady_clock::now();
     // Something asked for before the first picture waits for it.
     const auto deadline = pending_blocks_.empty() ? now + timeout : std::max(now + timeout, now + kFirstPictureLimit);
-    const auto w = stream_->wait(deadline, wake_fd_.get());
-    uint64_t drained = 0;
-    [[maybe_unused]] ssize_t n = read(wake_fd_.get(), &drained, sizeof drained);
+    reader_->wait(deadline, wake_fd_.get());
+    drain_wake();
     if (!take_stream_news()) return {capture::CaptureStatus::kReinit, nullptr, lost_};
-    if (w != PipewireStream::Wait::kPicture && (pending_blocks_.empty() || !stream_->picture())) {
+    if (pending_blocks_.empty() || !has_picture()) {
       if (!pending_blocks_.empty() && std::chrono::steady_clock::now() >= deadline)
         return {capture::CaptureStatus::kTemporary, nullptr, "the desktop sent no picture in 2 s"};
       return {capture::CaptureStatus::kNoChange, nullptr, {}};
@@ -131,7 +131,13 @@ capture::CaptureResult PortalCapturer::capture(capture::FramePool& pool, std::ch
   BlockMap written = pending_blocks_;
   if (lease->source) written.unite(lease->stale);
   else written.add_all();
-  copy_blocks(written, frame);
+  bool copied = false;
+  reader_->with_picture([&](const HeldPicture* p) {
+    if (!p || p->size != size_) return;  // the size changed meanwhile: the next capture follows
+    copy_blocks(*p, written, frame);
+    copied = true;
+  });
+  if (!copied) return {capture::CaptureStatus::kTemporary, nullptr, "the shared screen changed size"};
 
   frame.damage_blocks = pending_blocks_;
   if (pending_rects_.size() <= kMaxDamageRects) frame.damage_rects = pending_rects_;

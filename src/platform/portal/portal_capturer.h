@@ -1,5 +1,5 @@
-// capture::Capturer for a desktop reached through the portal: the monitor's
-// PipeWire stream (pipewire_stream.h) on a socket the portal session opens.
+// capture::Capturer for a desktop reached through the portal: a reader of
+// the portal session's PipeWire stream of the monitor (pipewire_stream.h).
 // Damage driven: the desktop sends a picture only when something changed,
 // with the boxes that did; an idle desktop costs nothing. What changed (and
 // what a reused pool buffer lacks) is copied from the producer's buffer into
@@ -7,8 +7,8 @@
 // A key frame with nothing new is copied from the newest picture, which the
 // stream keeps.
 //
-// Threads: see capture::Capturer. Owns its PipeWire connection; shares the
-// portal session with the desktop's other products.
+// Threads: see capture::Capturer. Shares the portal session, and its
+// stream, with the desktop's other products.
 #pragma once
 
 #include <memory>
@@ -22,8 +22,9 @@
 
 namespace voxl::platform::portal {
 
-class PipewireStream;
 class PortalSession;
+class StreamReader;
+struct HeldPicture;
 
 class PortalCapturer final : public capture::Capturer {
  public:
@@ -42,13 +43,16 @@ class PortalCapturer final : public capture::Capturer {
 
  private:
   void add_damage(const Rect& r);
-  void copy_blocks(const BlockMap& blocks, capture::Frame& frame) const;
+  void copy_blocks(const HeldPicture& p, const BlockMap& blocks, capture::Frame& frame) const;
   // Takes the stream's news: its size and damage; false when it failed.
   bool take_stream_news();
+  // Whether the stream holds a picture of the current size.
+  bool has_picture() const;
+  void drain_wake();
 
   Logger log_;
   std::shared_ptr<PortalSession> session_;
-  std::unique_ptr<PipewireStream> stream_;
+  std::unique_ptr<StreamReader> reader_;
   Size size_;
   BlockMap pending_blocks_;
   std::vector<Rect> pending_rects_;

@@ -11,33 +11,33 @@ namespace asio = boost::asio;
 
 PortalDamageWatcher::PortalDamageWatcher(asio::io_context& io, const std::shared_ptr<PortalSession>& session)
     : io_(io),
-      stream_(std::make_unique<PipewireStream>(session->open_pipewire_remote(), session->stream().node,
-                                               std::chrono::seconds(10))),
-      loop_(io, stream_->loop_fd()) {
-  stream_->wait(std::chrono::steady_clock::now() + std::chrono::seconds(2), -1);
-  stream_->mark_read();
+      reader_(std::make_unique<StreamReader>(session->picture_stream())),
+      news_(io, reader_->news_fd()) {
+  bool held = false;
+  reader_->with_picture([&](const HeldPicture* p) { held = p != nullptr; });
+  if (!held) reader_->wait(std::chrono::steady_clock::now() + std::chrono::seconds(2), -1);
+  reader_->take_news();
 }
 
 PortalDamageWatcher::~PortalDamageWatcher() {
   *alive_ = false;
   boost::system::error_code ignored;
-  loop_.cancel(ignored);
-  loop_.release();
-  stream_.reset();
+  news_.cancel(ignored);
+  news_.release();
+  reader_.reset();
 }
 
 void PortalDamageWatcher::async_wait(std::function<void()> ready) {
   ready_ = std::move(ready);
-  stream_->dispatch();
-  if (stream_->fresh() || failed()) {
+  if (reader_->has_news()) {
     asio::post(io_, [this, alive = alive_] {
       if (*alive) deliver();
     });
     return;
   }
-  loop_.async_wait(asio::posix::stream_descriptor::wait_read, [this, alive = alive_](const boost::system::error_code& ec) {
+  news_.async_wait(asio::posix::stream_descriptor::wait_read, [this, alive = alive_](const boost::system::error_code& ec) {
     if (!*alive || ec == asio::error::operation_aborted) return;
-    deliver();  // work for the loop, or it failed: poll() and failed() tell
+    deliver();  // a picture, or the stream failed: poll() and failed() tell
   });
 }
 
@@ -48,23 +48,18 @@ void PortalDamageWatcher::deliver() {
   }
 }
 
-bool PortalDamageWatcher::poll() {
-  stream_->dispatch();
-  return stream_->fresh();
-}
+bool PortalDamageWatcher::poll() { return reader_->has_news(); }
 
-void PortalDamageWatcher::sync() { stream_->dispatch(); }
+void PortalDamageWatcher::sync() {}
 
 bool PortalDamageWatcher::take(std::vector<Rect>& out) {
-  stream_->dispatch();
-  if (failed()) return false;
-  if (!stream_->fresh()) return true;
-  if (stream_->whole()) out.push_back(Rect::from_size(stream_->size()));
-  else out.insert(out.end(), stream_->damage().begin(), stream_->damage().end());
-  stream_->mark_read();
+  const StreamNews news = reader_->take_news();
+  if (!news.error.empty()) return false;
+  if (news.whole) out.push_back(Rect::from_size(news.size));
+  else out.insert(out.end(), news.damage.begin(), news.damage.end());
   return true;
 }
 
-bool PortalDamageWatcher::failed() const { return !stream_->error().empty(); }
+bool PortalDamageWatcher::failed() const { return reader_->stream().failed(); }
 
 }  // namespace voxl::platform::portal

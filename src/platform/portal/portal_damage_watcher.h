@@ -1,15 +1,15 @@
-// capture::DamageWatcher for a desktop shared through the portal: a PipeWire
-// stream of its own on the monitor's node, run on the loop, reporting the
-// boxes of each picture's damage. The desktop sends pictures only when
-// something changes, so an idle desktop costs nothing; while it changes,
-// each picture costs the compositor one more copy into this watcher's
-// buffers (a stream cannot be asked for damage alone, and a paused one
-// would miss what changed meanwhile).
+// capture::DamageWatcher for a desktop shared through the portal: a reader
+// of the portal session's PipeWire stream (pipewire_stream.h; its news
+// waited for on the loop), reporting the boxes of each picture's damage.
+// The desktop sends pictures only when something changes, so an idle
+// desktop costs nothing, and the stream is the capturer's too: watching
+// costs the compositor no copy of its own.
 //
 // Threads and blocking: see capture::DamageWatcher; construct and destroy on
 // the loop thread of `io`, before the io_context is destroyed. The
-// constructor waits up to 2 s for the first picture, the baseline the
-// damage after it is counted from.
+// constructor waits up to 2 s for the first picture where the stream has
+// none yet: the baseline the damage after it is counted from. sync() does nothing: PipeWire cannot be
+// asked whether the compositor has sent what was drawn.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -21,8 +21,8 @@
 
 namespace voxl::platform::portal {
 
-class PipewireStream;
 class PortalSession;
+class StreamReader;
 
 class PortalDamageWatcher final : public capture::DamageWatcher {
  public:
@@ -43,8 +43,8 @@ class PortalDamageWatcher final : public capture::DamageWatcher {
   void deliver();
 
   boost::asio::io_context& io_;
-  std::unique_ptr<PipewireStream> stream_;
-  boost::asio::posix::stream_descriptor loop_;  // the stream's, released (not closed) at the end
+  std::unique_ptr<StreamReader> reader_;
+  boost::asio::posix::stream_descriptor news_;  // the stream's news_fd, released (not closed) at the end
   std::function<void()> ready_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "platform/portal/pipewire_stream.h"
 #include "platform/portal/portal_bus.h"
 
 namespace voxl::platform::portal {
@@ -13,6 +14,8 @@ namespace {
 // A dialog on the desktop waits for its user.
 constexpr std::chrono::minutes kConsentLimit{5};
 constexpr std::chrono::seconds kCallLimit{20};
+// How long a new stream may take to agree its format.
+constexpr std::chrono::seconds kStreamLimit{10};
 
 constexpr uint32_t kSourceMonitor = 1;
 constexpr uint32_t kCursorEmbedded = 2;
@@ -51,11 +54,13 @@ PortalSession::PortalSession(const PortalSessionOptions& options, Logger log) : 
   log_->info("asking the desktop to share its screen{}{}", remote_version ? " and take keyboard and pointer" : "",
              options.restore_token.empty() ? ": answer its dialog on the desktop (voxl waits up to 5 minutes)"
                                            : " (with the token of an earlier session)");
-  start(remote_version.has_value());
+  // Watched before Start: the desktop may end the session at any time.
   bus_->watch_session(session_, [this] { closed_ = true; });
+  start(remote_version.has_value());
 }
 
 PortalSession::~PortalSession() {
+  picture_.reset();
   if (!bus_ || session_.empty() || closed_) return;
   bus_->close_session(session_);
 }
@@ -107,6 +112,14 @@ std::string PortalSession::describe() const {
   std::string s = "the desktop portal's " + kind_ + " (PipeWire node " + std::to_string(stream_.node);
   if (stream_.size) s += ", " + std::to_string(stream_.size->width) + "x" + std::to_string(stream_.size->height);
   return s + ")";
+}
+
+std::shared_ptr<PipewireStream> PortalSession::picture_stream() {
+  std::lock_guard making(stream_mutex_);
+  if (picture_ && !picture_->failed()) return picture_;
+  picture_.reset();
+  picture_ = std::make_shared<PipewireStream>(open_pipewire_remote(), stream_.node, kStreamLimit);
+  return picture_;
 }
 
 OwnedFile PortalSession::open_pipewire_remote() {

@@ -15,8 +15,10 @@
 //
 // Threads: any; calls are serialised by a lock (the video thread opens the
 // stream, the loop thread sends input). Blocking: the constructor waits for
-// the user's answer (up to 5 minutes), open_pipewire_remote() for the
-// portal's; input never waits. Ownership: owns its bus connection; the
+// the user's answer (up to 5 minutes), picture_stream() for the portal's and
+// PipeWire's; input never waits. The stream lives as long as the session:
+// a compositor sends nothing to a consumer that joins while the screen is
+// still, so the newest picture is kept for every capturer made later. Ownership: owns its bus connection; the
 // session is closed on destruction.
 #pragma once
 
@@ -32,6 +34,7 @@
 
 namespace voxl::platform::portal {
 
+class PipewireStream;
 class PortalBus;
 
 struct PortalSessionOptions {
@@ -60,9 +63,11 @@ class PortalSession {
   bool closed();
   std::string describe() const;
 
-  // A socket to the desktop's PipeWire daemon, for the stream. Throws
-  // std::runtime_error when the portal refuses or the session has ended.
-  OwnedFile open_pipewire_remote();
+  // The monitor's PipeWire stream, one for the session's consumers, made at
+  // the first call and again after it failed. Throws std::runtime_error
+  // when the portal refuses a PipeWire connection, the session has ended,
+  // or the stream cannot be connected.
+  std::shared_ptr<PipewireStream> picture_stream();
 
   // Input, in the stream's coordinates; false once the session has ended.
   bool keysym(uint32_t keysym, bool down);
@@ -73,6 +78,8 @@ class PortalSession {
  private:
   void create(bool remote_desktop, uint32_t cursor_mode, const std::string& restore_token);
   void start(bool remote_desktop);
+  // A socket to the desktop's PipeWire daemon.
+  OwnedFile open_pipewire_remote();
 
   Logger log_;
   std::mutex mutex_;
@@ -84,6 +91,8 @@ class PortalSession {
   std::string input_refusal_;
   std::string kind_;  // for describe(): "RemoteDesktop and ScreenCast"
   std::atomic<bool> closed_{false};
+  std::mutex stream_mutex_;  // held while the stream is made, apart from the bus's
+  std::shared_ptr<PipewireStream> picture_;
 };
 
 }  // namespace voxl::platform::portal
