@@ -227,5 +227,75 @@ TEST(PortalPath, TheDamageWatcherReportsWhatWasDrawn) {
   EXPECT_FALSE(watcher.failed());
 }
 
+// Runs `io` until `ready` or 30 s; whether it came.
+bool run_until(boost::asio::io_context& io, const bool& ready) {
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (!ready && std::chrono::steady_clock::now() < deadline) {
+    io.restart();
+    io.run_for(100ms);
+  }
+  return ready;
+}
+
+TEST(PortalPath, TheDamageWatcherStaysQuietUntilTaken) {
+  PortalRig rig;
+  TestPortal portal(rig);
+  auto session = std::make_shared<PortalSession>(on(rig), quiet());
+  boost::asio::io_context io;
+  PortalDamageWatcher watcher(io, session);
+  bool ready = false;
+  watcher.async_wait([&] { ready = true; });
+  portal.draw("rect 0 0 10 10 ff0000");
+  ASSERT_TRUE(run_until(io, ready));
+  EXPECT_TRUE(watcher.poll());
+  // Reported and not taken: more drawing calls nobody.
+  ready = false;
+  watcher.async_wait([&] { ready = true; });
+  portal.draw("rect 20 20 10 10 00ff00");
+  io.restart();
+  io.run_for(300ms);
+  EXPECT_FALSE(ready);
+  // Taken: both changes are in it, and the next one is reported again.
+  std::vector<Rect> rects;
+  Rect box;
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (!box.contains({20, 20, 10, 10}) && std::chrono::steady_clock::now() < deadline) {
+    ASSERT_TRUE(watcher.take(rects));
+    for (const Rect& r : rects) box = box.bounding(r);
+    io.restart();
+    io.run_for(100ms);
+  }
+  EXPECT_TRUE(box.contains({0, 0, 10, 10})) << to_string(box);
+  EXPECT_TRUE(box.contains({20, 20, 10, 10})) << to_string(box);
+  ready = false;
+  portal.draw("rect 40 40 10 10 0000ff");
+  EXPECT_TRUE(run_until(io, ready));
+}
+
+TEST(PortalPath, WhenTheUserStopsSharingCaptureAndWatchSaySo) {
+  PortalRig rig;
+  TestPortal portal(rig);
+  auto session = std::make_shared<PortalSession>(on(rig), quiet());
+  PortalCapturer cap(session, quiet());
+  capture::FramePool pool(2);
+  ASSERT_EQ(frame_becomes(cap, pool, 0x202020), "");
+  boost::asio::io_context io;
+  PortalDamageWatcher watcher(io, session);
+  portal.draw("stop");
+  // Key frames are asked for throughout: none may read a picture the
+  // desktop took back.
+  capture::CaptureResult r;
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  do {
+    cap.invalidate_all();
+    r = cap.capture(pool, 200ms);
+  } while (r.status != capture::CaptureStatus::kReinit && std::chrono::steady_clock::now() < deadline);
+  EXPECT_EQ(r.status, capture::CaptureStatus::kReinit) << r.error;
+  EXPECT_FALSE(r.error.empty());
+  EXPECT_TRUE(session->closed());
+  EXPECT_TRUE(watcher.failed());
+  EXPECT_THROW(PortalCapturer(session, quiet()), std::runtime_error);
+}
+
 }  // namespace VOXL_TEST_FILE
 }  // namespace voxl::testing

@@ -369,4 +369,15 @@ void PortalService::drop(const std::string& path) {
 
 void PortalService::tidy() { dropped_.clear(); }
 
+void PortalService::stop_sharing() {
+  std::vector<std::string> started;
+  for (const auto& [path, session] : sessions_)
+    if (session->started) started.push_back(path);
+  for (const std::string& path : started) {
+    emit_closed(bus_, sessions_[path]->owner, path);
+    drop(path);
+  }
+  tidy();
+}
+
 }  // namespace voxl::testing::portal

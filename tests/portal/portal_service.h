@@ -68,6 +68,9 @@ class PortalService {
 
   // The picture changed where `region` says: every started stream sends it.
   void changed(Region region);
+  // The user stops sharing: every started session is closed (Closed sent)
+  // and its stream destroyed, as a desktop's "stop sharing" does.
+  void stop_sharing();
 
   // The method handlers' way in (sd-bus calls them with the service).
   int create_session(sd_bus_message* m, sd_bus_error* e);

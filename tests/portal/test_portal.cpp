@@ -10,6 +10,8 @@
 // Its stdin draws, a command a line, each answered "drawn" (or "bad ..."):
 //   fill RRGGBB            the whole picture (it starts 202020)
 //   rect X Y W H RRGGBB    a rectangle, clipped to the picture
+//   stop                   the user stops sharing: every started session is
+//                          closed and its stream destroyed
 // Its stdout says, a line each:
 //   ready                          the portal's name is owned
 //   started <node> <W>x<H>         a Start was granted (node 0 0x0: no screen cast)
@@ -96,6 +98,11 @@ bool draw(const std::string& line, portal::Picture& picture, portal::PortalServi
     const auto rgb = parse_rgb(colour);
     if (!rgb || (in >> rest)) return false;
     service.changed(picture.fill(*rgb));
+    return true;
+  }
+  if (verb == "stop") {
+    if (in >> rest) return false;
+    service.stop_sharing();
     return true;
   }
   if (verb == "rect") {

@@ -40,9 +40,13 @@ bool offers_screencopy(const std::string& display) {
 std::unique_ptr<DesktopEnvironment> make_desktop_environment(const DesktopOptions& options, const Logger& log) {
   const auto choice =
       linux_desktop::choose_backend(options, env("DISPLAY"), env("WAYLAND_DISPLAY"), x_display_answers);
-  // As SHM falls back to GetImage: a compositor that lets no client capture
-  // it (GNOME, KDE) is shared through the desktop portal.
-  if (choice.portal || (choice.wayland && !options.wayland_compositor && !offers_screencopy(choice.wayland_display))) {
+  // As SHM falls back to GetImage: a compositor found in WAYLAND_DISPLAY that
+  // lets no client capture it (GNOME, KDE) is shared through the desktop
+  // portal. One named by the options is not: the portal shares the session
+  // bus's desktop, which need not be that one.
+  const bool named = options.backend == DesktopBackend::kWayland || !options.display.empty();
+  if (choice.portal ||
+      (choice.wayland && !options.wayland_compositor && !named && !offers_screencopy(choice.wayland_display))) {
     log->info("desktop: Wayland through the desktop portal ({})",
               choice.portal ? choice.why : choice.why + "; the compositor offers no wlr-screencopy");
     return std::make_unique<linux_desktop::PortalDesktopEnvironment>(options, log);

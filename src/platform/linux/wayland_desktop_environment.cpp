@@ -37,7 +37,8 @@ WaylandDesktopEnvironment::WaylandDesktopEnvironment(DesktopOptions options, std
     if (!probe.screencopy())
       throw std::runtime_error("the Wayland compositor at " + display_ +
                                " does not let clients capture the screen (no wlr-screencopy): voxl streams wlroots "
-                               "compositors such as sway, cage, river and labwc");
+                               "compositors such as sway, cage, river and labwc directly, and GNOME and KDE "
+                               "through the desktop portal (--backend portal)");
     log_->info("Wayland output {} {}x{}; input {}", probe.output_name().empty() ? "(unnamed)" : probe.output_name(),
                probe.output_size().width, probe.output_size().height,
                probe.virtual_keyboard() && probe.virtual_pointer() ? "through the virtual keyboard and pointer"

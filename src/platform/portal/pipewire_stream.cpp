@@ -77,11 +77,13 @@ struct PipewireStream::Impl {
   HeldPicture picture;
   std::string error;
   std::vector<StreamReader*> readers;
+  // What pictures given back unread changed, for the next one held.
+  std::vector<Rect> unread_damage;
+  bool unread_whole = false;
 
   ~Impl() {
     if (thread_loop) pw_thread_loop_stop(thread_loop);  // no callback runs from here on
-    if (held && stream) pw_stream_queue_buffer(stream, held);
-    if (stream) pw_stream_destroy(stream);
+    if (stream) pw_stream_destroy(stream);  // takes its buffers back, the held one too
     if (core) pw_core_disconnect(core);
     if (context) pw_context_destroy(context);
     if (thread_loop) pw_thread_loop_destroy(thread_loop);
@@ -103,6 +105,20 @@ struct PipewireStream::Impl {
     if (!error.empty()) return;
     error = std::move(why);
     signal_all();
+  }
+
+  // The held picture is no longer ours (PipeWire took its buffers back):
+  // forgotten, not given back, and every reader is to copy the next one whole.
+  void drop_held() {
+    if (!held) return;
+    held = nullptr;
+    picture = {};
+    for (StreamReader* r : readers) r->news_.whole = true;
+  }
+
+  static void on_remove_buffer(void* data, pw_buffer* b) {
+    auto* self = static_cast<Impl*>(data);
+    if (b == self->held) self->drop_held();
   }
 
   // The buffers and metadata voxl takes, once the format is known. Damage
@@ -130,7 +146,16 @@ struct PipewireStream::Impl {
 
   static void on_param_changed(void* data, uint32_t id, const spa_pod* param) {
     auto* self = static_cast<Impl*>(data);
-    if (id != SPA_PARAM_Format || param == nullptr) return;
+    if (id != SPA_PARAM_Format) return;
+    // A new format (or none) comes with new buffers: the held one is gone.
+    self->drop_held();
+    if (param == nullptr) {
+      // The producer went away (the desktop stopped sharing): PipeWire
+      // pauses the stream rather than ending it.
+      if (self->format != 0) self->fail("the screen cast ended (the desktop stopped sharing its screen)");
+      self->format = 0;
+      return;
+    }
     uint32_t media_type = 0, media_subtype = 0;
     if (spa_format_parse(param, &media_type, &media_subtype) < 0 || media_type != SPA_MEDIA_TYPE_video ||
         media_subtype != SPA_MEDIA_SUBTYPE_raw)
@@ -141,11 +166,6 @@ struct PipewireStream::Impl {
     const int w = int(info.size.width), h = int(info.size.height);
     if (!label || w < 1 || h < 1 || w > kMaxSide || h > kMaxSide)
       return self->fail("the screen cast chose a format voxl did not offer");
-    if (self->held && self->size != Size{w, h}) {  // a picture of the old size is no use
-      pw_stream_queue_buffer(self->stream, self->held);
-      self->held = nullptr;
-      self->picture = {};
-    }
     if (self->size != Size{w, h})
       for (StreamReader* r : self->readers) r->news_.whole = true;
     self->format = info.format;
@@ -171,23 +191,28 @@ struct PipewireStream::Impl {
       self->fail(std::string("the PipeWire connection failed: ") + (message ? message : spa_strerror(res)));
   }
 
-  // Whether `b`'s picture lies wholly inside its memory.
-  bool fits(const pw_buffer* b) const {
+  // Where `b`'s picture lies, read once from the chunk the producer shares
+  // with us (it could change it meanwhile); false unless it lies wholly
+  // inside the buffer's memory.
+  bool locate(const pw_buffer* b, const uint8_t*& data, int& stride) const {
     const spa_buffer* sb = b->buffer;
     if (sb->n_datas < 1 || sb->datas[0].data == nullptr || sb->datas[0].chunk == nullptr) return false;
     const spa_data& d = sb->datas[0];
-    const int64_t stride = d.chunk->stride;
-    const int64_t offset = d.chunk->offset;
-    if (stride < int64_t(size.width) * 4 || offset < 0) return false;
-    return offset + stride * (size.height - 1) + int64_t(size.width) * 4 <= int64_t(d.maxsize);
+    const volatile spa_chunk* chunk = d.chunk;
+    const int64_t chunk_stride = chunk->stride;
+    const int64_t offset = chunk->offset;
+    if (chunk_stride < int64_t(size.width) * 4 || chunk_stride > INT_MAX || offset < 0) return false;
+    if (offset + chunk_stride * (size.height - 1) + int64_t(size.width) * 4 > int64_t(d.maxsize)) return false;
+    data = static_cast<const uint8_t*>(d.data) + offset;
+    stride = int(chunk_stride);
+    return true;
   }
 
-  // Adds what `sb` changed to every reader's news.
+  // Adds what `sb` changed to what waits for the next picture held.
   void add_damage(const spa_buffer* sb) {
     const Rect all = Rect::from_size(size);
     const auto* meta = static_cast<const spa_meta*>(spa_buffer_find_meta(sb, SPA_META_VideoDamage));
-    std::vector<Rect> rects;
-    bool whole = meta == nullptr;
+    if (meta == nullptr) unread_whole = true;
     const spa_meta_region* r = nullptr;
     if (meta) spa_meta_for_each(r, meta) {
       if (!spa_meta_region_is_valid(r)) break;
@@ -197,17 +222,26 @@ struct PipewireStream::Impl {
       if (x >= all.width || y >= all.height || x + w <= 0 || y + h <= 0) continue;
       const int x0 = int(std::max<int64_t>(x, 0)), y0 = int(std::max<int64_t>(y, 0));
       const int x1 = int(std::min<int64_t>(x + w, all.width)), y1 = int(std::min<int64_t>(y + h, all.height));
-      rects.push_back(Rect{x0, y0, x1 - x0, y1 - y0});
+      if (unread_damage.size() < kMaxDamageRects) unread_damage.push_back(Rect{x0, y0, x1 - x0, y1 - y0});
+      else unread_whole = true;
     }
+  }
+
+  // A picture is held: what changed up to it reaches every reader.
+  void deliver_damage() {
     for (StreamReader* reader : readers) {
       StreamNews& n = reader->news_;
-      if (whole || n.damage.size() + rects.size() > kMaxDamageRects) {
+      if (unread_whole || n.damage.size() + unread_damage.size() > kMaxDamageRects) {
         n.whole = true;
         n.damage.clear();
       } else if (!n.whole) {
-        n.damage.insert(n.damage.end(), rects.begin(), rects.end());
+        n.damage.insert(n.damage.end(), unread_damage.begin(), unread_damage.end());
       }
+      n.fresh = true;
+      signal(reader->news_fd_.get());
     }
+    unread_damage.clear();
+    unread_whole = false;
   }
 
   static void on_process(void* data) {
@@ -225,24 +259,21 @@ struct PipewireStream::Impl {
       self->add_damage(sb);
       const bool corrupt = (header && (header->flags & SPA_META_HEADER_FLAG_CORRUPTED)) ||
                            (sb->datas[0].chunk->flags & SPA_CHUNK_FLAG_CORRUPTED);
-      if (corrupt || !self->fits(b)) {
-        pw_stream_queue_buffer(self->stream, b);
+      const uint8_t* pixels = nullptr;
+      int stride = 0;
+      if (corrupt || !self->locate(b, pixels, stride)) {
+        pw_stream_queue_buffer(self->stream, b);  // its damage waits for the next picture
         continue;
       }
       if (self->held) pw_stream_queue_buffer(self->stream, self->held);
       self->held = b;
-      const spa_data& d = sb->datas[0];
-      self->picture.data = static_cast<const uint8_t*>(d.data) + d.chunk->offset;
-      self->picture.stride = d.chunk->stride;
+      self->picture.data = pixels;
+      self->picture.stride = stride;
       self->picture.size = self->size;
       self->picture.red_first = is_red_first(self->format);
       got = true;
     }
-    if (!got) return;
-    for (StreamReader* r : self->readers) {
-      r->news_.fresh = true;
-      signal(r->news_fd_.get());
-    }
+    if (got) self->deliver_damage();
   }
 };
 
@@ -254,6 +285,7 @@ const pw_stream_events kStreamEvents = [] {
   e.state_changed = PipewireStream::Impl::on_state_changed;
   e.param_changed = PipewireStream::Impl::on_param_changed;
   e.process = PipewireStream::Impl::on_process;
+  e.remove_buffer = PipewireStream::Impl::on_remove_buffer;
   return e;
 }();
 
@@ -292,7 +324,9 @@ PipewireStream::PipewireStream(OwnedFile remote, uint32_t node, std::chrono::mil
     uint8_t storage[1024];
     spa_pod_builder b = SPA_POD_BUILDER_INIT(storage, sizeof storage);
     const spa_pod* params[1] = {enum_format(&b)};
-    const auto flags = pw_stream_flags(PW_STREAM_FLAG_AUTOCONNECT | PW_STREAM_FLAG_MAP_BUFFERS);
+    // Not relinked elsewhere when the producer goes: its end is the session's.
+    const auto flags =
+        pw_stream_flags(PW_STREAM_FLAG_AUTOCONNECT | PW_STREAM_FLAG_MAP_BUFFERS | PW_STREAM_FLAG_DONT_RECONNECT);
     if (const int r = pw_stream_connect(i.stream, PW_DIRECTION_INPUT, node, flags, params, 1); r < 0)
       error = std::string("PipeWire: cannot connect to the screen cast: ") + spa_strerror(r);
   } else {
@@ -328,6 +362,13 @@ bool PipewireStream::failed() const {
   const bool failed = !impl_->error.empty();
   unlock();
   return failed;
+}
+
+Size PipewireStream::size() const {
+  lock();
+  const Size s = impl_->size;
+  unlock();
+  return s;
 }
 
 std::string PipewireStream::format_name() const {
@@ -375,6 +416,8 @@ StreamReader::Wait StreamReader::wait(std::chrono::steady_clock::time_point dead
     if (n > 0 && wake_fd >= 0 && (fds[1].revents & POLLIN)) return has_news() ? Wait::kNews : Wait::kWoken;
   }
 }
+
+void StreamReader::clear_signal() { drain(news_fd_.get()); }
 
 StreamNews StreamReader::take_news() {
   drain(news_fd_.get());

@@ -70,8 +70,9 @@ class PipewireStream {
 
   // Whether the stream has failed (a reader's take_news() says why).
   bool failed() const;
-  // The agreed format ("BGRx").
+  // The agreed format ("BGRx") and size.
   std::string format_name() const;
+  Size size() const;
 
   struct Impl;  // PipeWire's callbacks reach it
 
@@ -105,6 +106,8 @@ class StreamReader {
   // Whether there is news, without taking it.
   bool has_news() const;
   StreamNews take_news();
+  // Reads news_fd() empty without taking the news.
+  void clear_signal();
   // Calls `use` with the newest picture (null before the first), which the
   // producer cannot take back meanwhile.
   void with_picture(const std::function<void(const HeldPicture*)>& use) const;

@@ -137,7 +137,8 @@ bool PortalBus::run_until(const std::function<bool()>& done, std::chrono::steady
     const auto now = std::chrono::steady_clock::now();
     if (now >= deadline) return false;
     const auto left = std::chrono::duration_cast<std::chrono::microseconds>(deadline - now).count();
-    check(sd_bus_wait(bus_, uint64_t(left)), "waiting for the portal");
+    const int w = sd_bus_wait(bus_, uint64_t(left));
+    if (w < 0 && w != -EINTR) check(w, "waiting for the portal");  // a signal is no failure
   }
 }
 

@@ -110,6 +110,7 @@ void PortalCapturer::copy_blocks(const HeldPicture& p, const BlockMap& blocks, c
 }
 
 capture::CaptureResult PortalCapturer::capture(capture::FramePool& pool, std::chrono::milliseconds timeout) {
+  if (lost_.empty() && session_->closed()) lost_ = "the desktop ended the screen-sharing session";
   if (!lost_.empty() || !take_stream_news()) return {capture::CaptureStatus::kReinit, nullptr, lost_};
   if (pending_blocks_.empty() || !has_picture()) {
     const auto now = std::chrono::steady_clock::now();

@@ -9,14 +9,12 @@ namespace voxl::platform::portal {
 
 namespace asio = boost::asio;
 
-PortalDamageWatcher::PortalDamageWatcher(asio::io_context& io, const std::shared_ptr<PortalSession>& session)
+PortalDamageWatcher::PortalDamageWatcher(asio::io_context& io, std::shared_ptr<PortalSession> session)
     : io_(io),
-      reader_(std::make_unique<StreamReader>(session->picture_stream())),
+      session_(std::move(session)),
+      reader_(std::make_unique<StreamReader>(session_->picture_stream())),
       news_(io, reader_->news_fd()) {
-  bool held = false;
-  reader_->with_picture([&](const HeldPicture* p) { held = p != nullptr; });
-  if (!held) reader_->wait(std::chrono::steady_clock::now() + std::chrono::seconds(2), -1);
-  reader_->take_news();
+  reader_->take_news();  // the baseline: what the stream holds now
 }
 
 PortalDamageWatcher::~PortalDamageWatcher() {
@@ -29,15 +27,24 @@ PortalDamageWatcher::~PortalDamageWatcher() {
 
 void PortalDamageWatcher::async_wait(std::function<void()> ready) {
   ready_ = std::move(ready);
-  if (reader_->has_news()) {
+  if (failed() || (reader_->has_news() && !reported_)) {
+    reported_ = true;
     asio::post(io_, [this, alive = alive_] {
       if (*alive) deliver();
     });
     return;
   }
+  arm();
+}
+
+void PortalDamageWatcher::arm() {
   news_.async_wait(asio::posix::stream_descriptor::wait_read, [this, alive = alive_](const boost::system::error_code& ec) {
     if (!*alive || ec == asio::error::operation_aborted) return;
-    deliver();  // a picture, or the stream failed: poll() and failed() tell
+    reader_->clear_signal();
+    // Quiet until take() once a change was reported, as the contract asks.
+    if (!failed() && (reported_ || !reader_->has_news())) return arm();
+    reported_ = true;
+    deliver();
   });
 }
 
@@ -53,6 +60,7 @@ bool PortalDamageWatcher::poll() { return reader_->has_news(); }
 void PortalDamageWatcher::sync() {}
 
 bool PortalDamageWatcher::take(std::vector<Rect>& out) {
+  reported_ = false;
   const StreamNews news = reader_->take_news();
   if (!news.error.empty()) return false;
   if (news.whole) out.push_back(Rect::from_size(news.size));
@@ -60,6 +68,6 @@ bool PortalDamageWatcher::take(std::vector<Rect>& out) {
   return true;
 }
 
-bool PortalDamageWatcher::failed() const { return reader_->stream().failed(); }
+bool PortalDamageWatcher::failed() const { return reader_->stream().failed() || session_->closed(); }
 
 }  // namespace voxl::platform::portal

@@ -7,9 +7,10 @@
 //
 // Threads and blocking: see capture::DamageWatcher; construct and destroy on
 // the loop thread of `io`, before the io_context is destroyed. The
-// constructor waits up to 2 s for the first picture where the stream has
-// none yet: the baseline the damage after it is counted from. sync() does nothing: PipeWire cannot be
-// asked whether the compositor has sent what was drawn.
+// constructor takes what the stream holds as the baseline the damage after
+// it is counted from (a stream with no picture yet reports its first as a
+// change). sync() does nothing: PipeWire cannot be asked whether the
+// compositor has sent what was drawn. failed() reads the session's bus.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -28,7 +29,7 @@ class PortalDamageWatcher final : public capture::DamageWatcher {
  public:
   // Throws std::runtime_error when the session has ended or the stream
   // cannot be connected.
-  PortalDamageWatcher(boost::asio::io_context& io, const std::shared_ptr<PortalSession>& session);
+  PortalDamageWatcher(boost::asio::io_context& io, std::shared_ptr<PortalSession> session);
   ~PortalDamageWatcher() override;
   PortalDamageWatcher(const PortalDamageWatcher&) = delete;
   PortalDamageWatcher& operator=(const PortalDamageWatcher&) = delete;
@@ -41,11 +42,15 @@ class PortalDamageWatcher final : public capture::DamageWatcher {
 
  private:
   void deliver();
+  // Waits on the loop for the stream's next news.
+  void arm();
 
   boost::asio::io_context& io_;
+  std::shared_ptr<PortalSession> session_;
   std::unique_ptr<StreamReader> reader_;
   boost::asio::posix::stream_descriptor news_;  // the stream's news_fd, released (not closed) at the end
   std::function<void()> ready_;
+  bool reported_ = false;  // news given to `ready` and not yet taken
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 

@@ -22,7 +22,6 @@ constexpr uint32_t kAxisHorizontal = 1;
 PortalInputInjector::PortalInputInjector(std::shared_ptr<PortalSession> session, Logger log)
     : log_(std::move(log)), session_(std::move(session)) {
   if (!session_->input()) throw std::runtime_error(session_->input_refusal());
-  size_ = session_->stream().size.value_or(Size{});
 }
 
 input::InputStatus PortalInputInjector::key(uint32_t keysym, bool down) {
@@ -47,7 +46,10 @@ input::InputStatus PortalInputInjector::type_text(std::string_view utf8) {
   return input::InputStatus::kOk;
 }
 
+Size PortalInputInjector::desktop_size() const { return session_->size(); }
+
 void PortalInputInjector::move(int x, int y) {
+  const Size size_ = desktop_size();
   if (failed_ || size_.width <= 0 || size_.height <= 0) return;
   x = std::clamp(x, 0, size_.width - 1);
   y = std::clamp(y, 0, size_.height - 1);

@@ -32,7 +32,8 @@ class PortalInputInjector final : public input::InputInjector {
   void move(int x, int y) override;
   void button(int n, bool down) override;
   void scroll_notches(int dx, int dy) override;
-  Size desktop_size() const override { return size_; }
+  // The stream's size (it follows the monitor's), else the portal's.
+  Size desktop_size() const override;
   bool caps_lock() override { return caps_; }
   bool num_lock() override { return num_; }
   std::optional<Point> pointer_position() override { return pointer_; }
@@ -41,7 +42,6 @@ class PortalInputInjector final : public input::InputInjector {
  private:
   Logger log_;
   std::shared_ptr<PortalSession> session_;
-  Size size_;
   bool caps_ = false;
   bool num_ = false;
   bool failed_ = false;

@@ -108,6 +108,14 @@ bool PortalSession::closed() {
   return closed_;
 }
 
+Size PortalSession::size() {
+  {
+    std::lock_guard making(stream_mutex_);
+    if (picture_ && picture_->size().width > 0) return picture_->size();
+  }
+  return stream_.size.value_or(Size{});
+}
+
 std::string PortalSession::describe() const {
   std::string s = "the desktop portal's " + kind_ + " (PipeWire node " + std::to_string(stream_.node);
   if (stream_.size) s += ", " + std::to_string(stream_.size->width) + "x" + std::to_string(stream_.size->height);
@@ -116,6 +124,7 @@ std::string PortalSession::describe() const {
 
 std::shared_ptr<PipewireStream> PortalSession::picture_stream() {
   std::lock_guard making(stream_mutex_);
+  if (closed()) throw std::runtime_error("the desktop ended the screen-sharing session");
   if (picture_ && !picture_->failed()) return picture_;
   picture_.reset();
   picture_ = std::make_shared<PipewireStream>(open_pipewire_remote(), stream_.node, kStreamLimit);

@@ -59,8 +59,12 @@ class PortalSession {
   // Whether the portal took keyboard and pointer, and why not where not.
   bool input() const { return (devices_ & (kDeviceKeyboard | kDevicePointer)) != 0; }
   const std::string& input_refusal() const { return input_refusal_; }
-  // The session ended (the user stopped sharing, the portal went away).
+  // The session ended (the user stopped sharing, the portal went away):
+  // reads what the bus has for it, without waiting.
   bool closed();
+  // The monitor's size now: the stream's once it agreed one, else what the
+  // portal said; zero when neither is known.
+  Size size();
   std::string describe() const;
 
   // The monitor's PipeWire stream, one for the session's consumers, made at
