@@ -33,21 +33,55 @@ function presenter({ manual = true } = {}) {
   return { p, log, tick, ticks };
 }
 
-test("only the newest frame is drawn at an animation frame; every frame is closed once", () => {
+test("two frames wait and are drawn a refresh apart; a third replaces the oldest; every frame is closed once", () => {
   const { p, log, tick, ticks } = presenter();
   const frames = [1, 2, 3].map(fakeFrame);
   frames.forEach((f) => p.offer(f, f.id));
   assert.equal(ticks.length, 1, "one animation frame asked for");
-  assert.deepEqual(log.skipped, [1, 2]);
+  assert.deepEqual(log.skipped, [1]);
   tick();
-  assert.deepEqual(log.drawn, [3]);
-  assert.deepEqual(log.after, [3]);
+  assert.deepEqual(log.drawn, [2]);
+  tick();
+  assert.deepEqual(log.drawn, [2, 3]);
+  assert.deepEqual(log.after, [2, 3]);
   for (const f of frames) assert.equal(f.closed, 1, `frame ${f.id} closed once`);
   const f4 = fakeFrame(4);
   p.offer(f4, 4);
   tick();
-  assert.deepEqual(log.drawn, [3, 4]);
+  assert.deepEqual(log.drawn, [2, 3, 4]);
   assert.equal(f4.closed, 1);
+});
+
+test("a frame left waiting is passed over when a newer one joins it, so a backlog lasts one refresh", () => {
+  const { p, log, tick } = presenter();
+  [1, 2].forEach((id) => p.offer(fakeFrame(id), id));
+  tick(); // 1 drawn, 2 left waiting
+  p.offer(fakeFrame(3), 3);
+  tick(); // 2 has waited a refresh and 3 is here: 3 is drawn
+  assert.deepEqual(log.drawn, [1, 3]);
+  assert.deepEqual(log.skipped, [2]);
+  // Frames that come one a refresh are all drawn.
+  for (const id of [4, 5, 6]) {
+    p.offer(fakeFrame(id), id);
+    tick();
+  }
+  assert.deepEqual(log.drawn, [1, 3, 4, 5, 6]);
+});
+
+test("the clock keeps ticking a while after the last frame, then stops until the next", () => {
+  const { p, log, tick, ticks } = presenter();
+  p.offer(fakeFrame(1), 1);
+  let callbacks = 0;
+  while (ticks.length > 0 && callbacks < 1000) {
+    tick();
+    callbacks++;
+  }
+  assert.deepEqual(log.drawn, [1]);
+  assert.ok(callbacks > 10 && callbacks <= 40, `${callbacks} animation frames`);
+  p.offer(fakeFrame(2), 2);
+  assert.equal(ticks.length, 1, "asked for again by a new frame");
+  tick();
+  assert.deepEqual(log.drawn, [1, 2]);
 });
 
 test("reset closes the waiting frame and cancels its draw", () => {

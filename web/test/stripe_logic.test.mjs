@@ -211,7 +211,7 @@ function fakeFrame(id, w = 640, h = 112, timestamp = 0) {
   return { id, displayWidth: w, displayHeight: h, timestamp, closed: 0, close() { this.closed++; } };
 }
 
-test("presenter slots: each stripe's newest waits, an animation frame draws them all in stripe order", () => {
+test("presenter slots: each stripe's bands wait, an animation frame draws each stripe's oldest in stripe order", () => {
   const ticks = [];
   const log = { drawn: [], skipped: [] };
   const p = new FramePresenter(
@@ -226,12 +226,14 @@ test("presenter slots: each stripe's newest waits, an animation frame draws them
   const frames = ["s2a", "s0", "s2b", "s3"].map((id) => fakeFrame(id));
   p.offer(frames[0], "s2a", 2);
   p.offer(frames[1], "s0", 0);
-  p.offer(frames[2], "s2b", 2); // replaces stripe 2's waiting band only
+  p.offer(frames[2], "s2b", 2); // waits behind stripe 2's first band
   p.offer(frames[3], "s3", 3);
   assert.equal(ticks.length, 1, "one animation frame asked for");
-  assert.deepEqual(log.skipped, ["s2a"]);
+  assert.deepEqual(log.skipped, []);
   ticks.splice(0).forEach((cb) => cb());
-  assert.deepEqual(log.drawn, ["s0", "s2b", "s3"]);
+  assert.deepEqual(log.drawn, ["s0", "s2a", "s3"]);
+  ticks.splice(0).forEach((cb) => cb());
+  assert.deepEqual(log.drawn, ["s0", "s2a", "s3", "s2b"]);
   for (const f of frames) assert.equal(f.closed, 1, `${f.id} closed once`);
 
   // discard(): what waits is skipped and closed, and a draw already asked for draws only what comes after.
@@ -241,8 +243,8 @@ test("presenter slots: each stripe's newest waits, an animation frame draws them
   const fresh = fakeFrame("new");
   p.offer(fresh, "new", 0);
   ticks.splice(0).forEach((cb) => cb());
-  assert.deepEqual(log.drawn, ["s0", "s2b", "s3", "new"]);
-  assert.deepEqual(log.skipped, ["s2a", "old"]);
+  assert.deepEqual(log.drawn, ["s0", "s2a", "s3", "s2b", "new"]);
+  assert.deepEqual(log.skipped, ["old"]);
   assert.equal(old.closed, 1);
   assert.equal(fresh.closed, 1);
 
@@ -253,7 +255,7 @@ test("presenter slots: each stripe's newest waits, an animation frame draws them
   p.offer(b, "b", 5);
   p.reset();
   ticks.splice(0).forEach((cb) => cb());
-  assert.equal(log.drawn.length, 4);
+  assert.equal(log.drawn.length, 5);
   assert.equal(a.closed + b.closed, 2);
 });
 
@@ -476,7 +478,7 @@ test("renderer: a new layout drops the old one's bands, waiting or late, and its
   });
 });
 
-test("renderer: an unstriped stream behaves as before (one decoder, newest frame per animation frame)", () => {
+test("renderer: an unstriped stream behaves as before (one decoder, one frame per animation frame, none lost)", () => {
   withFakeWebCodecs(() => {
     const { r, draws, ev, tick } = renderer();
     r.configure({ codec: "avc1.42E01F", width: 640, height: 480, stripe: 0, stripes: 1, bandY: 0, bandHeight: 480 });
@@ -491,9 +493,11 @@ test("renderer: an unstriped stream behaves as before (one decoder, newest frame
     d.emit();
     tick();
     assert.equal(FakeDecoder.made.length, 1);
-    assert.deepEqual(draws.map((x) => x.frame), ["480@3000"]);
-    assert.equal(ev.skipped, 1);
+    assert.deepEqual(draws.map((x) => x.frame), ["480@2000"]);
+    tick();
+    assert.deepEqual(draws.map((x) => x.frame), ["480@2000", "480@3000"]);
+    assert.equal(ev.skipped, 0);
     assert.deepEqual(ev.decoded.map((x) => [x.frameId, x.stripes]), [[2, 1], [3, 1]]);
-    assert.deepEqual(ev.drawn, [{ frameId: 3, width: 640, height: 480 }]);
+    assert.deepEqual(ev.drawn, [{ frameId: 2, width: 640, height: 480 }, { frameId: 3, width: 640, height: 480 }]);
   });
 });

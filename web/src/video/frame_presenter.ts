@@ -1,18 +1,22 @@
-// Shows decoded frames at the display's pace: keeps only the newest frame
-// not yet drawn (closing the one it replaces), draws it at the next
-// animation frame, then, once the drawer is done with it, hands it to
-// `after` (which closes it, at once or once it is done reading it). A
-// decoder that outputs two frames within one display refresh costs one
-// draw, not two.
+// Shows decoded frames at the display's pace: draws one frame per slot at
+// each animation frame, the oldest waiting, then, once the drawer is done
+// with it, hands it to `after` (which closes it, at once or once it is done
+// reading it).
 //
-// Frames come in slots: a striped picture's bands are independent streams
-// (stripes.ts), each drawn at its own rows, so a band replaces only a
-// waiting band of its own stripe, and an animation frame draws every
-// stripe's newest, in stripe order. An unstriped stream uses slot 0 alone.
+// Up to two frames wait per slot, so a decoder that outputs two frames
+// within one display refresh (a burst after a late packet, 50 frames a
+// second beating against 60 refreshes) shows both, one refresh apart,
+// rather than dropping one. A third replaces the oldest, which is closed
+// and reported skipped; and a slot that had a frame left waiting after a
+// draw and is two deep at the next loses its oldest then, so a backlog
+// costs at most one refresh of delay.
 //
-// Owned by one thread (the page's or a worker's); every frame given to it is
-// its to close.
-
+// The animation-frame clock keeps ticking for a while after the last frame
+// (kIdleTicks): a browser stops its display's clock for a thread that asks
+// for no frame and takes a refresh or more to start it again, in which a
+// frame would wait. An idle stream stops it, so a still desktop costs
+// nothing.
+//
 export interface PresenterHooks<T> {
   // Draws, and calls `done` once the frame is no longer needed for it.
   draw(frame: VideoFrame, info: T, done: () => void): void;
@@ -38,10 +42,18 @@ interface Waiting<T> {
   info: T;
 }
 
+// Frames that may wait in a slot.
+const kQueueDepth = 2;
+// Animation frames asked for after the last frame, about half a second.
+const kIdleTicks = 30;
+
 export class FramePresenter<T> {
-  // The newest frame not yet drawn of each slot.
-  private pending: (Waiting<T> | undefined)[] = [];
+  // The frames not yet drawn of each slot, oldest first.
+  private pending: Waiting<T>[][] = [];
   private scheduled = false;
+  private idleTicks = 0;
+  // A frame was left waiting after the last draw.
+  private backlog = false;
   // Bumped by reset(), so a draw scheduled before it does nothing.
   private generation = 0;
 
@@ -51,18 +63,22 @@ export class FramePresenter<T> {
   ) {}
 
   offer(frame: VideoFrame, info: T, slot = 0): void {
-    const old = this.pending[slot];
-    if (old) {
-      this.pending[slot] = undefined;
-      old.frame.close();
-      this.hooks.skipped(old.info);
-    }
-    this.pending[slot] = { frame, info };
     if (!this.schedule) {
-      this.drawPending();
+      this.drawOne({ frame, info });
       return;
     }
+    const queue = (this.pending[slot] ??= []);
+    if (queue.length >= kQueueDepth) this.skipOldest(queue);
+    queue.push({ frame, info });
+    this.idleTicks = 0;
     this.scheduleDraw();
+  }
+
+  private skipOldest(queue: Waiting<T>[]): void {
+    const old = queue.shift();
+    if (!old) return;
+    old.frame.close();
+    this.hooks.skipped(old.info);
   }
 
   private scheduleDraw(): void {
@@ -72,15 +88,40 @@ export class FramePresenter<T> {
     this.schedule(() => {
       if (gen !== this.generation) return;
       this.scheduled = false;
-      this.drawPending();
+      this.tick();
     });
+  }
+
+  // One animation frame: each slot's oldest frame drawn, and the clock
+  // asked for the next while frames wait or came lately.
+  private tick(): void {
+    const behind = this.backlog;
+    this.backlog = false;
+    let drew = false;
+    for (const queue of this.pending) {
+      if (!queue || queue.length === 0) continue;
+      if (behind && queue.length >= kQueueDepth) this.skipOldest(queue);
+      const next = queue.shift();
+      if (!next) continue;
+      this.drawOne(next);
+      drew = true;
+      if (queue.length > 0) this.backlog = true;  // it waits a refresh
+    }
+    this.idleTicks = drew ? 0 : this.idleTicks + 1;
+    if (this.waiting() || this.idleTicks < kIdleTicks) this.scheduleDraw();
+  }
+
+  private waiting(): boolean {
+    return this.pending.some((q) => q && q.length > 0);
   }
 
   // Drops the frames waiting to be drawn, as for a new stream.
   reset(): void {
     this.generation++;
     this.scheduled = false;
-    for (const p of this.pending) p?.frame.close();
+    this.backlog = false;
+    this.idleTicks = 0;
+    for (const queue of this.pending) for (const p of queue ?? []) p.frame.close();
     this.pending = [];
   }
 
@@ -90,17 +131,12 @@ export class FramePresenter<T> {
   discard(): void {
     const all = this.pending;
     this.pending = [];
-    for (const p of all) {
-      if (!p) continue;
-      p.frame.close();
-      this.hooks.skipped(p.info);
+    for (const queue of all) {
+      for (const p of queue ?? []) {
+        p.frame.close();
+        this.hooks.skipped(p.info);
+      }
     }
-  }
-
-  private drawPending(): void {
-    const all = this.pending;
-    this.pending = [];
-    for (const p of all) if (p) this.drawOne(p);
   }
 
   private drawOne(p: Waiting<T>): void {
