@@ -115,6 +115,54 @@ test("a draw that throws closes the frame and is reported", () => {
   assert.equal(failed.length, 1);
 });
 
+test("presenter slots: each stripe's bands wait, an animation frame draws each stripe's oldest in stripe order", () => {
+  const ticks = [];
+  const log = { drawn: [], skipped: [] };
+  const p = new FramePresenter(
+    {
+      draw: (f, info, done) => { log.drawn.push(info); done(); },
+      after: (f) => f.close(),
+      skipped: (info) => log.skipped.push(info),
+      failed: (e) => assert.fail(String(e)),
+    },
+    (cb) => ticks.push(cb),
+  );
+  const frames = ["s2a", "s0", "s2b", "s3"].map((id) => fakeFrame(id));
+  p.offer(frames[0], "s2a", 2);
+  p.offer(frames[1], "s0", 0);
+  p.offer(frames[2], "s2b", 2); // waits behind stripe 2's first band
+  p.offer(frames[3], "s3", 3);
+  assert.equal(ticks.length, 1, "one animation frame asked for");
+  assert.deepEqual(log.skipped, []);
+  ticks.splice(0).forEach((cb) => cb());
+  assert.deepEqual(log.drawn, ["s0", "s2a", "s3"]);
+  ticks.splice(0).forEach((cb) => cb());
+  assert.deepEqual(log.drawn, ["s0", "s2a", "s3", "s2b"]);
+  for (const f of frames) assert.equal(f.closed, 1, `${f.id} closed once`);
+
+  // discard(): what waits is skipped and closed, and a draw already asked for draws only what comes after.
+  const old = fakeFrame("old");
+  p.offer(old, "old", 1);
+  p.discard();
+  const fresh = fakeFrame("new");
+  p.offer(fresh, "new", 0);
+  ticks.splice(0).forEach((cb) => cb());
+  assert.deepEqual(log.drawn, ["s0", "s2a", "s3", "s2b", "new"]);
+  assert.deepEqual(log.skipped, ["old"]);
+  assert.equal(old.closed, 1);
+  assert.equal(fresh.closed, 1);
+
+  // reset() closes every slot's waiting frame without drawing it.
+  const a = fakeFrame("a");
+  const b = fakeFrame("b");
+  p.offer(a, "a", 0);
+  p.offer(b, "b", 5);
+  p.reset();
+  ticks.splice(0).forEach((cb) => cb());
+  assert.equal(log.drawn.length, 5);
+  assert.equal(a.closed + b.closed, 2);
+});
+
 // A corner of cells drawn as the workloads draw the marker (bench/marker).
 function cornerFor(word, cell, { grey = -1 } = {}) {
   return (x, y) => {

@@ -17,7 +17,6 @@ const protocol = await load("src/protocol/messages.ts");
 const { readVideoHeader, parseServerMessage, videoConfig, validStripe, VIDEO_STRIPE_HEADER_BYTES, VIDEO_STAMPS_HEADER_BYTES, MAX_STRIPES } =
   protocol;
 const { bandRect, pictureSize, LayoutGenerations, PictureCounter } = await load("src/video/stripes.ts");
-const { FramePresenter } = await load("src/video/frame_presenter.ts");
 const { CanvasDrawer } = await load("src/video/canvas_drawer.ts");
 const { VideoRenderer } = await load("src/video/video_renderer.ts");
 
@@ -210,54 +209,6 @@ test("the frame rate counts pictures: a capture's bands once, every unstriped fr
 function fakeFrame(id, w = 640, h = 112, timestamp = 0) {
   return { id, displayWidth: w, displayHeight: h, timestamp, closed: 0, close() { this.closed++; } };
 }
-
-test("presenter slots: each stripe's bands wait, an animation frame draws each stripe's oldest in stripe order", () => {
-  const ticks = [];
-  const log = { drawn: [], skipped: [] };
-  const p = new FramePresenter(
-    {
-      draw: (f, info, done) => { log.drawn.push(info); done(); },
-      after: (f) => f.close(),
-      skipped: (info) => log.skipped.push(info),
-      failed: (e) => assert.fail(String(e)),
-    },
-    (cb) => ticks.push(cb),
-  );
-  const frames = ["s2a", "s0", "s2b", "s3"].map((id) => fakeFrame(id));
-  p.offer(frames[0], "s2a", 2);
-  p.offer(frames[1], "s0", 0);
-  p.offer(frames[2], "s2b", 2); // waits behind stripe 2's first band
-  p.offer(frames[3], "s3", 3);
-  assert.equal(ticks.length, 1, "one animation frame asked for");
-  assert.deepEqual(log.skipped, []);
-  ticks.splice(0).forEach((cb) => cb());
-  assert.deepEqual(log.drawn, ["s0", "s2a", "s3"]);
-  ticks.splice(0).forEach((cb) => cb());
-  assert.deepEqual(log.drawn, ["s0", "s2a", "s3", "s2b"]);
-  for (const f of frames) assert.equal(f.closed, 1, `${f.id} closed once`);
-
-  // discard(): what waits is skipped and closed, and a draw already asked for draws only what comes after.
-  const old = fakeFrame("old");
-  p.offer(old, "old", 1);
-  p.discard();
-  const fresh = fakeFrame("new");
-  p.offer(fresh, "new", 0);
-  ticks.splice(0).forEach((cb) => cb());
-  assert.deepEqual(log.drawn, ["s0", "s2a", "s3", "s2b", "new"]);
-  assert.deepEqual(log.skipped, ["old"]);
-  assert.equal(old.closed, 1);
-  assert.equal(fresh.closed, 1);
-
-  // reset() closes every slot's waiting frame without drawing it.
-  const a = fakeFrame("a");
-  const b = fakeFrame("b");
-  p.offer(a, "a", 0);
-  p.offer(b, "b", 5);
-  p.reset();
-  ticks.splice(0).forEach((cb) => cb());
-  assert.equal(log.drawn.length, 5);
-  assert.equal(a.closed + b.closed, 2);
-});
 
 function fakeCanvas() {
   const calls = [];
