@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "capture/frame_pool.h"
+#include "capture/picture_copy.h"
 #include "platform/portal/pipewire_stream.h"
 #include "platform/portal/portal_session.h"
 
@@ -89,26 +90,6 @@ bool PortalCapturer::wait_for_change(std::chrono::milliseconds timeout) {
   return w == StreamReader::Wait::kNews;
 }
 
-void PortalCapturer::copy_blocks(const HeldPicture& p, const BlockMap& blocks, capture::Frame& frame) const {
-  for (const Rect& r : blocks.to_rects()) {
-    const Rect c = r.intersect(Rect::from_size(size_));
-    for (int y = c.y; y < c.bottom(); ++y) {
-      const uint8_t* src = p.data + ptrdiff_t(y) * p.stride + ptrdiff_t(c.x) * capture::kBytesPerPixel;
-      uint8_t* dst = frame.row(y) + ptrdiff_t(c.x) * capture::kBytesPerPixel;
-      if (!p.red_first) {
-        std::memcpy(dst, src, size_t(c.width) * capture::kBytesPerPixel);
-        continue;
-      }
-      for (int x = 0; x < c.width; ++x, src += 4, dst += 4) {
-        dst[0] = src[2];
-        dst[1] = src[1];
-        dst[2] = src[0];
-        dst[3] = 0;
-      }
-    }
-  }
-}
-
 capture::CaptureResult PortalCapturer::capture(capture::FramePool& pool, std::chrono::milliseconds timeout) {
   if (lost_.empty() && session_->closed()) lost_ = "the desktop ended the screen-sharing session";
   if (!lost_.empty() || !take_stream_news()) return {capture::CaptureStatus::kReinit, nullptr, lost_};
@@ -135,7 +116,7 @@ capture::CaptureResult PortalCapturer::capture(capture::FramePool& pool, std::ch
   bool copied = false;
   reader_->with_picture([&](const HeldPicture* p) {
     if (!p || p->size != size_) return;  // the size changed meanwhile: the next capture follows
-    copy_blocks(*p, written, frame);
+    capture::copy_into_frame({p->data, p->stride, size_, p->red_first, false}, written, frame);
     copied = true;
   });
   if (!copied) return {capture::CaptureStatus::kTemporary, nullptr, "the shared screen changed size"};

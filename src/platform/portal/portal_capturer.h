@@ -24,7 +24,6 @@ namespace voxl::platform::portal {
 
 class PortalSession;
 class StreamReader;
-struct HeldPicture;
 
 class PortalCapturer final : public capture::Capturer {
  public:
@@ -43,7 +42,6 @@ class PortalCapturer final : public capture::Capturer {
 
  private:
   void add_damage(const Rect& r);
-  void copy_blocks(const HeldPicture& p, const BlockMap& blocks, capture::Frame& frame) const;
   // Takes the stream's news: its size and damage; false when it failed.
   bool take_stream_news();
   // Whether the stream holds a picture of the current size.

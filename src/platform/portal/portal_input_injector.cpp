@@ -1,13 +1,11 @@
 #include "platform/portal/portal_input_injector.h"
 
-#include <linux/input-event-codes.h>
-
 #include <algorithm>
 #include <stdexcept>
 
-#include "base/utf8.h"
-#include "input/key_mapping.h"
+#include "input/keysym_typing.h"
 #include "input/keysyms.h"
+#include "platform/evdev_buttons.h"
 #include "platform/portal/portal_session.h"
 
 namespace voxl::platform::portal {
@@ -35,15 +33,8 @@ input::InputStatus PortalInputInjector::key(uint32_t keysym, bool down) {
 }
 
 input::InputStatus PortalInputInjector::type_text(std::string_view utf8) {
-  const auto text = decode_utf8(utf8);
-  if (!text) return input::InputStatus::kUnknownKey;
-  for (char32_t cp : *text) {
-    const auto keysym = input::keysym_for_char(cp);
-    if (!keysym) return input::InputStatus::kUnknownKey;
-    if (const auto s = key(*keysym, true); s != input::InputStatus::kOk) return s;
-    if (const auto s = key(*keysym, false); s != input::InputStatus::kOk) return s;
-  }
-  return input::InputStatus::kOk;
+  // Typed text comes out as written, whatever the lock keys say.
+  return input::type_by_keysyms(*this, utf8);
 }
 
 Size PortalInputInjector::desktop_size() const { return session_->size(); }
@@ -63,16 +54,9 @@ void PortalInputInjector::button(int n, bool down) {
     if (down) scroll_notches(n == 6 ? -1 : n == 7 ? 1 : 0, n == 4 ? -1 : n == 5 ? 1 : 0);
     return;
   }
-  int32_t code = 0;
-  switch (n) {
-    case input::kButtonLeft: code = BTN_LEFT; break;
-    case input::kButtonMiddle: code = BTN_MIDDLE; break;
-    case input::kButtonRight: code = BTN_RIGHT; break;
-    case input::kButtonBack: code = BTN_SIDE; break;
-    case input::kButtonForward: code = BTN_EXTRA; break;
-    default: return;
-  }
-  if (!session_->pointer_button(code, down)) failed_ = true;
+  const auto code = evdev_button(n);
+  if (!code) return;
+  if (!session_->pointer_button(int32_t(*code), down)) failed_ = true;
 }
 
 void PortalInputInjector::scroll_notches(int dx, int dy) {

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "capture/frame_pool.h"
+#include "capture/picture_copy.h"
 #include "platform/wayland/screencopy_stream.h"
 #include "platform/wayland/wayland_display.h"
 
@@ -82,26 +83,8 @@ bool ScreencopyCapturer::wait_for_change(std::chrono::milliseconds timeout) {
 
 void ScreencopyCapturer::copy_blocks(const BlockMap& blocks, capture::Frame& frame) const {
   const ShmPicture& p = *stream_->picture();
-  const bool swap = red_first(p.format());
-  const bool flip = stream_->y_inverted();
-  for (const Rect& r : blocks.to_rects()) {
-    const Rect c = r.intersect(Rect::from_size(size_));
-    for (int y = c.y; y < c.bottom(); ++y) {
-      const int from_row = flip ? size_.height - 1 - y : y;
-      const uint8_t* src = p.data() + ptrdiff_t(from_row) * p.stride() + ptrdiff_t(c.x) * capture::kBytesPerPixel;
-      uint8_t* dst = frame.row(y) + ptrdiff_t(c.x) * capture::kBytesPerPixel;
-      if (!swap) {
-        std::memcpy(dst, src, size_t(c.width) * capture::kBytesPerPixel);
-        continue;
-      }
-      for (int x = 0; x < c.width; ++x, src += 4, dst += 4) {
-        dst[0] = src[2];
-        dst[1] = src[1];
-        dst[2] = src[0];
-        dst[3] = 0;
-      }
-    }
-  }
+  capture::PictureView view{p.data(), p.stride(), size_, red_first(p.format()), stream_->y_inverted()};
+  capture::copy_into_frame(view, blocks, frame);
 }
 
 void ScreencopyCapturer::ask_ahead() {

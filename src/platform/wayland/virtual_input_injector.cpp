@@ -11,7 +11,8 @@
 
 #include <wayland-client.h>
 
-#include "base/utf8.h"
+#include "input/keysym_typing.h"
+#include "platform/evdev_buttons.h"
 #include "input/key_mapping.h"
 #include "input/keysyms.h"
 #include "platform/owned_file.h"
@@ -106,16 +107,8 @@ input::InputStatus VirtualInputInjector::key(uint32_t keysym, bool down) {
 }
 
 input::InputStatus VirtualInputInjector::type_text(std::string_view utf8) {
-  const auto text = decode_utf8(utf8);
-  if (!text) return input::InputStatus::kUnknownKey;
-  for (char32_t cp : *text) {
-    const auto keysym = input::keysym_for_char(cp);
-    if (!keysym) return input::InputStatus::kUnknownKey;
-    // Typed text comes out as written, whatever the lock keys say.
-    if (const auto s = key(*keysym, true); s != input::InputStatus::kOk) return s;
-    if (const auto s = key(*keysym, false); s != input::InputStatus::kOk) return s;
-  }
-  return input::InputStatus::kOk;
+  // Typed text comes out as written, whatever the lock keys say.
+  return input::type_by_keysyms(*this, utf8);
 }
 
 void VirtualInputInjector::move(int x, int y) {
@@ -137,16 +130,9 @@ void VirtualInputInjector::button(int n, bool down) {
     if (down) scroll_notches(n == 6 ? -1 : n == 7 ? 1 : 0, n == 4 ? -1 : n == 5 ? 1 : 0);
     return;
   }
-  uint32_t code = 0;
-  switch (n) {
-    case input::kButtonLeft: code = BTN_LEFT; break;
-    case input::kButtonMiddle: code = BTN_MIDDLE; break;
-    case input::kButtonRight: code = BTN_RIGHT; break;
-    case input::kButtonBack: code = BTN_SIDE; break;
-    case input::kButtonForward: code = BTN_EXTRA; break;
-    default: return;
-  }
-  zwlr_virtual_pointer_v1_button(pointer_device_, now_ms(), code,
+  const auto code = evdev_button(n);
+  if (!code) return;
+  zwlr_virtual_pointer_v1_button(pointer_device_, now_ms(), *code,
                                  down ? WL_POINTER_BUTTON_STATE_PRESSED : WL_POINTER_BUTTON_STATE_RELEASED);
   zwlr_virtual_pointer_v1_frame(pointer_device_);
   flush();
