@@ -12,6 +12,12 @@
 //
 // The page's own cost: CPU time of Chromium's renderer, GPU and browser
 // processes (and the other helpers) over the window, per decoded frame.
+//
+// Frames as presented, where the page shows a video element (Chromium's
+// default path): requestVideoFrameCallback's presentedFrames, the
+// compositor's count, noted with Date.now() at each callback, counted over
+// the same window (presented_fps, and its worst second). Nothing is read
+// back. A canvas has no such count (presented_fps null).
 
 import fs from "node:fs";
 import path from "node:path";
@@ -32,6 +38,21 @@ function installMarkerReader(cell) {
   };
   const seen = [];
   let pictures = 0, unreadable = 0, last = -1;
+  // [presentedFrames, Date.now()] at each presented video frame, bounded.
+  const presented = [];
+  const watch = (video) => {
+    if (typeof video.requestVideoFrameCallback !== "function" || video.__benchWatched) return;
+    video.__benchWatched = true;
+    const onFrame = (_now, meta) => {
+      if (presented.length < 200000) presented.push([meta.presentedFrames, Date.now()]);
+      video.requestVideoFrameCallback(onFrame);
+    };
+    video.requestVideoFrameCallback(onFrame);
+  };
+  new MutationObserver(() => document.querySelectorAll("video").forEach(watch)).observe(document, {
+    childList: true, subtree: true,
+  });
+  window.__benchPresented = () => presented.slice();
   const original = CanvasRenderingContext2D.prototype.drawImage;
   CanvasRenderingContext2D.prototype.drawImage = function (...args) {
     const r = original.apply(this, args);
@@ -62,6 +83,26 @@ function installMarkerReader(cell) {
     return r;
   };
   window.__benchMarker = () => ({ seen: seen.slice(), pictures, unreadable });
+}
+
+// Presented frames per second over [startMs, endMs) and the worst whole
+// second, from [presentedFrames, Date.now()] samples; nulls without any.
+export function presentedFigures(samples, startMs, endMs) {
+  const none = { presented_fps: null, presented_fps_worst_second: null };
+  const countAt = (t) => {
+    let n = null;
+    for (const [frames, at] of samples) if (at <= t) n = Math.max(n ?? frames, frames);
+    return n;
+  };
+  const first = countAt(startMs), last = countAt(endMs);
+  if (first == null || last == null || endMs <= startMs) return none;
+  const seconds = (endMs - startMs) / 1000;
+  let worst = null;
+  for (let s = 0; s + 1 <= seconds; ++s) {
+    const a = countAt(startMs + s * 1000), b = countAt(startMs + (s + 1) * 1000);
+    if (a != null && b != null) worst = Math.min(worst ?? b - a, b - a);
+  }
+  return { presented_fps: Math.round(((last - first) / seconds) * 100) / 100, presented_fps_worst_second: worst };
 }
 
 // `wrap(executable)`, when given, returns the program to start in the
@@ -97,10 +138,12 @@ export async function runBrowserClient({ url, logPath, cell, warmupS, seconds, o
     const endUs = after.t * 1000;
     await new Promise((r) => setTimeout(r, 500));
     const seen = after.m.seen.filter(([, t]) => t >= startUs && t < endUs);
+    const presented = await page.evaluate(() => window.__benchPresented?.() ?? []);
     const result = summarise({
       seen, startUs, endUs, drawLog: readDrawLog(logPath),
       pictures: after.m.pictures - before.m.pictures, unreadable: after.m.unreadable - before.m.unreadable,
     });
+    Object.assign(result, presentedFigures(presented, before.t, after.t));
     result.decode_p50_ms = after.s.decodeMs;
     result.decode_errors = after.s.errors;
     result.drawer = after.s.drawer ?? "main thread";

@@ -78,7 +78,8 @@ export function fpsCell(r) {
   if (!r) return "—";
   if (!r.ok && !r.frames) return r.error ? `failed (${r.error.split("\n")[0].slice(0, 60)})` : "failed";
   if (!r.frames) return "stalls";
-  return `${r.fps.toFixed(1)} (${r.fps_worst_second}), ${latencyText(r.latency_p50_ms, r.latency_p99_ms)}`;
+  const presented = r.presented_fps != null ? `, presented ${r.presented_fps.toFixed(1)} (${r.presented_fps_worst_second})` : "";
+  return `${r.fps.toFixed(1)} (${r.fps_worst_second})${presented}, ${latencyText(r.latency_p50_ms, r.latency_p99_ms)}`;
 }
 
 const db = (v) => (v == null ? "—" : v >= 99.99 ? "lossless" : v.toFixed(1));
