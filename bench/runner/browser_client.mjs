@@ -18,6 +18,10 @@
 // compositor's count, noted with Date.now() at each callback, counted over
 // the same window (presented_fps, and its worst second). Nothing is read
 // back. A canvas has no such count (presented_fps null).
+//
+// page_clock_drift_ms: how far the page's performance clock moved from
+// Date.now() over the window, a check on the latency figures, which the
+// page stamps with the former.
 
 import fs from "node:fs";
 import path from "node:path";
@@ -126,7 +130,7 @@ export async function runBrowserClient({ url, logPath, cell, warmupS, seconds, o
     await page.waitForFunction(() => window.voxl?.stats().framesDecoded > 0, null, { timeout: 60000 });
     await page.waitForTimeout(warmupS * 1000);
     const read = () => page.evaluate(() => ({ m: (window.voxl.marker ?? window.__benchMarker)(), s: window.voxl.stats(),
-                                              t: Date.now() }));
+                                              t: Date.now(), perf: performance.timeOrigin + performance.now() }));
     const groups = chromiumProcesses(path.join(home, "profile"));
     const before = await read();
     const cpu0 = sampleGroups(groups);
@@ -144,6 +148,9 @@ export async function runBrowserClient({ url, logPath, cell, warmupS, seconds, o
       pictures: after.m.pictures - before.m.pictures, unreadable: after.m.unreadable - before.m.unreadable,
     });
     Object.assign(result, presentedFigures(presented, before.t, after.t));
+    // How far the page's performance clock (timeOrigin + now(), which the
+    // page stamps its frames with) moved from the wall clock over the window.
+    result.page_clock_drift_ms = Math.round((after.perf - after.t - (before.perf - before.t)) * 10) / 10;
     result.decode_p50_ms = after.s.decodeMs;
     result.decode_errors = after.s.errors;
     result.drawer = after.s.drawer ?? "main thread";
