@@ -21,7 +21,8 @@
 //
 // page_clock_drift_ms: how far the page's performance clock moved from
 // Date.now() over the window, a check on the latency figures, which the
-// page stamps with the former.
+// page stamps with the former; frame_clock_drift_ms: the same, roughly, for
+// the clock that stamped the frames (a worker's on the canvas path).
 
 import fs from "node:fs";
 import path from "node:path";
@@ -151,6 +152,12 @@ export async function runBrowserClient({ url, logPath, cell, warmupS, seconds, o
     // How far the page's performance clock (timeOrigin + now(), which the
     // page stamps its frames with) moved from the wall clock over the window.
     result.page_clock_drift_ms = Math.round((after.perf - after.t - (before.perf - before.t)) * 10) / 10;
+    // The same for the clock that stamped the frames (a worker's own, on the
+    // canvas path), from the newest stamp at each read: within a frame
+    // interval of the truth.
+    const newest = (r) => r.m.seen.at(-1)?.[1];
+    if (newest(before) != null && newest(after) != null)
+      result.frame_clock_drift_ms = Math.round((newest(after) / 1000 - after.t - (newest(before) / 1000 - before.t)) * 10) / 10;
     result.decode_p50_ms = after.s.decodeMs;
     result.decode_errors = after.s.errors;
     result.drawer = after.s.drawer ?? "main thread";
