@@ -420,7 +420,6 @@ StreamReader::Wait StreamReader::wait(std::chrono::steady_clock::time_point dead
 void StreamReader::clear_signal() { drain(news_fd_.get()); }
 
 StreamNews StreamReader::take_news() {
-  drain(news_fd_.get());
   stream_->lock();
   StreamNews out = std::move(news_);
   out.size = stream_->impl_->size;

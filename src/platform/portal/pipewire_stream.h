@@ -100,8 +100,9 @@ class StreamReader {
   // take_news() (at once if so), `deadline` passes, or `wake_fd` (-1: none)
   // becomes readable (it is not read).
   Wait wait(std::chrono::steady_clock::time_point deadline, int wake_fd);
-  // Readable while there is news: for a caller's own event loop.
-  // take_news() drains it.
+  // Readable once news came: for a caller's own event loop, which reads it
+  // empty with clear_signal() (wait() does so itself). Taking the news
+  // leaves it alone: no system call a frame.
   int news_fd() const { return news_fd_.get(); }
   // Whether there is news, without taking it.
   bool has_news() const;

@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "base/block_map.h"
 #include "base/logging.h"
 #include "capture/capturer.h"
+#include "capture/pending_damage.h"
 #include "platform/owned_file.h"
 
 namespace voxl::platform::portal {
@@ -41,19 +41,20 @@ class PortalCapturer final : public capture::Capturer {
   std::string describe() const override;
 
  private:
-  void add_damage(const Rect& r);
   // Takes the stream's news: its size and damage; false when it failed.
   bool take_stream_news();
-  // Whether the stream holds a picture of the current size.
-  bool has_picture() const;
+  // The pending blocks copied from the newest picture into a frame, under
+  // the stream's lock; null when there is no picture of the current size
+  // yet, or no free buffer (pool_exhausted_).
+  capture::FrameRef copy_pending(capture::FramePool& pool);
   void drain_wake();
 
   Logger log_;
   std::shared_ptr<PortalSession> session_;
   std::unique_ptr<StreamReader> reader_;
   Size size_;
-  BlockMap pending_blocks_;
-  std::vector<Rect> pending_rects_;
+  capture::PendingDamage pending_;
+  bool pool_exhausted_ = false;
   uint64_t seq_ = 0;
   std::string lost_;
   OwnedFile wake_fd_;

@@ -17,8 +17,6 @@ namespace voxl::platform::wayland {
 
 namespace {
 
-// More boxes than this are sent on as their blocks.
-constexpr size_t kMaxDamageRects = 64;
 // A grab is the compositor's answer: its next frame (at most one refresh
 // away) and a copy. Something pending here is waited for this long even
 // when the caller's timeout is shorter, as an X11 grab would be.
@@ -35,8 +33,7 @@ ScreencopyCapturer::ScreencopyCapturer(const std::string& display, Logger log)
   size_ = display_->output_size();
   if (size_.width <= 0 || size_.height <= 0)
     throw std::runtime_error("the Wayland output " + display_->output_name() + " has no current mode");
-  pending_blocks_ = BlockMap(size_);
-  add_damage(Rect::from_size(size_));  // a new capturer's first frame is whole
+  pending_.reset(size_);  // a new capturer's first frame is whole
   wake_fd_ = OwnedFile(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
   if (!wake_fd_.valid()) throw std::runtime_error(std::string("eventfd: ") + std::strerror(errno));
 }
@@ -50,14 +47,7 @@ std::string ScreencopyCapturer::describe() const {
   return "wlr-screencopy of " + output + " on " + display_->path() + " (shared memory, damage from the compositor)";
 }
 
-void ScreencopyCapturer::add_damage(const Rect& r) {
-  const Rect c = r.intersect(Rect::from_size(size_));
-  if (c.empty()) return;
-  pending_blocks_.add(c);
-  if (pending_rects_.size() <= kMaxDamageRects) pending_rects_.push_back(c);
-}
-
-void ScreencopyCapturer::invalidate(const Rect& r) { add_damage(r); }
+void ScreencopyCapturer::invalidate(const Rect& r) { pending_.add(r); }
 
 void ScreencopyCapturer::wake() {
   const uint64_t one = 1;
@@ -67,7 +57,7 @@ void ScreencopyCapturer::wake() {
 bool ScreencopyCapturer::wait_for_frame(std::chrono::steady_clock::time_point deadline) {
   using State = ScreencopyStream::State;
   if (!lost_.empty()) return false;
-  const bool now = !pending_blocks_.empty();
+  const bool now = !pending_.empty();
   if (stream_->state() == State::kIdle || (now && stream_->waiting_for_damage())) stream_->request(!now);
   const auto wait = display_->dispatch_until(
       [this] { return stream_->state() == State::kReady || stream_->state() == State::kFailed; }, deadline,
@@ -77,7 +67,7 @@ bool ScreencopyCapturer::wait_for_frame(std::chrono::steady_clock::time_point de
 }
 
 bool ScreencopyCapturer::wait_for_change(std::chrono::milliseconds timeout) {
-  if (!pending_blocks_.empty() || !lost_.empty()) return true;
+  if (!pending_.empty() || !lost_.empty()) return true;
   return wait_for_frame(std::chrono::steady_clock::now() + timeout) || !lost_.empty();
 }
 
@@ -106,7 +96,7 @@ capture::CaptureResult ScreencopyCapturer::capture(capture::FramePool& pool, std
   using State = ScreencopyStream::State;
   if (!lost_.empty()) return {capture::CaptureStatus::kReinit, nullptr, lost_};
   const auto now = std::chrono::steady_clock::now();
-  const bool pending = !pending_blocks_.empty();
+  const bool pending = !pending_.empty();
   const auto deadline = pending ? std::max(now + timeout, now + kGrabLimit) : now + timeout;
   if (stream_->state() != State::kReady && !wait_for_frame(deadline)) {
     if (!lost_.empty()) return {capture::CaptureStatus::kReinit, nullptr, lost_};
@@ -124,11 +114,9 @@ capture::CaptureResult ScreencopyCapturer::capture(capture::FramePool& pool, std
   if (s != size_) {
     log_->info("the Wayland output is now {}x{}", s.width, s.height);
     size_ = s;
-    pending_blocks_ = BlockMap(size_);
-    pending_rects_.clear();
-    add_damage(Rect::from_size(size_));
+    pending_.reset(size_);
   }
-  for (const Rect& r : stream_->damage()) add_damage(r);
+  for (const Rect& r : stream_->damage()) pending_.add(r);
 
   auto lease = pool.acquire(size_);
   // The picture stays in shared memory; the next capture asks for a new one
@@ -136,22 +124,18 @@ capture::CaptureResult ScreencopyCapturer::capture(capture::FramePool& pool, std
   stream_->consume();
   if (!lease) return {capture::CaptureStatus::kTemporary, nullptr, "no free frame buffer"};
   capture::Frame& frame = *lease->frame;
-  BlockMap written = pending_blocks_;
+  BlockMap written = pending_.blocks();
   if (lease->source) written.unite(lease->stale);
   else written.add_all();
   copy_blocks(written, frame);
 
-  frame.damage_blocks = pending_blocks_;
-  if (pending_rects_.size() <= kMaxDamageRects) frame.damage_rects = pending_rects_;
-  else frame.damage_rects = pending_blocks_.to_rects();
+  pending_.hand_to(frame);
   frame.origin = {};
   frame.seq = ++seq_;
   frame.captured_at = std::chrono::steady_clock::now();
   frame.grab_us =
       uint32_t(std::chrono::duration_cast<std::chrono::microseconds>(frame.captured_at - grab_start).count());
   pool.publish(frame, written);
-  pending_blocks_.clear();
-  pending_rects_.clear();
   ask_ahead();
   return {capture::CaptureStatus::kOk, std::move(lease->frame), {}};
 }

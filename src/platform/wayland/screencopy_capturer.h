@@ -23,6 +23,7 @@
 #include "base/block_map.h"
 #include "base/logging.h"
 #include "capture/capturer.h"
+#include "capture/pending_damage.h"
 #include "platform/owned_file.h"
 
 namespace voxl::platform::wayland {
@@ -52,7 +53,6 @@ class ScreencopyCapturer final : public capture::Capturer {
   bool wait_for_frame(std::chrono::steady_clock::time_point deadline);
   // Asks for the next frame after damage as soon as this one is read.
   void ask_ahead();
-  void add_damage(const Rect& r);
   // The frame from the shared-memory picture: `blocks` of it.
   void copy_blocks(const BlockMap& blocks, capture::Frame& frame) const;
 
@@ -60,8 +60,7 @@ class ScreencopyCapturer final : public capture::Capturer {
   std::unique_ptr<WaylandDisplay> display_;
   std::unique_ptr<ScreencopyStream> stream_;
   Size size_;
-  BlockMap pending_blocks_;
-  std::vector<Rect> pending_rects_;
+  capture::PendingDamage pending_;
   uint64_t seq_ = 0;
   std::string lost_;  // why the connection is gone, once it is
   OwnedFile wake_fd_;
