@@ -148,40 +148,33 @@ OwnedFile PortalSession::open_pipewire_remote() {
   return own;
 }
 
-bool PortalSession::keysym(uint32_t keysym, bool down) {
+// A RemoteDesktop Notify call on this session: `types` follow its "oa{sv}"
+// (the session and no options), `args` fill them.
+template <class... Args>
+bool PortalSession::notify(const char* method, const char* types, Args... args) {
   std::lock_guard lock(mutex_);
   if (closed_) return false;
-  return bus_->send(kRemoteDesktop, "NotifyKeyboardKeysym", [&](sd_bus_message* m) {
-    if (sd_bus_message_append(m, "oa{sv}iu", session_.c_str(), 0, int32_t(keysym), uint32_t(down)) < 0)
-      throw std::runtime_error("D-Bus: a key");
+  const std::string signature = std::string("oa{sv}") + types;
+  return bus_->send(kRemoteDesktop, method, [&](sd_bus_message* m) {
+    if (sd_bus_message_append(m, signature.c_str(), session_.c_str(), 0, args...) < 0)
+      throw std::runtime_error(std::string("D-Bus: ") + method);
   });
+}
+
+bool PortalSession::keysym(uint32_t keysym, bool down) {
+  return notify("NotifyKeyboardKeysym", "iu", int32_t(keysym), uint32_t(down));
 }
 
 bool PortalSession::pointer_motion(double x, double y) {
-  std::lock_guard lock(mutex_);
-  if (closed_) return false;
-  return bus_->send(kRemoteDesktop, "NotifyPointerMotionAbsolute", [&](sd_bus_message* m) {
-    if (sd_bus_message_append(m, "oa{sv}udd", session_.c_str(), 0, stream_.node, x, y) < 0)
-      throw std::runtime_error("D-Bus: a pointer motion");
-  });
+  return notify("NotifyPointerMotionAbsolute", "udd", stream_.node, x, y);
 }
 
 bool PortalSession::pointer_button(int32_t evdev_code, bool down) {
-  std::lock_guard lock(mutex_);
-  if (closed_) return false;
-  return bus_->send(kRemoteDesktop, "NotifyPointerButton", [&](sd_bus_message* m) {
-    if (sd_bus_message_append(m, "oa{sv}iu", session_.c_str(), 0, evdev_code, uint32_t(down)) < 0)
-      throw std::runtime_error("D-Bus: a button");
-  });
+  return notify("NotifyPointerButton", "iu", evdev_code, uint32_t(down));
 }
 
 bool PortalSession::pointer_axis_discrete(uint32_t axis, int32_t steps) {
-  std::lock_guard lock(mutex_);
-  if (closed_) return false;
-  return bus_->send(kRemoteDesktop, "NotifyPointerAxisDiscrete", [&](sd_bus_message* m) {
-    if (sd_bus_message_append(m, "oa{sv}ui", session_.c_str(), 0, axis, steps) < 0)
-      throw std::runtime_error("D-Bus: a wheel");
-  });
+  return notify("NotifyPointerAxisDiscrete", "ui", axis, steps);
 }
 
 }  // namespace voxl::platform::portal

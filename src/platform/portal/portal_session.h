@@ -84,6 +84,8 @@ class PortalSession {
   void start(bool remote_desktop);
   // A socket to the desktop's PipeWire daemon.
   OwnedFile open_pipewire_remote();
+  template <class... Args>
+  bool notify(const char* method, const char* types, Args... args);
 
   Logger log_;
   std::mutex mutex_;
