@@ -13,6 +13,7 @@
 
 #include "http_client.h"
 #include "media_probe.h"
+#include "screenshot_checks.h"
 #include "portal_rig.h"
 #include "voxl_process.h"
 
@@ -21,27 +22,6 @@ namespace VOXL_TEST_FILE {
 
 using namespace std::chrono_literals;
 constexpr auto kLimit = std::chrono::milliseconds(60s);
-
-// Screenshots until every pixel is `colour`; the last one's first
-// mismatch, or empty.
-std::string screen_becomes(uint16_t port, uint32_t colour, Size size) {
-  std::string why = "no screenshot";
-  const auto deadline = std::chrono::steady_clock::now() + 30s;
-  while (std::chrono::steady_clock::now() < deadline) {
-    const HttpAnswer a = http_request(port, {"GET", "/screenshot", {}}, kLimit);
-    if (a.status != 200) return "status " + std::to_string(a.status) + ": " + a.body;
-    const DecodedPng png = decode_png(a.body);
-    if (!png.error.empty()) return png.error;
-    if (png.size != size) return "a screenshot of " + std::to_string(png.size.width) + "x" + std::to_string(png.size.height);
-    why.clear();
-    for (int y = 0; y < png.size.height && why.empty(); ++y)
-      for (int x = 0; x < png.size.width && why.empty(); ++x)
-        if (png.at(x, y) != colour)
-          why = "pixel " + std::to_string(x) + "," + std::to_string(y) + " is " + std::to_string(png.at(x, y));
-    if (why.empty()) return {};
-  }
-  return why;
-}
 
 HttpAnswer post_input(uint16_t port, const std::string& body) {
   return http_request(port, {"POST", "/input", {{"content-type", "application/json"}}}, body, kLimit);
@@ -58,7 +38,7 @@ TEST(PortalDesktopTest, StreamsThePortalsScreenAndSendsItInput) {
   EXPECT_TRUE(voxl.wait_for_log("with keyboard and pointer", 1s)) << voxl.log();
   EXPECT_TRUE(std::filesystem::exists(state + "/voxl/portal-restore-token")) << voxl.log();
 
-  EXPECT_EQ(screen_becomes(voxl.port(), 0x202020, {320, 240}), "") << voxl.log();
+  EXPECT_EQ(screen_becomes(voxl.port(), 0x202020, {}, Size{320, 240}), "") << voxl.log();
   const HttpAnswer shot = http_request(voxl.port(), {"GET", "/screenshot", {}}, kLimit);
   const uint64_t seq = std::stoull(shot.header("x-voxl-seq"));
 
@@ -69,7 +49,7 @@ TEST(PortalDesktopTest, StreamsThePortalsScreenAndSendsItInput) {
   });
   ASSERT_TRUE(voxl.wait_for_log("waiting)", 30s) || waited.wait_for(0s) == std::future_status::ready);
   portal.draw("fill 336699");
-  EXPECT_EQ(screen_becomes(voxl.port(), 0x336699, {320, 240}), "");
+  EXPECT_EQ(screen_becomes(voxl.port(), 0x336699, {}, Size{320, 240}), "");
   const HttpAnswer w = waited.get();
   EXPECT_EQ(w.status, 200) << w.body;
   EXPECT_TRUE(nlohmann::json::parse(w.body, nullptr, false).value("changed", false)) << w.body;

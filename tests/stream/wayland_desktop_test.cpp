@@ -13,6 +13,7 @@
 
 #include "http_client.h"
 #include "media_probe.h"
+#include "screenshot_checks.h"
 #include "voxl_process.h"
 
 namespace voxl::testing {
@@ -20,27 +21,6 @@ namespace VOXL_TEST_FILE {
 
 using namespace std::chrono_literals;
 constexpr auto kLimit = std::chrono::milliseconds(60s);
-
-// Screenshots until every pixel is `colour` but those of `pointer`, where
-// the compositor draws the pointer into the picture (headless outputs have
-// no cursor plane); the last one's first mismatch, or empty.
-std::string screen_becomes(uint16_t port, uint32_t colour, const Rect& pointer) {
-  std::string why = "no screenshot";
-  const auto deadline = std::chrono::steady_clock::now() + 30s;
-  while (std::chrono::steady_clock::now() < deadline) {
-    const HttpAnswer a = http_request(port, {"GET", "/screenshot", {}}, kLimit);
-    if (a.status != 200) return "status " + std::to_string(a.status) + ": " + a.body;
-    const DecodedPng png = decode_png(a.body);
-    if (!png.error.empty()) return png.error;
-    why.clear();
-    for (int y = 0; y < png.size.height && why.empty(); ++y)
-      for (int x = 0; x < png.size.width && why.empty(); ++x)
-        if (png.at(x, y) != colour && !pointer.contains({x, y, 1, 1}))
-          why = "pixel " + std::to_string(x) + "," + std::to_string(y) + " is " + std::to_string(png.at(x, y));
-    if (why.empty()) return {};
-  }
-  return why;
-}
 
 HttpAnswer post_input(uint16_t port, const std::string& body) {
   return http_request(port, {"POST", "/input", {{"content-type", "application/json"}}}, body, kLimit);
