@@ -2,6 +2,7 @@
 
 #include <boost/asio/post.hpp>
 
+#include <algorithm>
 #include <future>
 #include <random>
 #include <utility>
@@ -270,7 +271,10 @@ void SessionRecorder::end_segment(const char* reason, Clock::time_point at) {
   info.height = s.size.height;
   info.users.assign(s.users.begin(), s.users.end());
   info.ended = reason;
-  const int64_t first_us = micros(s.first);
+  // The session's first key frame may have been captured just before the
+  // session began (it was being coded when the viewer came): the segment is
+  // counted from the session's start then, so the next one follows it.
+  const int64_t first_us = micros(std::max(s.first, live_->started));
   const std::string id = live_->head.id;
   ++writing_[id];
   const bool queued = submit(
