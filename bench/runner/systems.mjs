@@ -39,6 +39,10 @@ export const systems = {
   // for BBR; the peers run on the machine's default, see
   // /proc/sys/net/ipv4/tcp_congestion_control).
   "voxl-cubic": voxlWith("voxl, CUBIC", ["--tcp-congestion=cubic"]),
+  // The frame rate traded against sharpness on a slow link, chosen rather
+  // than judged from the content (voxl's default, --motion=auto).
+  "voxl-smooth": voxlWith("voxl, smooth", ["--motion=smooth"]),
+  "voxl-sharp": voxlWith("voxl, sharp", ["--motion=sharp"]),
   x11vnc: {
     label: "x11vnc",
     kind: "vnc",

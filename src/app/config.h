@@ -10,6 +10,7 @@
 #include "base/geometry.h"
 #include "net/forwarded.h"
 #include "platform/platform_defaults.h"
+#include "stream/video/motion_choice.h"
 
 namespace voxl::app {
 
@@ -102,6 +103,9 @@ struct Config {
   // Lowest the rate may drop to, trading frames for a finer quantiser on a
   // slow link (FrameRateGovernor); equal to framerate when locked.
   int framerate_min = 20;
+  // How the frame rate is traded against sharpness on a slow link, unless
+  // the viewers choose (stream/video/motion_choice.h).
+  stream::Motion motion = stream::Motion::kAuto;
   std::string preset = "ultrafast";
   int encoder_threads = 0;  // 0: by picture size and frame rate (encode::auto_encoder_threads)
   int crf = 24;

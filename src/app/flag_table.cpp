@@ -170,6 +170,14 @@ void declare_video(FlagSet& f, Config& c) {
               " when the link cannot carry the motion sharp",
           "N, MIN-MAX or N,MIN-MAX with whole numbers from " + fps_range + " and MIN <= N <= MAX",
           [&c](const std::string& text) { return apply_framerate(text, c); });
+  f.value("--motion", "auto|smooth|sharp",
+          "on a slow link: smooth keeps the full frame rate, sharp trades frames for sharper ones (text), auto "
+          "judges the content; a viewer may choose in its panel",
+          stream::motion_name(c.motion), "auto, smooth or sharp", [&c](const std::string& text) {
+            const auto m = stream::parse_motion(text);
+            if (m) c.motion = *m;
+            return m.has_value();
+          });
   const std::string presets = "ultrafast superfast veryfast faster fast medium slow slower veryslow placebo";
   f.value("--preset", "NAME", "x264 preset: " + presets, c.preset, "one of " + presets,
           storing_if(c.preset, is_x264_preset));

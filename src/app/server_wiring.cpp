@@ -27,6 +27,7 @@ net::ServerOptions server_options(const Config& c) {
   o.cert_file = c.https_cert;
   o.key_file = c.https_key;
   o.viewers.max_fps = c.framerate;
+  o.viewers.motion = c.motion;
   o.viewers.stripes = c.stripes;
   o.viewers.bitrate = {c.min_kbps, c.max_kbps};
   o.connections = {size_t(c.max_connections), size_t(c.max_connections_per_address)};

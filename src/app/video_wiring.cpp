@@ -69,11 +69,13 @@ VideoWiring::VideoWiring(const Config& config, asio::io_context& io, const Logge
             },
             {},
             [this](int fps) { if (pipeline_) pipeline_->set_max_fps(fps); },
-            [this](int rung, bool coded, bool ready) { if (pipeline_) pipeline_->set_rung(rung, coded, ready); }},
+            [this](int rung, bool coded, bool ready) { if (pipeline_) pipeline_->set_rung(rung, coded, ready); },
+            [this](stream::Motion m) { if (pipeline_) pipeline_->set_motion(m); }},
            log) {
   hub_.set_bitrate_limits({config.min_kbps, config.max_kbps});
   hub_.set_max_rungs(config.max_encodes);
   hub_.set_server_max_fps(config.framerate);
+  hub_.set_server_motion(config.motion);
 }
 
 VideoWiring::~VideoWiring() { stop(); }
@@ -126,6 +128,7 @@ void VideoWiring::start(std::function<std::unique_ptr<capture::Capturer>()> make
         });
       });
   pipeline_->set_max_fps(hub_.max_fps());
+  pipeline_->set_motion(hub_.motion());
 }
 
 void VideoWiring::stop() {

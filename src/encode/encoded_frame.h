@@ -46,6 +46,7 @@ struct EncodedFrame {
   StageStamps stamps;
   double rate_factor = 0;  // x264's effective rate factor (the CRF unless the cap bound)
   int frame_rate = 0;      // the pacer's frame rate when it was coded
+  bool smooth = false;     // the frame rate was held for smoothness (stream/video/motion_choice.h)
   int encoder_threads = 0;  // x264's slice threads (stripes: bands coding at once) when it was coded
   // --stripes: the picture is coded as `stripes` horizontal bands, each its
   // own H.264 stream; this frame is one access unit of stream `stripe`,

@@ -243,6 +243,12 @@ test("this viewer's settings go to the server and its answer shows", opts, async
   await e2e.waitInPage(page, () => window.voxl.panel().applied?.name === "Alice", null, { what: "the name applied" });
   assert.match(await page.textContent("#panel-settings-applied"), /30 fps, 5 Mbit\/s, name “Alice”/);
   assert.equal(await page.evaluate(() => localStorage.getItem("voxl.name")), "Alice");
+  // Before any choice the motion select shows the server's --motion.
+  assert.equal(await page.evaluate(() => document.getElementById("panel-motion").value), "auto");
+  await page.selectOption("#panel-motion", "smooth");
+  await e2e.waitInPage(page, () => window.voxl.panel().applied?.motion === "smooth", null, { what: "motion smooth applied" });
+  assert.match(await page.textContent("#panel-settings-applied"), /name “Alice”, motion smooth \(/);
+  assert.equal(await page.evaluate(() => localStorage.getItem("voxl.motion")), "smooth");
   // A lone surrogate (no valid JSON for the server) and a line separator
   // (refused by it) are stripped before the name goes.
   await page.evaluate(() => {

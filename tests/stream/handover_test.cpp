@@ -3,8 +3,8 @@
 // reach the X client that records them, a request and a grant move
 // control, the idle timeout passes it on, a view-only viewer cannot ask
 // for it, and every viewer sees the list. A viewer's settings are answered
-// with what the server applied, and the stream runs at the highest frame
-// rate any viewer allows.
+// with what the server applied, the stream runs at the highest frame rate
+// any viewer allows, and the motion choice the viewers agree on holds.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -180,6 +180,8 @@ TEST_F(HandoverTest, SettingsAreAnsweredAndTheStreamRunsAtTheHighestRateAllowed)
                          {"max_fps", 0},
                          {"max_kbps", 0},
                          {"name", ""},
+                         {"motion", nullptr},
+                         {"server_motion", "auto"},
                          {"server_max_fps", 60},
                          {"server_max_kbps", 30000},
                          {"server_min_kbps", 2000}}));
@@ -189,6 +191,8 @@ TEST_F(HandoverTest, SettingsAreAnsweredAndTheStreamRunsAtTheHighestRateAllowed)
                                          {"max_fps", 12},
                                          {"max_kbps", 5000},
                                          {"name", "Ada"},
+                                         {"motion", nullptr},
+                                         {"server_motion", "auto"},
                                          {"server_max_fps", 60},
                                          {"server_max_kbps", 30000},
                                          {"server_min_kbps", 2000}}));
@@ -219,6 +223,31 @@ TEST_F(HandoverTest, SettingsAreAnsweredAndTheStreamRunsAtTheHighestRateAllowed)
   // One viewer without a cap: the server's maximum again.
   b_->send_text(R"({"type":"settings","max_fps":0})");
   EXPECT_TRUE(frame_rate_is(60)) << last(*a_, "stats").dump();
+
+  // The motion choice: what the viewers agree on holds for the stream.
+  const auto motion_is = [&](const char* motion) {
+    return pump_until([&] {
+      colour ^= 0x3f3f3f;
+      fill(kMotion, colour);
+      painter_->sync();
+      const json s = last(*a_, "stats");
+      return s.is_object() && s["motion"] == motion;
+    });
+  };
+  for (StreamClient* c : {&*a_, &*b_, &*v_}) {
+    const size_t before = count(*c, "settings");
+    c->send_text(R"({"type":"settings","motion":"smooth"})");
+    ASSERT_TRUE(pump_until([&] { return count(*c, "settings") == before + 1; }));
+    EXPECT_EQ(last(*c, "settings")["motion"], "smooth");
+  }
+  EXPECT_TRUE(motion_is("smooth")) << last(*a_, "stats").dump();
+  // An unknown choice changes nothing.
+  const size_t answers = count(*a_, "settings");
+  a_->send_text(R"({"type":"settings","motion":"fast"})");
+  ASSERT_TRUE(pump_until([&] { return count(*a_, "settings") == answers + 1; }));
+  EXPECT_EQ(last(*a_, "settings")["motion"], "smooth");
+  for (StreamClient* c : {&*a_, &*b_, &*v_}) c->send_text(R"({"type":"settings","motion":"sharp"})");
+  EXPECT_TRUE(motion_is("sharp")) << last(*a_, "stats").dump();
   EXPECT_EQ(a_->decode_errors(), 0) << a_->status();
 }
 

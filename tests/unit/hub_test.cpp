@@ -482,9 +482,38 @@ namespace VOXL_TEST_FILE {
 
 struct CappedSink : VideoSink {
   int cap = 0;
+  std::optional<Motion> choice;
+  bool observer = false;
   void on_video(const EncodedFramePtr&) override {}
   int max_fps() const override { return cap; }
+  std::optional<Motion> motion() const override { return choice; }
+  bool observes() const override { return observer; }
 };
+
+TEST(Hub, TheMotionChoiceIsWhatTheViewersAgreeOn) {
+  std::vector<Motion> told;
+  PipelineControls c;
+  c.set_motion = [&](Motion m) { told.push_back(m); };
+  Hub hub(c);
+  hub.set_server_motion(Motion::kSharp);
+  EXPECT_EQ(hub.motion(), Motion::kSharp);
+  CappedSink a, b, recording;
+  a.choice = Motion::kSmooth;
+  hub.add(&a);
+  EXPECT_EQ(hub.motion(), Motion::kSmooth);
+  recording.observer = true;
+  recording.choice = Motion::kSharp;
+  hub.add(&recording);
+  EXPECT_EQ(hub.motion(), Motion::kSmooth) << "a recording has no say";
+  hub.add(&b);
+  EXPECT_EQ(hub.motion(), Motion::kSmooth) << "a viewer without a choice";
+  b.choice = Motion::kAuto;
+  hub.refresh_motion();
+  EXPECT_EQ(hub.motion(), Motion::kSharp) << "they disagree: the server's";
+  hub.remove(&a);
+  EXPECT_EQ(hub.motion(), Motion::kAuto);
+  EXPECT_EQ(told, (std::vector<Motion>{Motion::kSharp, Motion::kSmooth, Motion::kSharp, Motion::kAuto}));
+}
 
 TEST(Hub, TheFrameRateCeilingIsTheHighestAnySinkAllows) {
   std::vector<int> ceilings;

@@ -34,14 +34,14 @@ TEST(StreamFigures, TheStreamAloneHasItsKeysAndNoLadder) {
   const StreamFigures f{sample_rung(), std::nullopt};
   EXPECT_EQ(json_text(to_json(f)),
             R"({"codec":"avc1.42C028","encoder_threads":2,"fps":30,"frame_rate":60,"frames_total":1234,)"
-            R"("height":1080,"kbps":2400,"key_frames":1,"rate_factor":23.5,)"
+            R"("height":1080,"kbps":2400,"key_frames":1,"motion":"sharp","rate_factor":23.5,)"
             R"("stage_ms":{"capture":1.5,"convert":0.25,"encode":4.0,"to_loop":7.125},"stripes":1,"width":1920})");
 }
 
 TEST(StreamFigures, NothingMeasuredYetIsZerosWithDecimalPointsForTimes) {
   EXPECT_EQ(json_text(to_json(StreamFigures{})),
             R"({"codec":"","encoder_threads":0,"fps":0,"frame_rate":0,"frames_total":0,"height":0,"kbps":0,)"
-            R"("key_frames":0,"rate_factor":0.0,"stage_ms":{"capture":0.0,"convert":0.0,"encode":0.0,"to_loop":0.0},)"
+            R"("key_frames":0,"motion":"sharp","rate_factor":0.0,"stage_ms":{"capture":0.0,"convert":0.0,"encode":0.0,"to_loop":0.0},)"
             R"("stripes":1,"width":0})");
 }
 

@@ -539,6 +539,8 @@ TEST_F(ViewerConnectionTest, SettingsAreAppliedAndAnswered) {
                                        {"max_fps", 0},
                                        {"max_kbps", 0},
                                        {"name", ""},
+                                       {"motion", nullptr},
+                                       {"server_motion", "auto"},
                                        {"server_max_fps", 60},
                                        {"server_max_kbps", 30000},
                                        {"server_min_kbps", 2000}}));

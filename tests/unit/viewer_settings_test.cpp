@@ -77,6 +77,19 @@ TEST(ViewerSettings, NamesAreShortPrintableUtf8) {
   EXPECT_EQ(read(json{{"name", std::string(41, 'x')}}, s), "name");
 }
 
+TEST(ViewerSettings, AMotionChoiceIsOneOfThree) {
+  ViewerSettings s;
+  EXPECT_EQ(s.motion, std::nullopt) << "no choice: the server's";
+  EXPECT_EQ(read(json{{"motion", "smooth"}}, s), "");
+  EXPECT_EQ(s.motion, Motion::kSmooth);
+  EXPECT_EQ(read(json{{"max_fps", 30}}, s), "");
+  EXPECT_EQ(s.motion, Motion::kSmooth) << "a message without it keeps it";
+  for (const json& bad : {json{{"motion", "fast"}}, json{{"motion", ""}}, json{{"motion", 1}},
+                          json{{"motion", "smooth-and-sharp"}}, json{{"motion", nullptr}}})
+    EXPECT_EQ(read(bad, s), "motion") << bad.dump();
+  EXPECT_EQ(s.motion, Motion::kSmooth);
+}
+
 TEST(ViewerSettings, TheStreamRunsAtTheHighestRateAnyViewerAllows) {
   EXPECT_EQ(combined_max_fps(std::vector<int>{}, 60), 60) << "nobody: the server's maximum";
   EXPECT_EQ(combined_max_fps(std::vector<int>{30}, 60), 30);

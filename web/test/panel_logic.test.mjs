@@ -48,6 +48,14 @@ test("applied settings: the value the server applied, its minimum, and view-only
   assert.match(appliedText({ ...m, max_kbps: 0 }, true), /not applied to a view-only viewer/);
 });
 
+test("applied settings: the motion choice, the viewer's or else the server's", () => {
+  const m = { type: "settings", max_fps: 0, max_kbps: 0, name: "", server_max_fps: 60, server_max_kbps: 0 };
+  assert.equal(appliedText({ ...m, motion: "smooth", server_motion: "auto" }, false),
+               "Applied: no frame rate cap, no bitrate cap, motion smooth (server: up to 60 fps).");
+  assert.match(appliedText({ ...m, motion: null, server_motion: "auto" }, false), /\(server: up to 60 fps, motion automatic\)/);
+  assert.doesNotMatch(appliedText(m, false), /motion/, "an older server says nothing of it");
+});
+
 test("quality: latency and round trip decide, the connection's state first", () => {
   assert.equal(quality("connecting", 10, 10), "unknown");
   assert.equal(quality("streaming", null, null), "unknown");
@@ -92,6 +100,12 @@ test("settings: every field present and typed", () => {
   // server_min_kbps is optional, a number where present.
   assert.deepEqual(parseServerMessage(JSON.stringify({ ...ok, server_min_kbps: 100 })), { ...ok, server_min_kbps: 100 });
   assert.equal(parseServerMessage(JSON.stringify({ ...ok, server_min_kbps: "100" })), null);
+  // motion (null: no choice) and server_motion are optional, one of three where present.
+  const motion = { ...ok, motion: null, server_motion: "auto" };
+  assert.deepEqual(parseServerMessage(JSON.stringify(motion)), motion);
+  assert.deepEqual(parseServerMessage(JSON.stringify({ ...ok, motion: "sharp" })), { ...ok, motion: "sharp" });
+  for (const bad of [{ motion: "fast" }, { motion: 1 }, { server_motion: null }, { server_motion: "Smooth" }])
+    assert.equal(parseServerMessage(JSON.stringify({ ...ok, ...bad })), null, JSON.stringify(bad));
 });
 
 test("viewers: the list and its entries are checked", () => {

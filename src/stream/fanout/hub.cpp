@@ -35,6 +35,7 @@ void Hub::add(VideoSink* sink) {
   request_rung_key(0);
   replan();
   refresh_fps();
+  refresh_motion();
 }
 
 void Hub::remove(VideoSink* sink) {
@@ -46,6 +47,7 @@ void Hub::remove(VideoSink* sink) {
   refresh_chroma();
   replan();
   refresh_fps();
+  refresh_motion();
 }
 
 void Hub::set_rung_budget(int rungs) {
@@ -243,6 +245,22 @@ void Hub::refresh_fps() {
   if (fps == max_fps_) return;
   max_fps_ = fps;
   if (controls_.set_max_fps) controls_.set_max_fps(fps);
+}
+
+void Hub::set_server_motion(Motion m) {
+  server_motion_ = m;
+  refresh_motion();
+}
+
+// A recording has no say, as with the frame rate.
+void Hub::refresh_motion() {
+  std::vector<std::optional<Motion>> choices;
+  for (const Member& m : members_)
+    if (!m.sink->observes()) choices.push_back(m.sink->motion());
+  const Motion motion = combined_motion(choices, server_motion_);
+  if (motion == motion_) return;
+  motion_ = motion;
+  if (controls_.set_motion) controls_.set_motion(motion);
 }
 
 void Hub::refresh_chroma() {

@@ -33,12 +33,14 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string_view>
 #include <vector>
 
 #include "base/logging.h"
 #include "encode/encoded_frame.h"
 #include "stream/viewer/bitrate_controller.h"
+#include "stream/video/motion_choice.h"
 #include "stream/video/rung_planner.h"
 
 namespace voxl::stream {
@@ -77,6 +79,9 @@ class VideoSink {
   // The frame rate this sink asks for at most; 0: no cap of its own (it
   // takes the server's --framerate maximum).
   virtual int max_fps() const { return 0; }
+  // How this sink would have the frame rate traded against sharpness;
+  // nullopt: no choice of its own (the server's --motion).
+  virtual std::optional<Motion> motion() const { return std::nullopt; }
   // on_video threw `what`: the hub has dropped this sink already (it gets
   // no more frames) and says so once, at once, on the loop thread. The
   // sink's owner ends it here (a viewer closes its connection, a recording
@@ -102,6 +107,7 @@ struct PipelineControls {
   // Whether a rung is coded (it has sinks) and whether any of them can take
   // a frame now; rung 0's state is said too.
   std::function<void(int rung, bool coded, bool ready)> set_rung{};
+  std::function<void(Motion)> set_motion{};  // the stream's motion choice (combined_motion)
 };
 
 class Hub {
@@ -175,6 +181,12 @@ class Hub {
   void set_server_max_fps(int fps);
   int max_fps() const { return max_fps_; }
 
+  // Re-reads the sinks' motion() and sets the pipeline's motion choice
+  // (combined_motion). Sinks call it when their choice changes.
+  void refresh_motion();
+  void set_server_motion(Motion m);
+  Motion motion() const { return motion_; }
+
   // Re-reads the sinks' takes_full_chroma(): 4:4:4 is allowed while rung 0
   // has a sink and every sink of it takes it. Sinks call it when what they
   // take changes.
@@ -238,6 +250,8 @@ class Hub {
   int server_max_fps_ = 60;
   int max_fps_ = 0;  // last value handed to set_max_fps
   std::vector<int> caps_;  // refresh_fps's scratch
+  Motion server_motion_ = Motion::kAuto;
+  Motion motion_ = Motion::kAuto;  // last value handed to set_motion
   bool full_chroma_ = false;  // last value handed to set_full_chroma
 };
 

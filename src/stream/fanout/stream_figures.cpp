@@ -18,6 +18,7 @@ json rung_json(const RungFigures& r) {
           {"codec", r.codec},
           {"frame_rate", r.frame_rate},
           {"rate_factor", r.rate_factor},
+          {"motion", r.smooth ? "smooth" : "sharp"},
           {"encoder_threads", r.encoder_threads},
           {"stripes", r.stripes},
           {"stage_ms",

@@ -39,6 +39,9 @@ struct RungFigures {
   // factor: how the quantiser is traded against the frame rate.
   int frame_rate = 0;
   double rate_factor = 0;
+  // The frame rate is held for smoothness rather than traded for sharpness
+  // (stream/video/motion_choice.h): "motion" is "smooth" or "sharp".
+  bool smooth = false;
   int encoder_threads = 0;  // x264's slice threads (stripes: bands at once) for the last picture
   int stripes = 1;
   StageMedians stage_ms;
@@ -68,7 +71,8 @@ struct StreamFigures {
 
 // The JSON object /stats answers and a viewer's stats message starts from:
 // the stream's keys (fps, kbps, key_frames, frames_total, width, height,
-// codec, frame_rate, rate_factor, encoder_threads, stripes, stage_ms) and,
+// codec, frame_rate, rate_factor, motion, encoder_threads, stripes,
+// stage_ms) and,
 // with a ladder, "ladder" (max_encodes, affordable, work_pct, moves, rule,
 // rungs: rung, consumers, target_kbps, fps, kbps, frame_rate, rate_factor,
 // width, height, encode_ms).

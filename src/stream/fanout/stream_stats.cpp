@@ -36,6 +36,7 @@ void StreamStats::add(const encode::EncodedFrame& f, std::chrono::steady_clock::
   size_ = f.size;
   codec_ = f.codec;
   frame_rate_ = f.frame_rate;
+  smooth_ = f.smooth;
   encoder_threads_ = f.encoder_threads;
 }
 
@@ -56,6 +57,7 @@ RungFigures StreamStats::figures(std::chrono::steady_clock::time_point now) cons
   f.size = size_;
   f.codec = codec_;
   f.frame_rate = frame_rate_;
+  f.smooth = smooth_;
   f.rate_factor = median_ms(recent, [](const Sample& s) { return s.rate_factor_milli; });
   f.encoder_threads = encoder_threads_;
   f.stripes = stripes_;

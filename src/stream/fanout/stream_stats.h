@@ -41,6 +41,7 @@ class StreamStats {
   int encoder_threads_ = 0;
   std::string codec_;
   int frame_rate_ = 0;
+  bool smooth_ = false;
   int stripes_ = 1;
   size_t part_bytes_ = 0;  // the picture's parts so far
   bool part_key_ = false;

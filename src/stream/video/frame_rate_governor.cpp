@@ -19,12 +19,20 @@ void FrameRateGovernor::set_ceiling(int fps) {
   if (this->fps() != before) frames_at_rate_ = 0;  // judge the new rate by its own frames
 }
 
+void FrameRateGovernor::set_smooth(bool smooth) {
+  if (smooth == smooth_) return;
+  smooth_ = smooth;
+  const int before = fps();
+  fps_ = max_fps_;
+  if (fps() != before) frames_at_rate_ = 0;
+}
+
 void FrameRateGovernor::on_motion_frame(double rate_factor, double crf, Clock::time_point now) {
   const double excess = std::max(0.0, rate_factor - crf);
   excess_ = frames_at_rate_ == 0 && changed_at_ == Clock::time_point{} ? excess
                                                                         : excess_ * (1 - kWeight) + excess * kWeight;
   ++frames_at_rate_;
-  if (frames_at_rate_ < kSettleFrames) return;
+  if (smooth_ || frames_at_rate_ < kSettleFrames) return;
   const auto since = now - changed_at_;
   const int current = fps();
   int next = current;

@@ -24,6 +24,10 @@
 // from the capped rate and never climbs past the ceiling, and when the
 // ceiling lifts the rate is what the link allowed before.
 //
+// Smooth (set_smooth: Motion::kSmooth, or kAuto judging the content
+// moving) holds the rate at the ceiling: the rule still follows the excess
+// but takes no step. Leaving it, the rule starts again from the ceiling.
+//
 // Pure logic with no clock of its own (callers pass steady_clock times). One
 // owner (the video thread); not thread-safe.
 #pragma once
@@ -56,6 +60,9 @@ class FrameRateGovernor {
 
   // The rate to pace at: the governed rate under the ceiling.
   int fps() const { return std::min(fps_, ceiling_); }
+  // Holds the rate at the ceiling while `smooth`.
+  void set_smooth(bool smooth);
+  bool smooth() const { return smooth_; }
   // At most `fps` (1..max_fps; out of range is clamped) from now on.
   void set_ceiling(int fps);
   int ceiling() const { return ceiling_; }
@@ -68,6 +75,7 @@ class FrameRateGovernor {
   int fps_;
   int ceiling_;
   double excess_ = 0;
+  bool smooth_ = false;
   int frames_at_rate_ = 0;
   Clock::time_point changed_at_{};
 };

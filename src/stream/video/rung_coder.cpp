@@ -216,6 +216,7 @@ RungResult RungCoder::code(const RungJob& job, PictureStore& pictures, const enc
   out->rate_factor = enc.rate_factor();
   if (motion) rung_.rate.on_motion_frame(enc.rate_factor(), settings_.encoder.crf, job.got);
   out->frame_rate = rung_.rate.fps();
+  out->smooth = rung_.rate.smooth();
   if (index_ == 0) {
     coded_ = format;
     last_sent_ = job.got;

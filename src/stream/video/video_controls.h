@@ -1,8 +1,9 @@
 // What the rest of the program tells the video thread, and how the thread
 // waits on it: whether anyone watches, whether every viewer is congested
 // (paused), which rungs are coded and ready, key frames asked for, each
-// rung's bitrate ceiling, the frame rate ceiling and whether 4:4:4 may be
-// coded. Writers say whether the thread's capture wait should be woken.
+// rung's bitrate ceiling, the frame rate ceiling, whether 4:4:4 may be
+// coded and the motion choice (motion_choice.h). Writers say whether the
+// thread's capture wait should be woken.
 //
 // Threads: the setters from any thread; wait_*(), pace() and the readers
 // on the video thread. Everything is under one mutex or atomic.
@@ -15,6 +16,7 @@
 #include <mutex>
 #include <optional>
 
+#include "stream/video/motion_choice.h"
 #include "stream/video/rung_planner.h"
 
 namespace voxl::stream {
@@ -35,6 +37,7 @@ class VideoControls {
   void set_max_kbps(int rung, int kbps);
   void set_max_fps(int fps) { max_fps_ = fps; }
   void set_full_chroma(bool allowed) { full_chroma_ = allowed; }
+  void set_motion(Motion m) { motion_ = m; }
   void stop();
 
   // --- the video thread ---
@@ -58,6 +61,7 @@ class VideoControls {
   int max_kbps(int rung) const { return max_kbps_[size_t(rung)].load(); }
   int max_fps() const { return max_fps_.load(); }
   bool full_chroma() const { return full_chroma_.load(); }
+  Motion motion() const { return motion_.load(); }
   // The video thread says which rungs skipped damage they have yet to code.
   void set_owes(int rung, bool owes) { owes_[size_t(rung)] = owes; }
 
@@ -74,6 +78,7 @@ class VideoControls {
   std::array<std::atomic<bool>, kMaxRungs> owes_{};
   std::atomic<int> max_fps_;
   std::atomic<bool> full_chroma_{false};
+  std::atomic<Motion> motion_{Motion::kAuto};
 };
 
 }  // namespace voxl::stream

@@ -39,6 +39,7 @@ void VideoLoop::run() {
   while (controls_.wait_active()) {
     for (auto& c : coders_) c.ladder().rate.set_ceiling(controls_.max_fps());
     read_rungs();
+    follow_motion(Clock::now());
     follow_rate();
     const std::optional<bool> paused = controls_.pace(pacer_.earliest(), kMaxPause);
     if (!paused) continue;
@@ -89,6 +90,18 @@ void VideoLoop::follow_rate() {
   log_->debug("video: {} fps (rate factor {:.1f} over the CRF, ceiling {})", paced_fps_,
               coders_[0].ladder().rate.excess(), coders_[0].ladder().rate.ceiling());
   pacer_.set_max_fps(paced_fps_);
+}
+
+// The motion choice, or with kAuto the judge's view of the content, tells
+// every rung's governor whether to hold the full frame rate.
+void VideoLoop::follow_motion(Clock::time_point now) {
+  const Motion m = controls_.motion();
+  const bool smooth = m == Motion::kSmooth || (m == Motion::kAuto && judge_.moving(now));
+  if (smooth == smooth_) return;
+  smooth_ = smooth;
+  for (auto& c : coders_) c.ladder().rate.set_smooth(smooth);
+  log_->debug("video: motion {} ({}): {}", motion_name(m), m == Motion::kAuto ? "judged" : "chosen",
+              smooth ? "the full frame rate held" : "the frame rate traded for sharpness");
 }
 
 // A rung no one takes is not coded: its encoder goes.
@@ -210,6 +223,7 @@ bool VideoLoop::take_picture(const CaptureDriver::Shot& shot, encode::EncodedFra
       budget_.uncap();
     }
     schedule_.on_change(shot.at);
+    judge_.on_change(shot.at, damage_share(rects_, captured_), pacer_.interval());
     base.stamps.converted = Clock::now();
     base.times.convert_us = micros_between(t0, base.stamps.converted);
   }

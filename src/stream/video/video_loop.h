@@ -24,6 +24,7 @@
 #include "stream/video/frame_schedule.h"
 #include "stream/video/ladder_budget.h"
 #include "stream/video/ladder_plan.h"
+#include "stream/video/motion_judge.h"
 #include "stream/video/picture_store.h"
 #include "stream/video/rung_coder.h"
 #include "stream/video/video_controls.h"
@@ -60,6 +61,7 @@ class VideoLoop {
 
   void read_rungs();
   void follow_rate();
+  void follow_motion(Clock::time_point now);
   void drop_unwanted();
   std::chrono::milliseconds damage_wait(Clock::time_point now);
   std::optional<Clock::time_point> full_chroma_due() const;
@@ -87,6 +89,8 @@ class VideoLoop {
   PictureStore pictures_;
   FramePacer pacer_;
   FrameSchedule schedule_;
+  MotionJudge judge_;
+  bool smooth_ = false;  // what the rungs' governors were last told
   LadderBudget budget_;
   std::vector<RungCoder> coders_;
   VideoControls::Rungs rungs_;  // the controls, as last read

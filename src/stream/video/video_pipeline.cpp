@@ -60,6 +60,8 @@ void VideoPipeline::set_max_kbps(int rung, int kbps) { controls_.set_max_kbps(ru
 
 void VideoPipeline::set_max_fps(int fps) { controls_.set_max_fps(fps); }
 
+void VideoPipeline::set_motion(Motion m) { controls_.set_motion(m); }
+
 void VideoPipeline::set_full_chroma(bool allowed) {
   controls_.set_full_chroma(allowed);
   driver_.wake();  // a still screen may now be painted over in 4:4:4

@@ -27,7 +27,7 @@
 //
 // Threads: constructed and destroyed on the loop thread; the control calls
 // (set_active, set_paused, set_rung, request_keyframe, set_max_kbps,
-// set_max_fps, set_full_chroma) are thread-safe. `on_frame`,
+// set_max_fps, set_motion, set_full_chroma) are thread-safe. `on_frame`,
 // `on_stopped` and the capturer factory are called on the video thread: post
 // to your own loop.
 #pragma once
@@ -99,6 +99,8 @@ class VideoPipeline {
   // settings' max_fps): the pacer and the encoder follow it from the next
   // frame on, under what FrameRateGovernor allows.
   void set_max_fps(int fps);
+  // How the frame rate is traded against sharpness (motion_choice.h).
+  void set_motion(Motion m);
 
  private:
   void run();

@@ -168,6 +168,7 @@ class ViewerConnection final : public VideoSink, public AudioSink, public input:
   int link_kbps() const override;
   bool takes_full_chroma() const override { return full_chroma_ && !closed_; }
   int max_fps() const override { return closed_ ? 0 : settings_.max_fps; }
+  std::optional<Motion> motion() const override { return closed_ ? std::nullopt : settings_.motion; }
   void on_video(const encode::EncodedFramePtr& frame) override;
   // The hub dropped this viewer (taking a frame threw): it closes.
   void on_dropped(std::string_view what) override { fault("a video frame", what); }

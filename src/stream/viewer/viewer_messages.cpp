@@ -192,10 +192,12 @@ void ViewerConnection::on_settings(JsonFields& f) {
   else if (next.max_kbps > 0) next.max_kbps = std::max(next.max_kbps, services_.bitrate.min_kbps);
   const bool fps_changed = next.max_fps != settings_.max_fps;
   const bool kbps_changed = next.max_kbps != settings_.max_kbps;
+  const bool motion_changed = next.motion != settings_.motion;
   settings_ = std::move(next);
   services_.log->debug("viewer {} settings: max_fps {}, max_kbps {}", id_, settings_.max_fps, settings_.max_kbps);
   if (joined_ && fps_changed) services_.hub->refresh_fps();
   if (joined_ && kbps_changed) services_.hub->refresh_rate();
+  if (joined_ && motion_changed) services_.hub->refresh_motion();
   // Renames go through the viewer's action bucket: one over it keeps the
   // name (the answer says which).
   if (input_ && !input_->rename(settings_.name)) {
@@ -211,6 +213,8 @@ void ViewerConnection::send_settings() {
                               {"max_fps", settings_.max_fps},
                               {"max_kbps", settings_.max_kbps},
                               {"name", settings_.name},
+                              {"motion", settings_.motion ? json(motion_name(*settings_.motion)) : json(nullptr)},
+                              {"server_motion", motion_name(services_.motion)},
                               {"server_max_fps", services_.max_fps},
                               {"server_max_kbps", services_.bitrate.max_kbps},
                               {"server_min_kbps", services_.bitrate.min_kbps}}));

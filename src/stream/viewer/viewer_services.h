@@ -16,6 +16,7 @@
 #include "stream/fanout/stream_figures.h"
 #include "stream/viewer/bitrate_controller.h"
 #include "stream/pacing/transfer_share.h"
+#include "stream/video/motion_choice.h"
 
 namespace voxl::audio {
 class Microphone;
@@ -39,6 +40,7 @@ struct ViewerServices {
   AuditSink audit = {};
   std::function<StreamFigures()> stream_figures = {};  // made into JSON at the edge (to_json); may be empty
   int max_fps = 60;
+  Motion motion = Motion::kAuto;  // --motion
   BitrateLimits bitrate = {};
   AudioHub* audio_hub = nullptr;            // desktop sound; null when disabled
   audio::Microphone* microphone = nullptr;  // null when disabled

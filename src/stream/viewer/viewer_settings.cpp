@@ -25,6 +25,7 @@ bool read_settings(JsonFields& f, ViewerSettings& settings, const char*& bad) {
   const auto kbps = f.integer("max_kbps", 0, ViewerSettings::kMaxKbps);
   // UTF-8 takes at most 4 bytes a character.
   const auto name = f.string("name", ViewerSettings::kMaxNameChars * 4);
+  const auto motion_text = f.string("motion", 8);
   if (!f.ok()) {
     bad = f.bad_field();
     return false;
@@ -37,6 +38,12 @@ bool read_settings(JsonFields& f, ViewerSettings& settings, const char*& bad) {
     bad = "name";
     return false;
   }
+  const std::optional<Motion> motion = motion_text ? parse_motion(*motion_text) : std::nullopt;
+  if (motion_text && !motion) {
+    bad = "motion";
+    return false;
+  }
+  if (motion) settings.motion = motion;
   if (fps) settings.max_fps = int(*fps);
   if (kbps) settings.max_kbps = int(*kbps);
   if (name) settings.name = std::string(*name);

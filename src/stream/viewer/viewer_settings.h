@@ -1,5 +1,6 @@
 // What one viewer may set for itself ({"type":"settings"}, wire_format.h):
-// a frame rate cap, a bitrate cap and a display name, the checks a
+// a frame rate cap, a bitrate cap, a display name and a motion choice
+// (stream/video/motion_choice.h, combined by combined_motion), the checks a
 // viewer's values go through, and the rules that combine the caps of
 // several viewers sharing the one encode:
 // - a frame rate cap of any viewer, full or view-only, only counts towards
@@ -19,9 +20,12 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+
+#include "stream/video/motion_choice.h"
 
 namespace voxl {
 class JsonFields;
@@ -33,6 +37,7 @@ struct ViewerSettings {
   int max_fps = 0;   // 0: no cap
   int max_kbps = 0;  // 0: no cap
   std::string name;  // shown in the viewer list; may be empty
+  std::optional<Motion> motion;  // none: the server's --motion
 
   static constexpr int kMaxFps = 240;
   static constexpr int kMinKbps = 100;
@@ -43,8 +48,9 @@ struct ViewerSettings {
 // Reads a settings message's fields into `settings`, each only when
 // present. False (and `settings` unchanged) when a field is unusable: not
 // an integer of its range (max_fps 0 or 1..240, max_kbps 0 or
-// 100..1000000), or a name that is not UTF-8, longer than 40 characters or
-// holds a control character; `f.bad_field()` or `bad` then names it.
+// 100..1000000), a name that is not UTF-8, longer than 40 characters or
+// holds a control character, or a motion other than "auto", "smooth" or
+// "sharp"; `f.bad_field()` or `bad` then names it.
 bool read_settings(JsonFields& f, ViewerSettings& settings, const char*& bad);
 
 // Whether `name` is a name a viewer may take (see read_settings).

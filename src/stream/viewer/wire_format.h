@@ -107,13 +107,13 @@
 //        once. A full viewer without control is sent {"type":"refused",
 //        "what":"input","reason":"another viewer has control"} once per
 //        loss of control (and once before it first holds it)
-//   {"type":"settings","max_fps":F,"max_kbps":K,"name":"...","server_max_fps":N,"server_max_kbps":N,
-//    "server_min_kbps":N}
+//   {"type":"settings","max_fps":F,"max_kbps":K,"name":"...","motion":M|null,"server_motion":M,
+//    "server_max_fps":N,"server_max_kbps":N,"server_min_kbps":N}
 //        what the server applied for this viewer (its own caps, 0 = none,
-//        and name: a full viewer's max_kbps below --min-kbps is raised to
-//        it, a view-only viewer's is 0) and the server's --framerate
-//        maximum, --max-kbps and --min-kbps (a page offers no bitrate cap
-//        below server_min_kbps):
+//        name and motion choice, null = none: a full viewer's max_kbps
+//        below --min-kbps is raised to it, a view-only viewer's is 0) and
+//        the server's --motion, --framerate maximum, --max-kbps and
+//        --min-kbps (a page offers no bitrate cap below server_min_kbps):
 //        after "interaction" and after each "settings" message (also one
 //        it ignored for a bad field: then nothing changed)
 //   {"type":"viewers","you":ID,"holder":ID|0,"timeout_s":T,
@@ -132,7 +132,8 @@
 //        picture's frames count once), "width", "height", "stripes" (the
 //        streams the last picture was coded as), "encoder_threads",
 //        "codec", "frame_rate" (the rate the pacer allows now: --framerate's
-//        MAX unless the link made it trade frames for quality), "rate_factor"
+//        MAX unless the link made it trade frames for quality), "motion"
+//        ("smooth": the full rate is held; "sharp": it may be traded), "rate_factor"
 //        (x264's median effective rate factor: the CRF while the bitrate cap
 //        does not bind, higher as it coarsens the quantiser),
 //        "stage_ms": {"capture","convert","encode","to_loop"}
@@ -192,11 +193,14 @@
 //        holder's latest at most every 250 ms. Ignored without
 //        --enable-resize; refused once to a view-only viewer
 //   {"type":"clipboard",...}              as above, viewer -> desktop
-//   {"type":"settings","max_fps":F,"max_kbps":K,"name":"..."}
-//        this viewer's own caps and name (stream/viewer/viewer_settings.h), each
-//        field optional: max_fps 0 (no cap) or 1..240, max_kbps 0 (no cap)
-//        or 100..1000000, name at most 40 UTF-8 characters, no control
-//        characters; a message with one unusable field changes nothing.
+//   {"type":"settings","max_fps":F,"max_kbps":K,"name":"...","motion":"auto"|"smooth"|"sharp"}
+//        this viewer's own caps, name and motion choice
+//        (stream/viewer/viewer_settings.h), each field optional: max_fps 0
+//        (no cap) or 1..240, max_kbps 0 (no cap) or 100..1000000, name at
+//        most 40 UTF-8 characters, no control characters; a message with
+//        one unusable field changes nothing. The motion choices the
+//        viewers made hold for the stream where they agree (a recording
+//        has no say), the server's --motion otherwise.
 //        One encode serves everyone: the stream's frame rate is the highest
 //        any viewer allows (no cap counts as --framerate's maximum), so a
 //        cap never slows another viewer's picture; a full viewer's max_kbps

@@ -1,7 +1,14 @@
 // The Settings section's pure rules, no DOM: which names the server takes,
 // which bitrate choices a server offers, and the words for what it applied.
 
-import { SETTINGS_MAX_NAME_CHARS, type SettingsAppliedMessage } from "../protocol/messages";
+import { SETTINGS_MAX_NAME_CHARS, type Motion, type SettingsAppliedMessage } from "../protocol/messages";
+
+// The motion choices and their words.
+export const MOTION_CHOICES: [Motion, string][] = [
+  ["auto", "Automatic (by content)"],
+  ["smooth", "Smooth (full frame rate)"],
+  ["sharp", "Sharp (fewer, sharper frames)"],
+];
 
 // Bitrate caps offered (kbit/s); 0 is "No cap".
 export const KBPS_VALUES = [50000, 20000, 10000, 5000, 2000, 1000, 500];
@@ -28,6 +35,8 @@ export function kbpsText(v: number): string {
   return v >= 1000 ? `${v / 1000} Mbit/s` : `${v} kbit/s`;
 }
 
+const MOTION_WORDS: Record<Motion, string> = { auto: "automatic", smooth: "smooth", sharp: "sharp" };
+
 // The section's line for the server's answer. `viewOnly`: this viewer only
 // watches, and the server applies no bitrate cap to it (it is sent fewer
 // frames instead; max_kbps comes back 0).
@@ -38,6 +47,9 @@ export function appliedText(m: SettingsAppliedMessage, viewOnly: boolean): strin
   else if (m.max_kbps <= 0) kbps = "no bitrate cap";
   else if (m.server_min_kbps !== undefined && m.max_kbps === m.server_min_kbps) kbps = `${kbpsText(m.max_kbps)} (the server's minimum)`;
   else kbps = kbpsText(m.max_kbps);
-  const server = `server: up to ${m.server_max_fps} fps${m.server_max_kbps > 0 ? `, ${kbpsText(m.server_max_kbps)}` : ""}`;
-  return `Applied: ${fps}, ${kbps}${m.name ? `, name “${m.name}”` : ""} (${server}).`;
+  // Without a choice of its own the viewer has the server's motion.
+  const serverMotion = !m.motion && m.server_motion ? `, motion ${MOTION_WORDS[m.server_motion]}` : "";
+  const server = `server: up to ${m.server_max_fps} fps${m.server_max_kbps > 0 ? `, ${kbpsText(m.server_max_kbps)}` : ""}${serverMotion}`;
+  const motion = m.motion ? `, motion ${MOTION_WORDS[m.motion]}` : "";
+  return `Applied: ${fps}, ${kbps}${m.name ? `, name “${m.name}”` : ""}${motion} (${server}).`;
 }

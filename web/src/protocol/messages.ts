@@ -228,6 +228,10 @@ export interface SettingsAppliedMessage {
   server_max_fps: number;
   server_max_kbps: number;
   server_min_kbps?: number;
+  // This viewer's motion choice (null: none, the server's holds) and the
+  // server's --motion; both absent from older servers.
+  motion?: Motion | null;
+  server_motion?: Motion;
 }
 // Who is watching: at most 32 entries (this viewer always among them), the
 // rest counted in `more`. holder: the id of the full viewer that has the
@@ -310,7 +314,16 @@ export const SETTINGS_MAX_FPS = 240;
 export const SETTINGS_MIN_KBPS = 100;
 export const SETTINGS_MAX_KBPS = 1000000;
 export const SETTINGS_MAX_NAME_CHARS = 40;
-export interface SettingsRequest { type: "settings"; max_fps?: number; max_kbps?: number; name?: string }
+// How the frame rate is traded against sharpness on a slow link: "smooth"
+// keeps the full rate, "sharp" sends fewer, sharper frames, "auto" judges
+// the content. One stream serves everyone: viewers that choose and agree
+// decide, otherwise the server's --motion holds.
+export const MOTIONS = ["auto", "smooth", "sharp"] as const;
+export type Motion = (typeof MOTIONS)[number];
+export function isMotion(v: unknown): v is Motion {
+  return typeof v === "string" && (MOTIONS as readonly string[]).includes(v);
+}
+export interface SettingsRequest { type: "settings"; max_fps?: number; max_kbps?: number; name?: string; motion?: Motion }
 // Control handover: "to" only for grant and deny.
 export type ControlAction = "request" | "release" | "grant" | "deny";
 export interface ControlRequest { type: "control"; action: ControlAction; to?: number }
@@ -364,7 +377,9 @@ export function parseServerMessage(text: string): ServerMessage | null {
         typeof o.name === "string" &&
         num("server_max_fps") &&
         num("server_max_kbps") &&
-        (o.server_min_kbps === undefined || num("server_min_kbps"))
+        (o.server_min_kbps === undefined || num("server_min_kbps")) &&
+        (o.motion === undefined || o.motion === null || isMotion(o.motion)) &&
+        (o.server_motion === undefined || isMotion(o.server_motion))
         ? (o as unknown as SettingsAppliedMessage)
         : null;
     case "viewers":
