@@ -1,6 +1,8 @@
 // How the frame rate is traded against sharpness when the link cannot carry
 // both (FrameRateGovernor):
-// - kSharp: fewer, sharper frames (right for text, code, a document);
+// - kSharp: fewer, sharper frames (right for text, code, a document):
+//   motion frames aim 6 steps finer than --crf (never finer than the
+//   paintover's) and the rate drops as far as the link needs for them;
 // - kSmooth: the full frame rate, each frame as sharp as the link allows
 //   (right for a video, a game or a 3D view);
 // - kAuto: judged from the content (MotionJudge): smooth while a large part

@@ -181,7 +181,8 @@ RungResult RungCoder::code(const RungJob& job, PictureStore& pictures, const enc
   const encode::I420Image& pic = full ? pictures.full_chroma_picture() : pictures.picture();
   enc.set_max_kbps(job.max_kbps);
   enc.set_frame_rate(rung_.rate.fps());
-  enc.set_crf(paintover ? settings_.paintover_crf : settings_.encoder.crf);
+  const int motion_crf = job.crf > 0 ? job.crf : settings_.encoder.crf;
+  enc.set_crf(paintover ? settings_.paintover_crf : motion_crf);
   // x264 refills its VBV after each frame: a burst's first frame banks the
   // bits of the stillness, its second spends them.
   enc.set_gap_budget(job.schedule->gap_budget());
@@ -214,7 +215,7 @@ RungResult RungCoder::code(const RungJob& job, PictureStore& pictures, const enc
   // Motion frames judge the rung's frame rate: fewer, sharper frames when
   // its cap makes them coarse (a key frame or a paintover says nothing).
   out->rate_factor = enc.rate_factor();
-  if (motion) rung_.rate.on_motion_frame(enc.rate_factor(), settings_.encoder.crf, job.got);
+  if (motion) rung_.rate.on_motion_frame(enc.rate_factor(), motion_crf, job.got);
   out->frame_rate = rung_.rate.fps();
   out->smooth = rung_.rate.smooth();
   if (index_ == 0) {

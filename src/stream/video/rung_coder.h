@@ -43,6 +43,7 @@ struct RungJob {
   bool full_chroma = false;
   const capture::Frame* source = nullptr;     // the newest whole frame
   std::chrono::steady_clock::duration interval{};  // the pacer's frame interval
+  int crf = 0;  // of motion frames (Motion::kSharp asks finer); 0: the encoder settings'
   // The paintover schedule: how a frame after a gap budgets its bits, and
   // the burst a switch to 4:4:4 extends. Not null.
   FrameSchedule* schedule = nullptr;

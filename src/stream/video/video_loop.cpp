@@ -96,6 +96,12 @@ void VideoLoop::follow_rate() {
 // every rung's governor whether to hold the full frame rate.
 void VideoLoop::follow_motion(Clock::time_point now) {
   const Motion m = controls_.motion();
+  // Sharp, chosen, asks motion frames for a finer quantiser than --crf
+  // (never finer than a paintover's), which the governor then trades the
+  // frame rate for.
+  motion_crf_ = m == Motion::kSharp
+                    ? std::max(settings_.paintover_crf, settings_.encoder.crf - kSharpCrfStep)
+                    : settings_.encoder.crf;
   const bool smooth = m == Motion::kSmooth || (m == Motion::kAuto && judge_.moving(now));
   if (smooth == smooth_) return;
   smooth_ = smooth;
@@ -265,6 +271,7 @@ VideoLoop::Coded VideoLoop::code_rungs(const LadderPlan& plan, const CaptureDriv
     job.source = source;
     job.max_kbps = controls_.max_kbps(i);
     job.interval = pacer_.interval();
+    job.crf = motion_crf_;
     job.schedule = &schedule_;
     const RungResult r = coders_[size_t(i)].code(job, pictures_, base, frame_id_, emit_);
     if (r.restore_key) controls_.ask_key(i);

@@ -91,6 +91,9 @@ class VideoLoop {
   FrameSchedule schedule_;
   MotionJudge judge_;
   bool smooth_ = false;  // what the rungs' governors were last told
+  int motion_crf_ = 0;   // motion frames' CRF (0 until the first follow_motion)
+  // How much finer sharp's motion frames are: 6 steps, twice the bits.
+  static constexpr int kSharpCrfStep = 6;
   LadderBudget budget_;
   std::vector<RungCoder> coders_;
   VideoControls::Rungs rungs_;  // the controls, as last read
