@@ -209,31 +209,25 @@ TEST_F(HandoverTest, SettingsAreAnsweredAndTheStreamRunsAtTheHighestRateAllowed)
   a_->send_text(R"({"type":"stats","enabled":true})");
   ASSERT_TRUE(pump_until([&] { return count(*b_, "settings") == 2 && count(*v_, "settings") == 2; }));
   uint32_t colour = 0x101010;
-  const auto frame_rate_is = [&](int fps) {
+  // Until A's stats say `key` is `value`, with motion, so frames come at
+  // the rate the pipeline paces.
+  const auto stats_say = [&](const char* key, const json& value) {
     return pump_until([&] {
-      // Motion, so frames come at the rate the pipeline paces.
       colour ^= 0x3f3f3f;
       fill(kMotion, colour);
       painter_->sync();
       const json s = last(*a_, "stats");
-      return s.is_object() && s["frame_rate"] == fps;
+      return s.is_object() && s[key] == value;
     });
   };
+  const auto frame_rate_is = [&](int fps) { return stats_say("frame_rate", fps); };
+  const auto motion_is = [&](const char* motion) { return stats_say("motion", motion); };
   EXPECT_TRUE(frame_rate_is(20)) << last(*a_, "stats").dump();
   // One viewer without a cap: the server's maximum again.
   b_->send_text(R"({"type":"settings","max_fps":0})");
   EXPECT_TRUE(frame_rate_is(60)) << last(*a_, "stats").dump();
 
   // The motion choice: what the viewers agree on holds for the stream.
-  const auto motion_is = [&](const char* motion) {
-    return pump_until([&] {
-      colour ^= 0x3f3f3f;
-      fill(kMotion, colour);
-      painter_->sync();
-      const json s = last(*a_, "stats");
-      return s.is_object() && s["motion"] == motion;
-    });
-  };
   for (StreamClient* c : {&*a_, &*b_, &*v_}) {
     const size_t before = count(*c, "settings");
     c->send_text(R"({"type":"settings","motion":"smooth"})");
