@@ -93,6 +93,7 @@ test("the fallbacks show the same picture: a canvas in the worker, and the page'
       assert.equal(s.drawer, drawer);
       assert.equal(s.width, e2e.DESKTOP.width);
       assert.ok(s.framesDrawn >= 1 && s.framesDrawn <= s.framesDecoded, JSON.stringify(s));
+      assert.equal(s.framesPresented, null, "a canvas has no presented count of its own");
     } finally {
       await p.close();
     }
@@ -111,6 +112,10 @@ test("a redraw on the display reaches the canvas", { timeout: e2e.TEST_TIMEOUT_M
 
   const now = await e2e.stats(page);
   assert.ok(now.framesDecoded > before.framesDecoded, `frames decoded: ${before.framesDecoded} -> ${now.framesDecoded}`);
+  // The video element's compositor presented the redraws too (its own count).
+  assert.equal(now.drawer, "worker, video element");
+  assert.ok(now.framesPresented > before.framesPresented,
+            `frames presented: ${before.framesPresented} -> ${now.framesPresented}`);
   assert.equal(now.connections, 1, "the redraws came over the first connection");
   assert.equal(now.errors, 0);
 });

@@ -280,8 +280,10 @@ export class Client {
   }
 
   figures(): OverlayFigures {
+    const now = performance.now();
     return {
-      ...this.stats.snapshot(performance.now()),
+      ...this.stats.snapshot(now),
+      presentedFps: this.decoder.presentedPerSecond?.(now) ?? null,
       rttMs: this.clock.bestRttMs,
       codec: this.decoder.codec,
       server: this.serverStats,
@@ -309,6 +311,7 @@ export class Client {
       framesDecoded: f.framesDecoded,
       framesDrawn: f.framesDrawn,
       framesSkipped: f.framesSkipped,
+      framesPresented: this.decoder.presentedTotal?.() ?? null,
       drawer: this.decoder.drawer,
       stripes: this.stripes,
       lastFrameId: f.lastFrameId,

@@ -118,6 +118,7 @@ function idleStats(reason: string): VoxlStats {
     framesDecoded: 0,
     framesDrawn: 0,
     framesSkipped: 0,
+    framesPresented: null,
     drawer: null,
     stripes: 1,
     lastFrameId: 0,

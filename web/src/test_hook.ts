@@ -18,6 +18,9 @@ export interface VoxlStats {
   framesDecoded: number; // since the page loaded, across reconnects
   framesDrawn: number; // of those, drawn (the rest were replaced by a newer frame first)
   framesSkipped: number;
+  // Presented by the compositor since the page loaded, where the page can
+  // know (a video element's requestVideoFrameCallback); null on a canvas.
+  framesPresented: number | null;
   drawer: "worker, video element" | "worker, canvas" | "main thread" | null; // where decoding and drawing run
   stripes: number; // how many streams (bands) the last decoded frame's picture was coded as; 1 unstriped
   lastFrameId: number;

@@ -202,3 +202,31 @@ test("a browser that cannot decode is told why where the reason is known (Firefo
   // Another codec is not FFmpeg's business in this message.
   assert.equal(undecodableMessage("av01.0.08M.08", firefoxLinux), "this browser cannot decode av01.0.08M.08");
 });
+
+const { PresentedFrames } = await load("src/video/presented_frames.ts");
+
+// A video element whose frame callbacks the test calls itself.
+function fakeVideo() {
+  const v = { pending: null, cancelled: 0 };
+  v.requestVideoFrameCallback = (cb) => { v.pending = cb; return 7; };
+  v.cancelVideoFrameCallback = () => { v.cancelled++; v.pending = null; };
+  v.present = (now, presentedFrames) => { const cb = v.pending; v.pending = null; cb?.(now, { presentedFrames }); };
+  return v;
+}
+
+test("presented frames: the compositor's count over the last second, jumps included", () => {
+  const v = fakeVideo();
+  const p = PresentedFrames.watch(v);
+  assert.equal(p.perSecond(0), 0);
+  v.present(10, 100);           // the first callback counts itself
+  v.present(26, 101);
+  v.present(60, 104);           // two presented between callbacks
+  assert.equal(p.perSecond(60), 5);
+  assert.equal(p.perSecond(1015), 4, "the first is over a second old");
+  v.present(1100, 3);           // a new source: the count started again
+  assert.equal(p.perSecond(1100), 1);
+  assert.equal(p.total(), 6);
+  p.stop();
+  assert.equal(v.cancelled, 1);
+  assert.equal(PresentedFrames.watch({}), null, "no requestVideoFrameCallback: no count");
+});

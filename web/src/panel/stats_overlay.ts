@@ -6,6 +6,9 @@ import { StatsGraph } from "./stats_graph";
 import type { StatsSnapshot } from "../stream_stats";
 
 export interface OverlayFigures extends StatsSnapshot {
+  // Frames the compositor presented in the last second; null where the
+  // page cannot know (a canvas).
+  presentedFps: number | null;
   rttMs: number | null;
   codec: string | null;
   server: Readonly<Record<string, unknown>> | null; // the server's latest stats message
@@ -29,7 +32,7 @@ export class StatsOverlay {
 
   update(f: OverlayFigures): void {
     const lines = [
-      `fps      ${f.fps}`,
+      `fps      ${f.fps}${f.presentedFps !== null ? `  presented ${f.presentedFps}` : ""}`,
       `latency  ${ms(f.latencyMs)}  p50 ${ms(f.latencyP50Ms)}`,
       `bitrate  ${Math.round(f.kbps)} kbit/s`,
       `decode   ${ms(f.decodeMs)}  p50 ${ms(f.decodeP50Ms)}`,

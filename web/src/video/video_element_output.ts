@@ -10,6 +10,7 @@
 // Main thread.
 
 import { MarkerReader, type MarkerReport } from "./frame_marker";
+import { PresentedFrames } from "./presented_frames";
 import type { FromWorker } from "./render_messages";
 import type { RendererEvents } from "./video_renderer";
 import { RenderWorker } from "./render_worker_client";
@@ -33,6 +34,7 @@ export class VideoElementOutput extends WorkerOutput {
   // one (see message()), and whether something waits for that.
   private held: { frame: VideoFrame; frameId: number } | null = null;
   private waitingForTrack = false;
+  private presented: PresentedFrames | null = null;
 
   private constructor(
     worker: RenderWorker,
@@ -68,8 +70,17 @@ export class VideoElementOutput extends WorkerOutput {
     video.autoplay = true;
     video.playsInline = true;
     video.srcObject = new MediaStream([generator]);
+    out.presented = PresentedFrames.watch(video);
     started.worker.send({ t: "init", canvas: null, markerCell: 0 });
     return { output: out, why: "" };
+  }
+
+  presentedPerSecond(now: number): number | null {
+    return this.presented?.perSecond(now) ?? null;
+  }
+
+  presentedTotal(): number | null {
+    return this.presented?.total() ?? null;
   }
 
   override reset(): void {

@@ -21,6 +21,11 @@ export interface VideoOutput {
   // `buf` is the whole message (the output may take it over); `receivedAt`
   // is performance.timeOrigin + performance.now() at its arrival.
   decode(h: VideoHeader, buf: ArrayBuffer, receivedAt: number): void;
+  // Frames the compositor presented over the last second, where the page
+  // can know it (a video element); absent or null elsewhere.
+  presentedPerSecond?(now: number): number | null;
+  // The same since the page began; absent or null elsewhere.
+  presentedTotal?(): number | null;
 }
 
 // Calls the events a VideoOutput was made with once the client is there to
