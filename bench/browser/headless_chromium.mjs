@@ -14,13 +14,17 @@ const { chromium } = createRequire(path.join(repo, "web/package.json"))("playwri
 // to treat as secure, as it does localhost (WebCodecs needs a secure context).
 export const chromiumPath = () => process.env.VOXL_CHROMIUM ?? "/usr/bin/chromium";
 
+// Every benchmark Chromium's flags, headless or not (bench/runner/browsers.mjs).
+export const chromiumFlags = (secureOrigin = null) => [
+  "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+  "--disable-component-update", "--disable-sync",
+  ...(secureOrigin ? [`--unsafely-treat-insecure-origin-as-secure=${secureOrigin}`] : [])];
+
 export function launchHeadlessChromium(home, viewport, { executable = chromiumPath(), secureOrigin = null } = {}) {
   return chromium.launchPersistentContext(path.join(home, "profile"), {
     executablePath: executable,
     headless: true,
     viewport,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-           "--disable-component-update", "--disable-sync",
-           ...(secureOrigin ? [`--unsafely-treat-insecure-origin-as-secure=${secureOrigin}`] : [])],
+    args: chromiumFlags(secureOrigin),
   });
 }

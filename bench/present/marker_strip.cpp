@@ -42,8 +42,8 @@ int channel_shift(uint32_t mask) {
 
 }  // namespace
 
-MarkerStrip::MarkerStrip(const std::string& display, int cell)
-    : width_(marker_width(cell)), height_(marker_height(cell)) {
+MarkerStrip::MarkerStrip(const std::string& display, int cell, int x, int y)
+    : x_(x), y_(y), width_(marker_width(cell)), height_(marker_height(cell)) {
   c_ = xcb_connect(display.empty() ? nullptr : display.c_str(), nullptr);
   if (xcb_connection_has_error(c_)) {
     xcb_disconnect(c_);
@@ -53,8 +53,9 @@ MarkerStrip::MarkerStrip(const std::string& display, int cell)
     const xcb_setup_t* setup = xcb_get_setup(c_);
     const xcb_screen_t* screen = xcb_setup_roots_iterator(setup).data;
     root_ = screen->root;
-    if (screen->width_in_pixels < width_ || screen->height_in_pixels < height_)
-      throw std::runtime_error("the screen is smaller than the marker");
+    if (x_ < 0 || y_ < 0 || screen->width_in_pixels < x_ + width_ || screen->height_in_pixels < y_ + height_)
+      throw std::runtime_error("the marker strip at " + std::to_string(x_) + "," + std::to_string(y_) +
+                               " is not all on the screen");
     const xcb_visualtype_t* visual = root_visual(screen);
     if (!visual || bits_per_pixel(setup, screen->root_depth) != 32)
       throw std::runtime_error("the root window is not 32 bits per pixel");
@@ -112,7 +113,9 @@ MarkerStrip::Next MarkerStrip::next(MarkerStripImage& out) {
 
 bool MarkerStrip::read(MarkerStripImage& out) {
   XcbReply<xcb_get_image_reply_t> img(xcb_get_image_reply(
-      c_, xcb_get_image(c_, XCB_IMAGE_FORMAT_Z_PIXMAP, root_, 0, 0, uint16_t(width_), uint16_t(height_), ~0u),
+      c_,
+      xcb_get_image(c_, XCB_IMAGE_FORMAT_Z_PIXMAP, root_, int16_t(x_), int16_t(y_), uint16_t(width_),
+                    uint16_t(height_), ~0u),
       nullptr));
   if (!img) return false;
   const int length = xcb_get_image_data_length(img.get());

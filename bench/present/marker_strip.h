@@ -1,8 +1,9 @@
 // The frame marker as the X server itself holds it: a connection of its own
 // with XDamage on the root window, and on every damage notification one
-// GetImage of just the marker strip (16 x 2 cells at the top-left). What it
-// reads is what any capturer would see at that moment, so the first read of
-// a counter is when the app's frame reached the screen.
+// GetImage of just the marker strip (16 x 2 cells, at the top-left unless
+// placed elsewhere: a viewer showing the remote desktop inside its window).
+// What it reads is what any capturer would see at that moment, so the first
+// read of a counter is when the app's frame reached the screen.
 //
 // Threads: owned and used by one thread. Blocking: the constructor and
 // next() make round trips to the server; nothing here waits for events (the
@@ -29,10 +30,11 @@ class MarkerStrip {
  public:
   enum class Next { kNothing, kRead, kFailed };
 
-  // `display` empty means $DISPLAY. Throws std::runtime_error when the
-  // display cannot be opened, lacks DAMAGE, is smaller than the strip or has
-  // a pixel format other than 32 bits per pixel.
-  MarkerStrip(const std::string& display, int cell);
+  // `display` empty means $DISPLAY; the strip's top-left corner is at `x`,
+  // `y` on the screen. Throws std::runtime_error when the display cannot be
+  // opened, lacks DAMAGE, does not hold the strip there or has a pixel
+  // format other than 32 bits per pixel.
+  MarkerStrip(const std::string& display, int cell, int x = 0, int y = 0);
   ~MarkerStrip();
   MarkerStrip(const MarkerStrip&) = delete;
   MarkerStrip& operator=(const MarkerStrip&) = delete;
@@ -55,6 +57,8 @@ class MarkerStrip {
   uint32_t root_ = 0;
   uint32_t damage_ = 0;
   uint8_t damage_event_ = 0;
+  int x_ = 0;
+  int y_ = 0;
   int width_ = 0;
   int height_ = 0;
   bool msb_first_ = false;

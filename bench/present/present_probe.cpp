@@ -5,12 +5,14 @@
 // the streamer cannot remove (for a browser, its compositor and software
 // output; for a plain X client, little more than the X server's queue).
 //
-//   voxl-bench-present --log DRAWLOG [--display :N] [--warmup-s 3] [--seconds 10] [--cell 16]
+//   voxl-bench-present --log DRAWLOG [--display :N] [--warmup-s 3] [--seconds 10] [--cell 16] [--x 0 --y 0]
 //
 // Blocks on the X connection; on every damage notification it reads the
 // marker strip (see marker_strip.h) and notes when each new counter is first
 // seen. The counters are joined with the draw log exactly as
-// voxl-bench-client joins decoded pictures (FrameRecorder).
+// voxl-bench-client joins decoded pictures (FrameRecorder). --x/--y place
+// the strip elsewhere than the screen's corner: on a viewer's screen (a
+// browser showing the remote desktop), where its window shows the corner.
 //
 // Prints "window" when the measured window opens, then one JSON object:
 // present_p50_ms / present_p99_ms (first seen - drawn), frames (counters
@@ -82,11 +84,14 @@ int main(int argc, char** argv) {
   std::string display, log_path;
   double warmup_s = 3, seconds = 10;
   int cell = kDefaultMarkerCell;
+  int x = 0, y = 0;
   app.add_option("--display", display, "the X display (default $DISPLAY)");
   app.add_option("--log", log_path, "the workload's draw log")->required();
   app.add_option("--warmup-s", warmup_s, "seconds before the measured window")->check(CLI::Range(0.0, 600.0));
   app.add_option("--seconds", seconds, "length of the measured window")->check(CLI::Range(0.5, 3600.0));
   app.add_option("--cell", cell, "marker cell size in pixels")->check(CLI::Range(4, 64));
+  app.add_option("--x", x, "the marker strip's left edge on the screen")->check(CLI::Range(0, 32767));
+  app.add_option("--y", y, "the marker strip's top edge on the screen")->check(CLI::Range(0, 32767));
   CLI11_PARSE(app, argc, argv);
 
   FrameRecorder recorder(cell);
@@ -94,7 +99,7 @@ int main(int argc, char** argv) {
   bool ok = true;
   uint64_t failed_reads = 0;
   try {
-    MarkerStrip strip(display, cell);
+    MarkerStrip strip(display, cell, x, y);
     ok = measure(strip, std::chrono::milliseconds(int64_t(warmup_s * 1000)),
                  std::chrono::milliseconds(int64_t(seconds * 1000)), recorder, error);
     failed_reads = strip.failed_reads();

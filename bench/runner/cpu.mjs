@@ -93,3 +93,32 @@ export function groupMsBetween(a, b) {
   }
   return ms;
 }
+
+// A Firefox process's kind from its command line: the main process has no
+// -contentproc; a child names its type last (tab, gpu, rdd, socket,
+// utility, forkserver, ...). Grouped as chromiumProcesses groups Chromium's.
+export function firefoxProcessGroup(argv) {
+  const args = argv.filter(Boolean);
+  if (!args.includes("-contentproc")) return "browser";
+  const type = args.at(-1);
+  return type === "tab" ? "renderer" : type === "gpu" ? "gpu" : "other";
+}
+
+// The processes of one Firefox: `rootPid` (the main process puppeteer
+// started) and its descendants (content processes are the fork server's
+// children), grouped as chromiumProcesses does.
+export function firefoxProcesses(rootPid) {
+  const all = fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number);
+  const groups = { browser: [rootPid], renderer: [], gpu: [], other: [] };
+  const inTree = new Set([rootPid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const pid of all) {
+      if (inTree.has(pid) || !inTree.has(parentOf(pid))) continue;
+      inTree.add(pid);
+      grew = true;
+      groups[firefoxProcessGroup((readProc(pid, "cmdline") ?? "").split(/[\0 ]/))].push(pid);
+    }
+  }
+  return groups;
+}

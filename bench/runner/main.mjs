@@ -11,6 +11,7 @@
 //   bench/run [--size 1920x1080] [--seconds 20] [--warmup 3] [--quick | --smoke]
 //             [--workloads idle,animation,fullscreen,scroll,texture] [--links lan,10/40,5/60,wifi,lte,lossy-long,drop]
 //             [--systems voxl,x11vnc,x11vnc-noxdamage,x0vncserver,ffmpeg] [--no-browser]
+//             [--browsers chromium,firefox] [--browser-screen]
 //             [--still 2] [--save-still DIR] [--pair LINK1+LINK2] [--build-dir build/release] [--json FILE] [--verbose]
 //
 // Links: lan, 10/40 and 5/60 (linkem: a rate cap and a delay, never a lost
@@ -41,6 +42,17 @@
 // lossless /screenshot taken near the end of the still phase (-screenshot.png):
 // the X server's picture, to tell which of the three is off.
 //
+// The browser column: voxl's web client (bench/runner/browser_client.mjs),
+// in each of --browsers (default chromium; firefox is Firefox ESR, a column
+// of its own beside Chromium's; not on the lossy links), headless.
+// --browser-screen: each browser instead headful, full screen on an Xvfb of
+// its own the desktop's size, with voxl-bench-present watching that screen
+// for the marker: frames as the compositor showed them (screen_fps, its
+// worst second) and drawn -> on the viewer's screen (screen_latency), for a
+// canvas as for a video element, nothing read back in the page. Where the
+// browser's smallest window is wider than the desktop (--smoke's), the page
+// centres the picture and the probe reads it there (its --x/--y).
+//
 // --quick: a short subset (4 s a cell). --smoke: a tiny desktop, seconds a
 // cell, LAN only, voxl and x11vnc; exits non-zero unless every column of
 // every table was produced (it checks no timing).
@@ -52,8 +64,9 @@ import { sample, coresBetween } from "./cpu.mjs";
 import { startXvfb, startWorkload } from "./display.mjs";
 import { systems } from "./systems.mjs";
 import { runBrowserClient } from "./browser_client.mjs";
-import { runPresentProbe, presentMaxSeconds } from "./present.mjs";
-import { markdown, median, pairTable } from "./results.mjs";
+import { runPresentProbe, presentMaxSeconds, startPresentProbe } from "./present.mjs";
+import { browserNames } from "./browsers.mjs";
+import { browserColumns, browserOfColumn, markdown, median, pairTable } from "./results.mjs";
 import { traceTable } from "./trace.mjs";
 import { ipemProfiles, ipemSchedules, rateRecoveryAfterSteps, recoveryAfterSteps, startIpem } from "./ipem_link.mjs";
 
@@ -72,7 +85,7 @@ function parseArgs(argv) {
     size: "1920x1080", seconds: 20, warmup: 3, cell: 16, buildDir: path.join(repo, "build/release"),
     workloads: ["idle", "animation", "fullscreen", "scroll", "texture"], links: ["lan", "10/40", "5/60"],
     systems: ["voxl", "x11vnc", "x11vnc-noxdamage", "x0vncserver", "ffmpeg"], browser: ["animation", "fullscreen", "scroll"],
-    json: null, verbose: false, check: false, still: 2, saveStill: null, pair: null,
+    json: null, verbose: false, check: false, still: 2, saveStill: null, pair: null, browsers: ["chromium"], browserScreen: false,
   };
   const list = (v) => v.split(",").filter(Boolean);
   for (let i = 0; i < argv.length; ++i) {
@@ -97,6 +110,8 @@ function parseArgs(argv) {
     else if (a === "--links") o.links = list(next());
     else if (a === "--systems") o.systems = list(next());
     else if (a === "--no-browser") o.browser = [];
+    else if (a === "--browsers") o.browsers = list(next());
+    else if (a === "--browser-screen") o.browserScreen = true;
     else if (a === "--build-dir") o.buildDir = path.resolve(next());
     else if (a === "--json") o.json = next();
     else if (a === "--verbose") o.verbose = true;
@@ -112,6 +127,9 @@ function parseArgs(argv) {
     if (!fs.existsSync(path.join(o.buildDir, "ipem"))) throw new Error(`${path.join(o.buildDir, "ipem")} is missing: build it first`);
   }
   for (const s of o.systems) if (!systems[s]) throw new Error(`unknown system ${s}`);
+  for (const b of o.browsers) if (!browserNames[b]) throw new Error(`unknown browser ${b} (${Object.keys(browserNames).join(", ")})`);
+  if (o.browsers.includes("firefox") && o.links.some((l) => allLinks[l].ipem))
+    throw new Error("--browsers firefox does not run on the lossy links (wifi, lte, lossy-long, drop)");
   if (o.pair && (o.pair.length !== 2 || !o.pair.every((l) => allLinks[l] && !allLinks[l].ipem)))
     throw new Error(`--pair wants two links joined by +, of lan, 10/40, 5/60, got ${o.pair.join("+")}`);
   if (o.pair && !o.systems.some((s) => systems[s].kind === "voxl")) throw new Error("--pair runs voxl systems: give one in --systems");
@@ -173,9 +191,10 @@ async function viewerPort(procs, o, serverPort, link) {
 // the still picture and holds the workload still. Server CPU and voxl's
 // stage times cover the window every viewer is in, and are added to every
 // viewer's result. Resolves to the results in the order of `links`; when
-// anything failed, to { ok: false, error } for each. `saveTag` ends the
+// anything failed, to { ok: false, error } for each. `browser` (chromium,
+// firefox) makes the viewer voxl's page in that browser; `saveTag` ends the
 // --save-still names.
-async function runCell(o, display, workload, systemName, links, { browser = false, saveTag = "" } = {}) {
+async function runCell(o, display, workload, systemName, links, { browser = null, saveTag = "" } = {}) {
   const procs = new Processes({ verbose: o.verbose });
   live.add(procs);
   const system = systems[systemName];
@@ -207,8 +226,9 @@ async function runCell(o, display, workload, systemName, links, { browser = fals
       const url = ipem ? `http://${host}:${srv.port}/${srv.token ? `?token=${encodeURIComponent(srv.token)}` : ""}`
                        : `http://127.0.0.1:${ports[0]}/`;
       const wrap = ipem ? (exe) => ipem.viewerWrapper(display.tmp, exe) : undefined;
-      results = [await runBrowserClient({ url, logPath: display.logPath, cell: o.cell, warmupS: o.warmup,
-                                          seconds: o.seconds, onWindow, tmp: display.tmp, wrap })];
+      results = [await runBrowserClient({ url, logPath: display.logPath, cell: o.cell, warmupS: o.warmup, seconds: o.seconds,
+                                          onWindow, tmp: display.tmp, wrap, kind: browser,
+                                          screen: o.browserScreen ? await browserScreen(procs, o, display) : null })];
     } else {
       const opened = [];  // performance.now() when each viewer's window opened, by viewer
       const runClient = async (link, port, i) => {
@@ -283,6 +303,19 @@ async function runCell(o, display, workload, systemName, links, { browser = fals
   }
 }
 
+// --browser-screen: the browser's own X server, the desktop's size (the
+// page full screen on it shows the picture 1:1 from the corner, unless the
+// browser's smallest window is wider), and the present probe to watch it
+// with, drawn times from the workload's log.
+async function browserScreen(procs, o, display) {
+  const x = await startXvfb(procs, o.width, o.height);
+  return {
+    display: x.display, pid: x.pid, width: o.width, height: o.height,
+    startProbe: (seconds, at) => startPresentProbe(procs, o.buildDir, { display: x.display, logPath: display.logPath, warmupS: 0,
+                                                                        seconds, cell: o.cell, ...at }),
+  };
+}
+
 // A --pair cell: the viewer on each link alone, then both at once, the
 // system started fresh for each run. Resolves to { alone: [first, second],
 // together: [first, second] }.
@@ -298,6 +331,48 @@ async function runPair(o, display, workload, systemName, label) {
   for (const link of links) alone.push((await run([link], `${link.label} alone`, "-pair-alone"))[0]);
   const together = await run(links, `${links.map((l) => l.label).join(" + ")} together`, "-pair-together");
   return { alone, together };
+}
+
+// --smoke: every figure each table wants that the run did not produce.
+function missingFigures(o, { cells, present, pairs, floor, columns }) {
+  const missing = [];
+  for (const w of o.workloads.filter((w) => w !== "idle"))
+    for (const k of ["frames", "present_p50_ms", "present_p99_ms"])
+      if (present[w]?.[k] == null) missing.push(`${w}/app present: ${k}${present[w]?.error ? ` (${present[w].error})` : ""}`);
+  for (const w of o.workloads)
+    for (const s of columns) {
+      if (browserOfColumn(s) && !o.browser.includes(w)) continue;
+      for (const l of w === "idle" ? ["lan"] : o.links) {
+        if (l !== "lan" && systems[s]?.lanOnly) continue;
+        const r = cells.find((c) => c.workload === w && c.link === l && c.system === s)?.result;
+        const need = ["cpu_cores"];
+        if (w !== "idle") need.push("fps", "fps_worst_second", "latency_p50_ms", "latency_p99_ms");
+        // The latency also says the counters read were the workload's own.
+        if (w !== "idle" && browserOfColumn(s) && o.browserScreen)
+          need.push("screen_fps", "screen_fps_worst_second", "screen_latency_p50_ms");
+        if (w !== "idle" && s === "voxl" && l === "lan") need.push("stage_ms", "decode_p50_ms");
+        if (w !== "idle" && s === "voxl" && l === "lan" && floor.find((f) => f.workload === w)?.floor_ms == null)
+          missing.push(`${w}/lan/voxl: floor with app present`);
+        if (predictable.includes(w) && !browserOfColumn(s))
+          need.push("psnr_p50_db", "psnr_p10_db", "still_psnr_db", "still_rgb_psnr_db");
+        for (const k of need) {
+          const why = r?.error ?? (k.startsWith("screen_") ? r?.screen_error : null);
+          if (r?.[k] == null) missing.push(`${w}/${l}/${s}: ${k}${why ? ` (${why})` : ""}`);
+        }
+        // Null when the viewer never showed the last frame; the field is there.
+        if (predictable.includes(w) && !browserOfColumn(s) && r && !("still_settle_ms" in r))
+          missing.push(`${w}/${l}/${s}: still_settle_ms`);
+      }
+    }
+  for (const p of pairs)
+    for (const run of ["alone", "together"])
+      p[run].forEach((r, i) => {
+        const need = ["fps", "fps_worst_second", "latency_p50_ms", "latency_p99_ms", "kbps", "cpu_cores"];
+        if (predictable.includes(p.workload)) need.push("psnr_p50_db");
+        for (const k of need)
+          if (r?.[k] == null) missing.push(`${p.workload}/${p.links[i]} ${run}/${p.system}: ${k}${r?.error ? ` (${r.error})` : ""}`);
+      });
+  return missing;
 }
 
 async function main() {
@@ -316,9 +391,11 @@ async function main() {
     });
 
   const columns = [...o.systems];
-  if (o.browser.length && o.systems.includes("voxl")) columns.splice(1, 0, "voxl-browser");
+  if (o.browser.length && o.systems.includes("voxl")) columns.splice(1, 0, ...o.browsers.map((b) => browserColumns[b]));
   const labels = Object.fromEntries(Object.entries(systems).map(([k, s]) => [k, s.label]));
-  labels["voxl-browser"] = "voxl, browser";
+  // Chromium alone keeps the column's old name.
+  for (const b of o.browsers)
+    labels[browserColumns[b]] = o.browsers.length === 1 && b === "chromium" ? "voxl, browser" : `voxl, ${browserNames[b]}`;
   const workloadLabel = (w) => ({ idle: "Idle", animation: "Animation", fullscreen: "Full-screen animation", scroll: "Chromium scroll",
                                   texture: "Full-screen texture" })[w];
   const started = new Date();
@@ -342,7 +419,7 @@ async function main() {
           if (o.verbose || !present[workload].ok) log(JSON.stringify(present[workload]));
         }
         for (const systemName of columns) {
-          const browser = systemName === "voxl-browser";
+          const browser = browserOfColumn(systemName);
           if (browser && !o.browser.includes(workload)) continue;
           const sys = systems[browser ? "voxl" : systemName];
           for (const linkName of workload === "idle" ? ["lan"] : o.links) {
@@ -385,37 +462,7 @@ async function main() {
   else console.log(`\n${JSON.stringify(report)}`);
 
   if (o.check) {
-    const missing = [];
-    for (const w of o.workloads.filter((w) => w !== "idle"))
-      for (const k of ["frames", "present_p50_ms", "present_p99_ms"])
-        if (present[w]?.[k] == null) missing.push(`${w}/app present: ${k}${present[w]?.error ? ` (${present[w].error})` : ""}`);
-    for (const w of o.workloads)
-      for (const s of columns) {
-        if (s === "voxl-browser" && !o.browser.includes(w)) continue;
-        for (const l of w === "idle" ? ["lan"] : o.links) {
-          if (l !== "lan" && systems[s]?.lanOnly) continue;
-          const r = cells.find((c) => c.workload === w && c.link === l && c.system === s)?.result;
-          const need = ["cpu_cores"];
-          if (w !== "idle") need.push("fps", "fps_worst_second", "latency_p50_ms", "latency_p99_ms");
-          if (w !== "idle" && s === "voxl" && l === "lan") need.push("stage_ms", "decode_p50_ms");
-          if (w !== "idle" && s === "voxl" && l === "lan" && floor.find((f) => f.workload === w)?.floor_ms == null)
-            missing.push(`${w}/lan/voxl: floor with app present`);
-          if (predictable.includes(w) && s !== "voxl-browser")
-            need.push("psnr_p50_db", "psnr_p10_db", "still_psnr_db", "still_rgb_psnr_db");
-          for (const k of need) if (r?.[k] == null) missing.push(`${w}/${l}/${s}: ${k}${r?.error ? ` (${r.error})` : ""}`);
-          // Null when the viewer never showed the last frame; the field is there.
-          if (predictable.includes(w) && s !== "voxl-browser" && r && !("still_settle_ms" in r))
-            missing.push(`${w}/${l}/${s}: still_settle_ms`);
-        }
-      }
-    for (const p of pairs)
-      for (const run of ["alone", "together"])
-        p[run].forEach((r, i) => {
-          const need = ["fps", "fps_worst_second", "latency_p50_ms", "latency_p99_ms", "kbps", "cpu_cores"];
-          if (predictable.includes(p.workload)) need.push("psnr_p50_db");
-          for (const k of need)
-            if (r?.[k] == null) missing.push(`${p.workload}/${p.links[i]} ${run}/${p.system}: ${k}${r?.error ? ` (${r.error})` : ""}`);
-        });
+    const missing = missingFigures(o, { cells, present, pairs, floor, columns });
     if (missing.length) {
       console.error(`bench: missing figures:\n  ${missing.join("\n  ")}`);
       process.exit(1);

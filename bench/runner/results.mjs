@@ -74,13 +74,28 @@ function latencyText(p50, p99) {
   return `${Math.round(p50)}/${Math.round(p99)} ms`;
 }
 
+// The browser column's frames on its screen (--browser-screen): FPS (worst
+// second) and drawn -> on screen p50/p99; "" without the option.
+function screenText(r) {
+  if (r.screen_fps === undefined) return "";
+  if (r.screen_fps == null || r.screen_error) return `, on screen failed (${(r.screen_error ?? "no result").slice(0, 60)})`;
+  return `, on screen ${r.screen_fps.toFixed(1)} (${r.screen_fps_worst_second}) ` +
+         `${latencyText(r.screen_latency_p50_ms, r.screen_latency_p99_ms)}`;
+}
+
 export function fpsCell(r) {
   if (!r) return "—";
   if (!r.ok && !r.frames) return r.error ? `failed (${r.error.split("\n")[0].slice(0, 60)})` : "failed";
   if (!r.frames) return "stalls";
   const presented = r.presented_fps != null ? `, presented ${r.presented_fps.toFixed(1)} (${r.presented_fps_worst_second})` : "";
-  return `${r.fps.toFixed(1)} (${r.fps_worst_second})${presented}, ${latencyText(r.latency_p50_ms, r.latency_p99_ms)}`;
+  return `${r.fps.toFixed(1)} (${r.fps_worst_second})${presented}${screenText(r)}, ` +
+         `${latencyText(r.latency_p50_ms, r.latency_p99_ms)}`;
 }
+
+// The browser column of each browser (bench/run --browsers); Chromium's
+// keeps the name it had before there were others.
+export const browserColumns = { chromium: "voxl-browser", firefox: "voxl-firefox" };
+export const browserOfColumn = (s) => Object.keys(browserColumns).find((b) => browserColumns[b] === s) ?? null;
 
 const db = (v) => (v == null ? "—" : v >= 99.99 ? "lossless" : v.toFixed(1));
 
@@ -134,7 +149,7 @@ export function markdown({ cells, present, workloads, links, systems, labels, wo
 
   const cpuColumns = ["idle", "animation", "scroll", "fullscreen", "texture"].filter((w) => workloads.includes(w));
   // The browser column shares voxl's server; its CPU adds nothing new.
-  const cpuRows = systems.filter((s) => s !== "voxl-browser").map((s) => [labels[s], ...cpuColumns.map((w) => {
+  const cpuRows = systems.filter((s) => !browserOfColumn(s)).map((s) => [labels[s], ...cpuColumns.map((w) => {
     const r = find(w, "lan", s);
     if (!r || r.cpu_cores == null) return "—";
     const at = w !== "idle" && r.frames && r.fps < 55 ? ` (at ${Math.round(r.fps)} FPS)` : "";
@@ -143,17 +158,7 @@ export function markdown({ cells, present, workloads, links, systems, labels, wo
   out.push(`\nServer CPU, X server + streamer (cores), LAN:\n`);
   out.push(table(["System", ...cpuColumns.map((w) => (w === "idle" ? "idle" : workloadLabel(w)))], cpuRows));
 
-  // The page's own cost in headless Chromium (bench/runner/browser_client.mjs).
-  const pageRows = moving.filter((w) => find(w, "lan", "voxl-browser")?.page_cpu_ms_per_frame != null).map((w) => {
-    const r = find(w, "lan", "voxl-browser"), by = r.page_cpu_ms_per_frame_by_process;
-    const f = (v) => (v == null ? "—" : v.toFixed(2));
-    return [workloadLabel(w), f(r.page_cpu_ms_per_frame), f(by.renderer), f(by.gpu), f(by.browser), f(by.other),
-            r.page_cpu_cores.toFixed(2), r.drawer];
-  });
-  if (pageRows.length) {
-    out.push(`\nPage CPU ms per frame (decoded), headless Chromium, LAN:\n`);
-    out.push(table(["Workload", "page CPU ms per frame", "renderer", "GPU", "browser", "other", "cores", "drawn by"], pageRows));
-  }
+  out.push(...pageTable({ cells, find, moving, systems, labels, workloadLabel }));
 
   // The app's own drawn -> on-screen delay, measured with no streamer.
   const presentRows = moving.filter((w) => present?.[w]).map((w) => {
@@ -200,6 +205,29 @@ export function markdown({ cells, present, workloads, links, systems, labels, wo
   }
   out.push(...qualityTables({ find, moving, links, systems, labels, workloadLabel }));
   return { text: out.join("\n"), floor };
+}
+
+// The page's own cost in each browser (bench/runner/browser_client.mjs), LAN.
+function pageTable({ cells, find, moving, systems, labels, workloadLabel }) {
+  const rows = [];
+  const f = (v) => (v == null ? "—" : v.toFixed(2));
+  // Headful (--browser-screen), the browser's X server takes every frame it
+  // shows: a cost the browser's own processes do not carry.
+  const headful = cells.some((c) => browserOfColumn(c.system) && c.result?.screen_fps !== undefined);
+  for (const w of moving)
+    for (const s of systems.filter(browserOfColumn)) {
+      const r = find(w, "lan", s);
+      if (r?.page_cpu_ms_per_frame == null) continue;
+      const by = r.page_cpu_ms_per_frame_by_process;
+      rows.push([workloadLabel(w), labels[s], f(r.page_cpu_ms_per_frame), f(by.renderer), f(by.gpu), f(by.browser), f(by.other),
+                 r.page_cpu_cores.toFixed(2), r.drawer, ...(headful ? [f(r.screen_xserver_cpu_cores)] : [])]);
+    }
+  if (!rows.length) return [];
+  const firefox = systems.includes(browserColumns.firefox) ? "; Firefox's content processes as renderer" : "";
+  return [`\nPage CPU ms per frame (decoded), the browser's processes (${headful ? "headful" : "headless"}${firefox}), LAN` +
+          `${headful ? "; and the cores of the X server the browser shows its window on" : ""}:\n`,
+          table(["Workload", "browser", "page CPU ms per frame", "renderer", "GPU", "browser", "other", "cores", "drawn by",
+                 ...(headful ? ["its X server, cores"] : [])], rows)];
 }
 
 // Picture quality, native viewers only (the browser column has no figures):
