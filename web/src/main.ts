@@ -25,7 +25,12 @@ function byId<T extends HTMLElement>(id: string, type: new () => T): T {
 
 // The first way this browser can do, unless the address rules some out:
 // ?video=0 skips the video element, ?worker=0 the worker altogether. A video
-// element takes the canvas's place as #screen.
+// element takes the canvas's place as #screen. Without one (no
+// MediaStreamTrackGenerator: Firefox) the page's own thread draws, unless
+// the address asks for the worker's canvas (?video=0 or ?worker=1):
+// measured in Firefox ESR at 1080p, the worker's canvas reached the screen
+// 12 times a second of the 23 it decoded, the page's thread 19-20 of 20
+// (docs/benchmarks.md).
 async function videoOutput(
   canvas: HTMLCanvasElement,
   markerCell: number,
@@ -33,6 +38,7 @@ async function videoOutput(
 ): Promise<{ output: VideoOutput; screen: ScreenElement }> {
   const q = new URLSearchParams(window.location.search);
   const why: string[] = [];
+  const workerCanvas = q.get("video") === "0" || q.get("worker") === "1";
   if (q.get("worker") !== "0") {
     if (q.get("video") !== "0") {
       const video = document.createElement("video");
@@ -45,9 +51,13 @@ async function videoOutput(
       }
       why.push(started.why);
     }
-    const started = await WorkerVideo.start(canvas, markerCell, relay);
-    if (started.output) return { output: started.output, screen: canvas };
-    why.push(started.why);
+    if (workerCanvas) {
+      const started = await WorkerVideo.start(canvas, markerCell, relay);
+      if (started.output) return { output: started.output, screen: canvas };
+      why.push(started.why);
+    } else {
+      why.push("a canvas shows more frames drawn on the page's thread than from a worker");
+    }
     console.info(`voxl: decoding on the page's thread: ${why.join("; ")}`);
   }
   return { output: new MainThreadVideo(canvas, markerCell, relay), screen: canvas };
