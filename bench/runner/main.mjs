@@ -10,7 +10,7 @@
 //
 //   bench/run [--size 1920x1080] [--seconds 20] [--warmup 3] [--quick | --smoke]
 //             [--workloads idle,animation,fullscreen,scroll,texture] [--links lan,10/40,5/60,wifi,lte,lossy-long,drop]
-//             [--systems voxl,x11vnc,x11vnc-noxdamage,x0vncserver,ffmpeg] [--no-browser]
+//             [--systems voxl,x11vnc,x11vnc-noxdamage,x0vncserver,x0vncserver-viewer,ffmpeg] [--no-browser]
 //             [--browsers chromium,firefox] [--browser-screen]
 //             [--still 2] [--save-still DIR] [--pair LINK1+LINK2] [--build-dir build/release] [--json FILE] [--verbose]
 //
@@ -52,6 +52,9 @@
 // canvas as for a video element, nothing read back in the page. Where the
 // browser's smallest window is wider than the desktop (--smoke's), the page
 // centres the picture and the probe reads it there (its --x/--y).
+// The system x0vncserver-viewer is TigerVNC's own viewer measured the same
+// way, on its screen (bench/runner/native_viewer.mjs): fps and drawn -> on
+// that screen, no picture quality.
 //
 // --quick: a short subset (4 s a cell). --smoke: a tiny desktop, seconds a
 // cell, LAN only, voxl and x11vnc; exits non-zero unless every column of
@@ -64,6 +67,7 @@ import { sample, coresBetween } from "./cpu.mjs";
 import { startXvfb, startWorkload } from "./display.mjs";
 import { systems } from "./systems.mjs";
 import { runBrowserClient } from "./browser_client.mjs";
+import { runNativeViewer } from "./native_viewer.mjs";
 import { runPresentProbe, presentMaxSeconds, startPresentProbe } from "./present.mjs";
 import { browserNames } from "./browsers.mjs";
 import { browserColumns, browserOfColumn, markdown, median, pairTable } from "./results.mjs";
@@ -130,6 +134,8 @@ function parseArgs(argv) {
   for (const b of o.browsers) if (!browserNames[b]) throw new Error(`unknown browser ${b} (${Object.keys(browserNames).join(", ")})`);
   if (o.browsers.includes("firefox") && o.links.some((l) => allLinks[l].ipem))
     throw new Error("--browsers firefox does not run on the lossy links (wifi, lte, lossy-long, drop)");
+  if (o.systems.some((s) => systems[s].viewer) && o.links.some((l) => allLinks[l].ipem))
+    throw new Error("a native viewer on screen (x0vncserver-viewer) does not run on the lossy links (wifi, lte, lossy-long, drop)");
   if (o.pair && (o.pair.length !== 2 || !o.pair.every((l) => allLinks[l] && !allLinks[l].ipem)))
     throw new Error(`--pair wants two links joined by +, of lan, 10/40, 5/60, got ${o.pair.join("+")}`);
   if (o.pair && !o.systems.some((s) => systems[s].kind === "voxl")) throw new Error("--pair runs voxl systems: give one in --systems");
@@ -229,6 +235,9 @@ async function runCell(o, display, workload, systemName, links, { browser = null
       results = [await runBrowserClient({ url, logPath: display.logPath, cell: o.cell, warmupS: o.warmup, seconds: o.seconds,
                                           onWindow, tmp: display.tmp, wrap, kind: browser,
                                           screen: o.browserScreen ? await browserScreen(procs, o, display) : null })];
+    } else if (system.viewer) {
+      results = [await runNativeViewer(procs, { viewer: system.viewer, host: "127.0.0.1", port: ports[0], warmupS: o.warmup,
+                                                seconds: o.seconds, onWindow, screen: await browserScreen(procs, o, display) })];
     } else {
       const opened = [];  // performance.now() when each viewer's window opened, by viewer
       const runClient = async (link, port, i) => {

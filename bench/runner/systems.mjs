@@ -53,21 +53,10 @@ export const systems = {
     kind: "vnc",
     start: (procs, o) => startX11vnc(procs, o, ["-noxdamage"]),
   },
-  x0vncserver: {
-    label: "TigerVNC x0vncserver",
-    kind: "vnc",
-    async start(procs, { display, host = "127.0.0.1" }) {
-      const port = await freePort();
-      // The binary itself: /usr/bin/x0vncserver is a Perl wrapper that runs it
-      // as a child, whose CPU time the wrapper's pid would not show.
-      const p = procs.start("x0vncserver", "X0tigervnc", [
-        "-display", display, "-rfbport", String(port), "-SecurityTypes", "None",
-        ...(host === "127.0.0.1" ? ["-localhost=1"] : ["-interface", host]),
-      ]);
-      await waitPort(port, 30000, p, host);
-      return { pids: [p.pid], port, process: p };
-    },
-  },
+  x0vncserver: x0vncserver(),
+  // The same server watched through TigerVNC's own viewer on a screen of
+  // its own (native_viewer.mjs): what a TigerVNC user sees.
+  "x0vncserver-viewer": { ...x0vncserver(), label: "TigerVNC x0vncserver, vncviewer on screen", viewer: "tigervnc" },
   // The encoder floor: x11grab -> x264 ultrafast/zerolatency -> a pipe into
   // the client's decoder. No viewer protocol, no network, no rate control.
   ffmpeg: {
@@ -93,4 +82,22 @@ async function startX11vnc(procs, { display, host = "127.0.0.1" }, extra) {
   ]);
   await waitPort(port, 30000, p, host);
   return { pids: [p.pid], port, process: p };
+}
+
+function x0vncserver() {
+  return {
+    label: "TigerVNC x0vncserver",
+    kind: "vnc",
+    async start(procs, { display, host = "127.0.0.1" }) {
+      const port = await freePort();
+      // The binary itself: /usr/bin/x0vncserver is a Perl wrapper that runs it
+      // as a child, whose CPU time the wrapper's pid would not show.
+      const p = procs.start("x0vncserver", "X0tigervnc", [
+        "-display", display, "-rfbport", String(port), "-SecurityTypes", "None",
+        ...(host === "127.0.0.1" ? ["-localhost=1"] : ["-interface", host]),
+      ]);
+      await waitPort(port, 30000, p, host);
+      return { pids: [p.pid], port, process: p };
+    },
+  };
 }
