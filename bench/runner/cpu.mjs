@@ -49,25 +49,32 @@ function parentOf(pid) {
 // its descendants, sorted by their --type (renderer, gpu-process, utility,
 // zygote, ...). Returns { browser: [pids], renderer: [...], gpu: [...], other: [...] }.
 export function chromiumProcesses(profileDir) {
-  const all = fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number);
+  const all = processIds();
   // A child may rewrite its command line as one string with spaces.
   const cmd = new Map(all.map((pid) => [pid, (readProc(pid, "cmdline") ?? "").split(/[\0 ]/)]));
   const roots = all.filter((pid) => cmd.get(pid).includes(`--user-data-dir=${profileDir}`) &&
                                     !cmd.get(pid).some((a) => a.startsWith("--type=")));
+  return processTree(all, roots, (pid) => {
+    const type = cmd.get(pid).find((a) => a.startsWith("--type="))?.slice(7);
+    return type === "renderer" ? "renderer" : type === "gpu-process" ? "gpu" : type ? "other" : "browser";
+  });
+}
+
+const processIds = () => fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number);
+
+// `roots` (the browser group) and their descendants among `all`, each in
+// the group `kind(pid)` names. Parents come before children in pid order
+// only usually: it iterates to a fixed point.
+function processTree(all, roots, kind) {
   const groups = { browser: [...roots], renderer: [], gpu: [], other: [] };
   const inTree = new Set(roots);
-  // Parents come before children in pid order only usually: iterate to a fixed point.
   for (let grew = true; grew;) {
     grew = false;
     for (const pid of all) {
       if (inTree.has(pid) || !inTree.has(parentOf(pid))) continue;
       inTree.add(pid);
       grew = true;
-      const type = cmd.get(pid).find((a) => a.startsWith("--type="))?.slice(7);
-      if (type === "renderer") groups.renderer.push(pid);
-      else if (type === "gpu-process") groups.gpu.push(pid);
-      else if (type) groups.other.push(pid);
-      else groups.browser.push(pid);
+      groups[kind(pid)].push(pid);
     }
   }
   return groups;
@@ -108,17 +115,5 @@ export function firefoxProcessGroup(argv) {
 // started) and its descendants (content processes are the fork server's
 // children), grouped as chromiumProcesses does.
 export function firefoxProcesses(rootPid) {
-  const all = fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number);
-  const groups = { browser: [rootPid], renderer: [], gpu: [], other: [] };
-  const inTree = new Set([rootPid]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const pid of all) {
-      if (inTree.has(pid) || !inTree.has(parentOf(pid))) continue;
-      inTree.add(pid);
-      grew = true;
-      groups[firefoxProcessGroup((readProc(pid, "cmdline") ?? "").split(/[\0 ]/))].push(pid);
-    }
-  }
-  return groups;
+  return processTree(processIds(), [rootPid], (pid) => firefoxProcessGroup((readProc(pid, "cmdline") ?? "").split(/[\0 ]/)));
 }
