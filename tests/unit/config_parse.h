@@ -3,7 +3,11 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -45,5 +49,32 @@ inline void expect_refusal(std::vector<std::string> args, const std::string& fla
   EXPECT_NE(out.error.find(flag), std::string::npos) << first << " -> " << out.error;
   EXPECT_NE(out.error.find(says), std::string::npos) << first << " -> " << out.error;
 }
+
+// The flags of the notices of `kind` the parse made.
+inline std::vector<std::string> notice_flags(const ParseOutcome& out, Notice::Kind kind) {
+  std::vector<std::string> flags;
+  for (const Notice& n : out.notices)
+    if (n.kind == kind) flags.push_back(n.flag);
+  return flags;
+}
+
+// A file with some text in it, removed at the end of the test.
+class TempFile {
+ public:
+  TempFile() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "voxl-config-test-XXXXXX").string();
+    const int fd = mkstemp(pattern.data());
+    if (fd >= 0) close(fd);
+    path_ = pattern;
+    std::ofstream(path_) << "-----BEGIN TEST-----\n";
+  }
+  ~TempFile() { std::filesystem::remove(path_); }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
 
 }  // namespace voxl::app::config_testing
