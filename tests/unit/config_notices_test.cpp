@@ -21,7 +21,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include "app/flag_compat.h"
 #include "app/flag_set.h"
 #include "app/flag_table.h"
 #include "app/flag_values.h"

@@ -7,23 +7,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
-#include <map>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
-#include "app/flag_compat.h"
-#include "app/flag_set.h"
-#include "app/flag_table.h"
-#include "app/flag_values.h"
 #include "config_parse.h"
 
 namespace voxl::app {
