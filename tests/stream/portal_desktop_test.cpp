@@ -3,7 +3,7 @@
 // WirePlumber (tests/portal/portal_rig.h). It says so at start, keeps the
 // portal's restore token, shows the desktop's exact pixels in /screenshot,
 // answers /wait when they change, sends /input's clicks and keys to the
-// portal, and closes the session when it stops.
+// portal, costs no CPU once still, and closes the session when it stops.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "http_client.h"
+#include "idle_checks.h"
 #include "media_probe.h"
 #include "screenshot_checks.h"
 #include "portal_rig.h"
@@ -65,6 +66,7 @@ TEST(PortalDesktopTest, StreamsThePortalsScreenAndSendsItInput) {
   EXPECT_EQ(portal.next_line("keysym"), "keysym 90 1");  // Z
   EXPECT_EQ(portal.next_line("keysym"), "keysym 90 0");
   EXPECT_EQ(portal.next_line("keysym"), "keysym " + std::to_string(0x1000000 + 0x436) + " 1");  // ж, by code point
+  EXPECT_EQ(costs_nothing_while_still(voxl.port(), voxl.pid(), [&] { portal.draw("fill 112233"); }), "");
 
   EXPECT_EQ(voxl.stop(), 0) << voxl.log();
   EXPECT_NE(portal.next_line("closed"), "");

@@ -1,6 +1,7 @@
 // voxl's own Xvfb is private: only voxl and the --exec program hold its
 // cookie, its framebuffer segment is voxl's user's alone, the program
-// inherits none of voxl's sockets, and the cookie file goes when voxl does.
+// inherits none of voxl's sockets, a still desktop costs voxl no CPU, and
+// the cookie file goes when voxl does.
 #include <gtest/gtest.h>
 
 #include <sys/shm.h>
@@ -19,6 +20,7 @@
 #include <string>
 #include <thread>
 
+#include "idle_checks.h"
 #include "platform/x11/sysv_shm_table.h"
 #include "voxl_process.h"
 
@@ -51,6 +53,19 @@ bool admitted(const std::string& display, const char* xauthority) {
   xcb_disconnect(c);
   unsetenv("XAUTHORITY");
   return ok;
+}
+
+// Gives the root window a new background, which damages the whole screen.
+void paint_root(const std::string& display, const std::string& xauthority, uint32_t pixel) {
+  setenv("XAUTHORITY", xauthority.c_str(), 1);
+  xcb_connection_t* c = xcb_connect(display.c_str(), nullptr);
+  unsetenv("XAUTHORITY");
+  ASSERT_EQ(xcb_connection_has_error(c), 0);
+  const xcb_window_t root = xcb_setup_roots_iterator(xcb_get_setup(c)).data->root;
+  xcb_change_window_attributes(c, root, XCB_CW_BACK_PIXEL, &pixel);
+  xcb_clear_area(c, 0, root, 0, 0, 0, 0);
+  free(xcb_get_input_focus_reply(c, xcb_get_input_focus(c), nullptr));  // a round trip: drawn once it returns
+  xcb_disconnect(c);
 }
 
 class PrivateDisplayTest : public ::testing::Test {
@@ -114,6 +129,9 @@ TEST_F(PrivateDisplayTest, OnlyVoxlAndItsProgramGetIn) {
     ++checked;
   }
   EXPECT_GE(checked, 1) << "found no framebuffer segment of voxl's Xvfb";
+
+  EXPECT_EQ(costs_nothing_while_still(voxl_->port(), voxl_->pid(), [&] { paint_root(display, xauthority, 0x336699); }),
+            "");
 
   EXPECT_EQ(voxl_->stop(), 0) << voxl_->log();
   EXPECT_FALSE(fs::exists(xauthority)) << "the cookie file outlived voxl";

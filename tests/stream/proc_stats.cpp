@@ -1,5 +1,7 @@
 #include "proc_stats.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -25,6 +27,25 @@ long rss_kib_of(pid_t pid) {
   while (std::getline(in, line))
     if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
   return -1;
+}
+
+double cpu_seconds_of(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat;
+  if (!std::getline(in, stat)) return -1;
+  // "pid (comm) S ppid ...": utime and stime are fields 14 and 15, the
+  // 12th and 13th after the state.
+  const size_t paren = stat.rfind(')');
+  if (paren == std::string::npos) return -1;
+  std::istringstream fields(stat.substr(paren + 2));
+  std::string field;
+  unsigned long long utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && fields >> field; ++i) {
+    if (i == 14) utime = std::stoull(field);
+    if (i == 15) stime = std::stoull(field);
+  }
+  if (!fields) return -1;
+  return double(utime + stime) / double(sysconf(_SC_CLK_TCK));
 }
 
 bool process_alive(pid_t pid) {

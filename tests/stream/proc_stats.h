@@ -1,6 +1,6 @@
 // Figures about another process read from /proc, for the churn, stall and
-// soak checks: open file descriptors, resident memory, whether it still
-// runs, and the SysV shared-memory segments it created or last used.
+// soak checks: open file descriptors, resident memory, CPU time, whether it
+// still runs, and the SysV shared-memory segments it created or last used.
 //
 // Pure functions of /proc; any thread.
 #pragma once
@@ -17,6 +17,9 @@ namespace voxl::testing {
 long open_fds_of(pid_t pid);
 // VmRSS of /proc/<pid>/status in KiB; -1 when unreadable.
 long rss_kib_of(pid_t pid);
+// CPU time the process has used, user and system, in seconds; -1 when
+// unreadable.
+double cpu_seconds_of(pid_t pid);
 // The process exists and is not a zombie.
 bool process_alive(pid_t pid);
 

@@ -2,7 +2,7 @@
 // (--wayland, as nobody since the tests run as root) with a Wayland program
 // in it, says so at start, shows the program's exact pixels in /screenshot,
 // sends /input's clicks and typing into it, answers /wait when the screen
-// changes, and leaves nothing behind when it stops.
+// changes, costs no CPU once still, and leaves nothing behind when it stops.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "http_client.h"
+#include "idle_checks.h"
 #include "media_probe.h"
 #include "screenshot_checks.h"
 #include "voxl_process.h"
@@ -64,6 +65,13 @@ TEST(WaylandDesktopTest, VoxlsOwnCompositorStreamsAProgramAndTakesInput) {
   const HttpAnswer typed = post_input(voxl.port(), R"({"type":"type","text":"Zé€ж"})");
   EXPECT_EQ(typed.status, 200) << typed.body;
   EXPECT_EQ(screen_becomes(voxl.port(), 0x000436, near_click), "");  // ж is U+0436
+
+  // Still, it costs nothing, also with a change no one has asked about yet:
+  // the capture and /wait's watcher wait on the compositor.
+  HttpAnswer key;
+  const auto press = [&] { key = post_input(voxl.port(), R"({"type":"type","text":"a"})"); };
+  EXPECT_EQ(costs_nothing_while_still(voxl.port(), voxl.pid(), press), "");
+  EXPECT_EQ(key.status, 200) << key.body;
 
   EXPECT_EQ(voxl.stop(), 0) << voxl.log();
   EXPECT_FALSE(std::filesystem::exists(runtime_dir)) << runtime_dir;

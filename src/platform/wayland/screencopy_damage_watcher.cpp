@@ -41,16 +41,30 @@ void ScreencopyDamageWatcher::async_wait(std::function<void()> ready) {
   // Events libwayland already read (during a round trip) are not readable
   // on the socket again: look at what is queued first.
   display_->dispatch_ready();
-  if (answered()) {
+  if (due()) {
+    reported_ = true;
     asio::post(io_, [this, alive = alive_] {
       if (*alive) deliver();
     });
     return;
   }
+  arm();
+}
+
+bool ScreencopyDamageWatcher::due() const { return display_->failed() || (answered() && !reported_); }
+
+void ScreencopyDamageWatcher::arm() {
   socket_.async_wait(asio::posix::stream_descriptor::wait_read,
                      [this, alive = alive_](const boost::system::error_code& ec) {
                        if (!*alive || ec == asio::error::operation_aborted) return;
-                       deliver();  // readable, or the socket failed: poll() and failed() tell
+                       // Read what came, or the socket stays readable.
+                       display_->dispatch_ready();
+                       // Quiet until take() once a change was reported, as
+                       // the contract asks: the compositor's other events
+                       // are read here and nothing more.
+                       if (!due()) return arm();
+                       reported_ = true;
+                       deliver();
                      });
 }
 
@@ -69,6 +83,7 @@ bool ScreencopyDamageWatcher::poll() {
 void ScreencopyDamageWatcher::sync() { display_->roundtrip(); }
 
 bool ScreencopyDamageWatcher::take(std::vector<Rect>& out) {
+  reported_ = false;
   if (display_->failed()) return false;
   display_->dispatch_ready();
   bool ok = true;

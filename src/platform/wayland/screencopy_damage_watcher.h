@@ -40,14 +40,20 @@ class ScreencopyDamageWatcher final : public capture::DamageWatcher {
 
  private:
   void deliver();
+  // Waits for the socket to be readable.
+  void arm();
   // The stream's answer is in (or the connection failed).
   bool answered() const;
+  // Something to report: a failure, or an answer not reported since the
+  // last take().
+  bool due() const;
 
   boost::asio::io_context& io_;
   std::unique_ptr<WaylandDisplay> display_;
   std::unique_ptr<ScreencopyStream> stream_;
   boost::asio::posix::stream_descriptor socket_;  // libwayland's descriptor, released (not closed) at the end
   std::function<void()> ready_;
+  bool reported_ = false;  // the answer in hand was reported; quiet until take()
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 
