@@ -80,6 +80,13 @@ function processTree(all, roots, kind) {
   return groups;
 }
 
+// The descendants of `rootPid` whose command name (/proc/PID/comm, at most 15
+// characters) is `comm`: e.g. the compositor voxl --wayland started.
+export function descendantsNamed(rootPid, comm) {
+  const { other } = processTree(processIds(), [rootPid], () => "other");
+  return other.filter((pid) => (readProc(pid, "comm") ?? "").trim() === comm);
+}
+
 // CPU seconds of each process in `groups` (as chromiumProcesses returns), now.
 export function sampleGroups(groups) {
   const cpu = {};

@@ -10,7 +10,7 @@
 //
 //   bench/run [--size 1920x1080] [--seconds 20] [--warmup 3] [--quick | --smoke]
 //             [--workloads idle,animation,fullscreen,scroll,texture] [--links lan,10/40,5/60,wifi,lte,lossy-long,drop]
-//             [--systems voxl,x11vnc,x11vnc-noxdamage,x0vncserver,x0vncserver-viewer,ffmpeg] [--no-browser]
+//             [--systems voxl,voxl-wayland,x11vnc,x11vnc-noxdamage,x0vncserver,x0vncserver-viewer,ffmpeg] [--no-browser]
 //             [--browsers chromium,firefox] [--browser-screen]
 //             [--still 2] [--save-still DIR] [--pair LINK1+LINK2] [--build-dir build/release] [--json FILE] [--verbose]
 //
@@ -52,6 +52,10 @@
 // canvas as for a video element, nothing read back in the page. Where the
 // browser's smallest window is wider than the desktop (--smoke's), the page
 // centres the picture and the probe reads it there (its --x/--y).
+// The system voxl-wayland is voxl on a Wayland desktop, its own headless
+// sway (--wayland), with the workload's Wayland twin drawing the same
+// pictures (not scroll); its server CPU counts sway where the others count
+// Xvfb, and it has no still phase (the Wayland workload does not hold).
 // The system x0vncserver-viewer is TigerVNC's own viewer measured the same
 // way, on its screen (bench/runner/native_viewer.mjs): fps and drawn -> on
 // that screen, no picture quality.
@@ -140,7 +144,8 @@ function parseArgs(argv) {
     throw new Error(`--pair wants two links joined by +, of lan, 10/40, 5/60, got ${o.pair.join("+")}`);
   if (o.pair && !o.systems.some((s) => systems[s].kind === "voxl")) throw new Error("--pair runs voxl systems: give one in --systems");
   if (!(o.seconds > 0) || !(o.warmup >= 0) || !(o.still >= 0)) throw new Error("--seconds must be > 0, --warmup and --still >= 0");
-  for (const exe of ["voxl", "voxl-bench-client", "voxl-bench-workload", "voxl-bench-present", "linkem"])
+  const wayland = o.systems.some((s) => systems[s].desktop === "wayland") ? ["voxl-bench-wayland-workload"] : [];
+  for (const exe of ["voxl", "voxl-bench-client", "voxl-bench-workload", "voxl-bench-present", "linkem", ...wayland])
     if (!fs.existsSync(path.join(o.buildDir, exe))) throw new Error(`${path.join(o.buildDir, exe)} is missing: build it first`);
   return o;
 }
@@ -210,10 +215,14 @@ async function runCell(o, display, workload, systemName, links, { browser = null
   try {
     if (links[0].ipem) ipem = await startIpem(procs, o.buildDir, links[0].ipem);
     const host = ipem?.serverAddress ?? "127.0.0.1";
-    const srv = await system.start(procs, { display: display.display, buildDir: o.buildDir, width: o.width, height: o.height, host });
+    const srv = await system.start(procs, { display: display.display, buildDir: o.buildDir, width: o.width, height: o.height, host,
+                                            workload, cell: o.cell });
+    // A system with a desktop of its own (voxl on Wayland): its compositor and
+    // draw log instead of the cell's X display's.
+    if (srv.desktop) display = { ...display, ...srv.desktop };
     const ports = [];
     for (const link of links) ports.push(await viewerPort(procs, o, srv.port, link));
-    const pids = [display.pid, ...srv.pids];
+    const pids = [display.pid, ...srv.pids].filter((pid) => pid != null);
     const stop = { done: false };
     let cpu0 = null;
     let statsPromise = null;
@@ -273,7 +282,7 @@ async function runCell(o, display, workload, systemName, links, { browser = null
             // until theirs are over too.
             const wait = Math.max(0, ...opened.filter((_, j) => j > 0).map((t) => t + o.seconds * 1000 - performance.now()));
             if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-            if (!over) held = display.workload.kill("SIGUSR1");
+            if (!over && display.workload) held = display.workload.kill("SIGUSR1");
             if (savePrefix && system.kind === "voxl")
               shot = saveScreenshot(host, srv.port, srv.token, `${savePrefix}-screenshot.png`, Math.max(0, o.still * 1000 - 400 - wait));
           } else if (line.startsWith("{")) {
@@ -431,6 +440,7 @@ async function main() {
           const browser = browserOfColumn(systemName);
           if (browser && !o.browser.includes(workload)) continue;
           const sys = systems[browser ? "voxl" : systemName];
+          if (sys.workloads && !sys.workloads.includes(workload)) continue;
           for (const linkName of workload === "idle" ? ["lan"] : o.links) {
             if (linkName !== "lan" && sys.lanOnly) continue;
             const link = allLinks[linkName];

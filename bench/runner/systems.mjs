@@ -3,8 +3,14 @@
 // connections on `host` (127.0.0.1, or the address ipem gives the server's
 // side); kind says how the native client reads it.
 
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { descendantsNamed } from "./cpu.mjs";
 import { freePort, waitPort } from "./processes.mjs";
+
+// Extra flags for an A/B of a setting, e.g. VOXL_BENCH_VOXL_ARGS="--paintover-444=false".
+const extraVoxlArgs = () => (process.env.VOXL_BENCH_VOXL_ARGS ?? "").split(/\s+/).filter(Boolean);
 
 // voxl with `flags` added to its command line.
 function voxlWith(label, flags) {
@@ -17,9 +23,7 @@ function voxlWith(label, flags) {
       const token = host === "127.0.0.1" ? null : `bench-${process.pid}-${port}-token`;
       const p = procs.start("voxl", path.join(buildDir, "voxl"), [
         `--display=${display}`, `--addr=${host}`, `--port=${port}`, "--log-level=warn", ...flags,
-        ...(token ? [`--auth-token=${token}`] : []),
-        // Extra flags for an A/B of a setting, e.g. VOXL_BENCH_VOXL_ARGS="--paintover-444=false".
-        ...(process.env.VOXL_BENCH_VOXL_ARGS ?? "").split(/\s+/).filter(Boolean),
+        ...(token ? [`--auth-token=${token}`] : []), ...extraVoxlArgs(),
       ]);
       await waitPort(port, 30000, p, host);
       return { pids: [p.pid], port, process: p, token };
@@ -43,6 +47,9 @@ export const systems = {
   // than judged from the content (voxl's default, --motion=auto).
   "voxl-smooth": voxlWith("voxl, smooth", ["--motion=smooth"]),
   "voxl-sharp": voxlWith("voxl, sharp", ["--motion=sharp"]),
+  // voxl on a Wayland desktop: its own headless sway with the workload
+  // drawn by a Wayland program of the same pictures.
+  "voxl-wayland": voxlOnWayland(),
   x11vnc: {
     label: "x11vnc",
     kind: "vnc",
@@ -98,6 +105,48 @@ function x0vncserver() {
       ]);
       await waitPort(port, 30000, p, host);
       return { pids: [p.pid], port, process: p };
+    },
+  };
+}
+
+// voxl --wayland: headless sway of the run's size, the workload's Wayland
+// twin (voxl-bench-wayland-workload) in it, writing a draw log of its own.
+// The X display of the cell goes unused. Resolves also to `desktop`: the
+// compositor's pid (its CPU counts as Xvfb's does) and that log.
+function voxlOnWayland() {
+  return {
+    label: "voxl, Wayland (headless sway)",
+    kind: "voxl",
+    desktop: "wayland",
+    workloads: ["idle", "animation", "fullscreen", "texture"],
+    async start(procs, { buildDir, width, height, host = "127.0.0.1", workload, cell }) {
+      // When the run is root, sway and the workload run as nobody: the log's
+      // folder is theirs to write in.
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "voxl-bench-wayland-"));
+      fs.chmodSync(dir, 0o777);
+      procs.onCleanup(() => fs.rmSync(dir, { recursive: true, force: true }));
+      const logPath = path.join(dir, "draws.log");
+      const port = await freePort();
+      const token = host === "127.0.0.1" ? null : `bench-${process.pid}-${port}-token`;
+      const draw = [path.join(buildDir, "voxl-bench-wayland-workload"), "--mode", workload, "--log", logPath, "--cell", String(cell)];
+      const p = procs.start("voxl", path.join(buildDir, "voxl"), [
+        `--wayland=${width}x${height}`, `--exec=${draw.join(" ")}`, `--addr=${host}`, `--port=${port}`, "--log-level=warn",
+        ...(token ? [`--auth-token=${token}`] : []), ...extraVoxlArgs(),
+      ]);
+      await waitPort(port, 30000, p, host);
+      const deadline = Date.now() + 60000;
+      while (!(fs.existsSync(logPath) && fs.statSync(logPath).size > 0)) {
+        if (Date.now() > deadline) throw new Error(`the Wayland workload drew no marker in 60 s: ${p.stderrText.slice(-2000)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      // A headless output has no cursor plane: sway draws the pointer into
+      // the picture. Its tip to the last pixel, out of the moving area.
+      await fetch(`http://${host}:${port}/input`, {
+        method: "POST", body: JSON.stringify({ type: "move", x: width - 1, y: height - 1 }),
+        headers: { "content-type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      });
+      const [sway] = descendantsNamed(p.pid, "sway");
+      return { pids: [p.pid], port, process: p, token, desktop: { pid: sway ?? null, logPath, workload: null } };
     },
   };
 }

@@ -1,10 +1,12 @@
-// The texture workload (marker_workload.cpp's --mode texture) as a Wayland
-// program, for measuring a Wayland desktop beside an X11 one with the same
-// pictures: a fullscreen window showing the same scrolling photo-like
-// picture with the frame marker in its corner, frame by frame at --fps,
-// each frame's draw time appended to the log as "counter realtime_us".
+// The workloads of marker_workload.cpp as a Wayland program, for measuring a
+// Wayland desktop beside an X11 one with the same pictures: a fullscreen
+// window showing the animation (the scene's moving area), the full-screen
+// animation, the scrolling photo-like texture (the default) or one still
+// frame, with the frame marker in its corner, frame by frame at --fps, each
+// frame's draw time appended to the log as "counter realtime_us". The
+// compositor is told only the moving area and the marker changed.
 //
-//   voxl-bench-wayland-workload --log FILE [--fps 60] [--cell 16]
+//   voxl-bench-wayland-workload --log FILE [--mode animation|fullscreen|texture|idle] [--fps 60] [--cell 16]
 //
 // Frames are drawn into shared-memory buffers the program reuses (three at
 // most); a frame whose time comes while every buffer is still being read by
@@ -20,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,6 +30,7 @@
 
 #include "animation_helpers.h"
 #include "marker/marker.h"
+#include "scene_picture.h"
 #include "texture_picture.h"
 #include "xdg-shell-client.h"
 
@@ -170,17 +174,21 @@ int open_window(Window& w) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string log_path;
+  std::string log_path, mode = "texture";
   int fps = 60, cell = voxl::bench::kDefaultMarkerCell;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
     if (a == "--log") log_path = argv[i + 1];
+    else if (a == "--mode") mode = argv[i + 1];
     else if (a == "--fps") fps = std::atoi(argv[i + 1]);
     else if (a == "--cell") cell = std::atoi(argv[i + 1]);
     else log_path.clear(), i = argc;
   }
-  if (log_path.empty() || argc % 2 == 0 || fps < 1 || fps > 240 || cell < 4 || cell > 64) {
-    std::fprintf(stderr, "usage: voxl-bench-wayland-workload --log FILE [--fps 1-240] [--cell 4-64]\n");
+  const bool known = mode == "animation" || mode == "fullscreen" || mode == "texture" || mode == "idle";
+  if (log_path.empty() || !known || argc % 2 == 0 || fps < 1 || fps > 240 || cell < 4 || cell > 64) {
+    std::fprintf(stderr,
+                 "usage: voxl-bench-wayland-workload --log FILE [--mode animation|fullscreen|texture|idle] "
+                 "[--fps 1-240] [--cell 4-64]\n");
     return 2;
   }
   FILE* log = std::fopen(log_path.c_str(), "a");
@@ -190,17 +198,37 @@ int main(int argc, char** argv) {
   }
   Window w;
   if (open_window(w) != 0) return 1;
-  const voxl::bench::TexturePicture texture(w.width, w.height);
+  std::unique_ptr<voxl::bench::TexturePicture> texture;
+  std::unique_ptr<voxl::bench::ScenePicture> scene;
+  if (mode == "texture") texture = std::make_unique<voxl::bench::TexturePicture>(w.width, w.height);
+  else scene = std::make_unique<voxl::bench::ScenePicture>(w.width, w.height, mode == "fullscreen");
+  // What changes from frame to frame, as the X11 workload shows it: the
+  // whole picture, or the scene's moving area and the marker.
+  const voxl::bench::Box marker{0, 0, voxl::bench::marker_width(cell), voxl::bench::marker_height(cell)};
+  const voxl::bench::Box moving = scene ? scene->moving_area() : voxl::bench::Box{0, 0, w.width, w.height};
   timespec next;
   clock_gettime(CLOCK_MONOTONIC, &next);
   for (uint32_t frame = 1; w.running; ++frame) {
+    // Idle: the first frame, then nothing but the compositor's events.
+    if (mode == "idle" && frame > 1) {
+      if (!pump(w, -1)) return 0;
+      continue;
+    }
     if (Buffer* b = free_buffer(w)) {
       const int64_t drawn_us = voxl::bench::realtime_us();
-      texture.render(frame, b->pixels, w.width);
+      // Each buffer is drawn whole (the three take turns), but only what
+      // changed is said to have.
+      if (texture) texture->render(frame, b->pixels, w.width);
+      else scene->render(frame, b->pixels);
       paint_marker(b->pixels, w.width, frame, cell);
       b->busy = true;
       wl_surface_attach(w.surface, b->buffer, 0, 0);
-      wl_surface_damage_buffer(w.surface, 0, 0, w.width, w.height);
+      if (frame == 1 || mode == "idle") {
+        wl_surface_damage_buffer(w.surface, 0, 0, w.width, w.height);
+      } else {
+        wl_surface_damage_buffer(w.surface, moving.x, moving.y, moving.w, moving.h);
+        wl_surface_damage_buffer(w.surface, marker.x, marker.y, marker.w, marker.h);
+      }
       wl_surface_commit(w.surface);
       std::fprintf(log, "%u %lld\n", frame, static_cast<long long>(drawn_us));
       std::fflush(log);
