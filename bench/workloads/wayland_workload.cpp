@@ -4,7 +4,9 @@
 // animation, the scrolling photo-like texture (the default) or one still
 // frame, with the frame marker in its corner, frame by frame at --fps, each
 // frame's draw time appended to the log as "counter realtime_us". The
-// compositor is told only the moving area and the marker changed.
+// compositor is told only the moving area and the marker changed, and each
+// frame is drawn once it has shown the last (its frame callback), as
+// toolkits do.
 //
 //   voxl-bench-wayland-workload --log FILE [--mode animation|fullscreen|texture|idle] [--fps 60] [--cell 16]
 //
@@ -206,6 +208,13 @@ int main(int argc, char** argv) {
   // whole picture, or the scene's moving area and the marker.
   const voxl::bench::Box marker{0, 0, voxl::bench::marker_width(cell), voxl::bench::marker_height(cell)};
   const voxl::bench::Box moving = scene ? scene->moving_area() : voxl::bench::Box{0, 0, w.width, w.height};
+  const long interval_ns = 1000000000L / fps;
+  // The compositor has shown the last frame: its frame callback came.
+  bool shown = true;
+  static constexpr wl_callback_listener kShown = {[](void* data, wl_callback* cb, uint32_t) {
+    *static_cast<bool*>(data) = true;
+    wl_callback_destroy(cb);
+  }};
   timespec next;
   clock_gettime(CLOCK_MONOTONIC, &next);
   for (uint32_t frame = 1; w.running; ++frame) {
@@ -229,22 +238,28 @@ int main(int argc, char** argv) {
         wl_surface_damage_buffer(w.surface, moving.x, moving.y, moving.w, moving.h);
         wl_surface_damage_buffer(w.surface, marker.x, marker.y, marker.w, marker.h);
       }
+      shown = false;
+      wl_callback_add_listener(wl_surface_frame(w.surface), &kShown, &shown);
       wl_surface_commit(w.surface);
       std::fprintf(log, "%u %lld\n", frame, static_cast<long long>(drawn_us));
       std::fflush(log);
     }
-    voxl::bench::add_ns(next, 1000000000L / fps);
+    voxl::bench::add_ns(next, interval_ns);
     timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    if (now.tv_sec > next.tv_sec + 1 ||
-        (now.tv_sec - next.tv_sec) * 1000000000L + (now.tv_nsec - next.tv_nsec) > 1000000000L / fps)
+    if (now.tv_sec > next.tv_sec + 1 || (now.tv_sec - next.tv_sec) * 1000000000L + (now.tv_nsec - next.tv_nsec) > interval_ns)
       next = now;
-    // Until the next frame's time, answering the compositor meanwhile.
-    for (;;) {
+    // Paced as toolkits pace themselves: the next frame once the compositor
+    // has shown this one (so none is drawn that it would never show), and
+    // no sooner than half a frame before its time (so --fps holds). A
+    // compositor that shows nothing for a second is not waited for.
+    const auto left_ns = [&] {
       clock_gettime(CLOCK_MONOTONIC, &now);
-      const long left_ns = (next.tv_sec - now.tv_sec) * 1000000000L + (next.tv_nsec - now.tv_nsec);
-      if (!pump(w, left_ns <= 0 ? 0 : int((left_ns + 999999) / 1000000))) return 0;
-      if (left_ns <= 0) break;
+      return (next.tv_sec - now.tv_sec) * 1000000000L + (next.tv_nsec - now.tv_nsec);
+    };
+    for (long left = left_ns(); !(shown && left <= interval_ns / 2) && left > -1000000000L; left = left_ns()) {
+      const long wait_ns = shown ? left - interval_ns / 2 : std::max(0L, left + 1000000000L);
+      if (!pump(w, int((wait_ns + 999999) / 1000000))) return 0;
     }
   }
   return 0;
