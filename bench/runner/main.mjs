@@ -55,7 +55,7 @@
 // The system voxl-wayland is voxl on a Wayland desktop, its own headless
 // sway (--wayland), with the workload's Wayland twin drawing the same
 // pictures (not scroll); its server CPU counts sway where the others count
-// Xvfb, and it has no still phase (the Wayland workload does not hold).
+// Xvfb.
 // The system x0vncserver-viewer is TigerVNC's own viewer measured the same
 // way, on its screen (bench/runner/native_viewer.mjs): fps and drawn -> on
 // that screen, no picture quality.

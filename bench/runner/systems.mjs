@@ -112,7 +112,8 @@ function x0vncserver() {
 // voxl --wayland: headless sway of the run's size, the workload's Wayland
 // twin (voxl-bench-wayland-workload) in it, writing a draw log of its own.
 // The X display of the cell goes unused. Resolves also to `desktop`: the
-// compositor's pid (its CPU counts as Xvfb's does) and that log.
+// compositor's pid (its CPU counts as Xvfb's does), that log, and the
+// workload to hold still.
 function voxlOnWayland() {
   return {
     label: "voxl, Wayland (headless sway)",
@@ -146,7 +147,11 @@ function voxlOnWayland() {
         headers: { "content-type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
       });
       const [sway] = descendantsNamed(p.pid, "sway");
-      return { pids: [p.pid], port, process: p, token, desktop: { pid: sway ?? null, logPath, workload: null } };
+      // Held still and moved again by signal, as the X11 workload is (its
+      // command name is cut to 15 characters).
+      const [drawer] = descendantsNamed(p.pid, "voxl-bench-wayl");
+      const workloadHandle = drawer ? { kill: (signal) => { try { process.kill(drawer, signal); return true; } catch { return false; } } } : null;
+      return { pids: [p.pid], port, process: p, token, desktop: { pid: sway ?? null, logPath, workload: workloadHandle } };
     },
   };
 }

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
 
 namespace voxl::bench {
 
@@ -31,19 +30,15 @@ bool HoldSignals::hold_requested() {
   return hold;
 }
 
-bool HoldSignals::wait_for_move(xcb_connection_t* c) {
+bool HoldSignals::wait_for_move(int display_fd, const std::function<bool()>& read_display) {
   if (fd_ < 0) return false;
   for (;;) {
-    pollfd p[2] = {{fd_, POLLIN, 0}, {xcb_get_file_descriptor(c), POLLIN, 0}};
+    pollfd p[2] = {{fd_, POLLIN, 0}, {display_fd, POLLIN, 0}};
     if (::poll(p, 2, -1) < 0) {
       if (errno == EINTR) continue;
       return false;
     }
-    // The display only matters when it goes away.
-    if (p[1].revents) {
-      while (xcb_generic_event_t* e = xcb_poll_for_event(c)) std::free(e);
-      if (xcb_connection_has_error(c)) return false;
-    }
+    if (p[1].revents && !read_display()) return false;
     if (p[0].revents & POLLIN) {
       signalfd_siginfo info;
       bool move = false;

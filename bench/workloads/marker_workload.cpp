@@ -184,7 +184,12 @@ int main(int argc, char** argv) {
     }
     if (xcb_connection_has_error(c)) return 0;
     if (hold.hold_requested()) {
-      if (!hold.wait_for_move(c)) return 0;
+      // The display only matters when it goes away.
+      const auto still_there = [c] {
+        while (xcb_generic_event_t* e = xcb_poll_for_event(c)) std::free(e);
+        return xcb_connection_has_error(c) == 0;
+      };
+      if (!hold.wait_for_move(xcb_get_file_descriptor(c), still_there)) return 0;
       clock_gettime(CLOCK_MONOTONIC, &next);
       continue;
     }

@@ -6,7 +6,8 @@
 // frame's draw time appended to the log as "counter realtime_us". The
 // compositor is told only the moving area and the marker changed, and each
 // frame is drawn once it has shown the last (its frame callback), as
-// toolkits do.
+// toolkits do. SIGUSR1 holds the picture still, SIGUSR2 moves it again
+// (hold_signals.h), as in the X11 workload.
 //
 //   voxl-bench-wayland-workload --log FILE [--mode animation|fullscreen|texture|idle] [--fps 60] [--cell 16]
 //
@@ -31,6 +32,7 @@
 #include <wayland-client.h>
 
 #include "animation_helpers.h"
+#include "hold_signals.h"
 #include "marker/marker.h"
 #include "scene_picture.h"
 #include "texture_picture.h"
@@ -193,6 +195,7 @@ int main(int argc, char** argv) {
                  "[--fps 1-240] [--cell 4-64]\n");
     return 2;
   }
+  voxl::bench::HoldSignals hold;  // before anything else: it blocks its signals
   FILE* log = std::fopen(log_path.c_str(), "a");
   if (!log) {
     std::fprintf(stderr, "voxl-bench-wayland-workload: cannot open %s\n", log_path.c_str());
@@ -243,6 +246,12 @@ int main(int argc, char** argv) {
       wl_surface_commit(w.surface);
       std::fprintf(log, "%u %lld\n", frame, static_cast<long long>(drawn_us));
       std::fflush(log);
+    }
+    if (hold.hold_requested()) {
+      wl_display_flush(w.display);  // the last frame reaches the compositor
+      if (!hold.wait_for_move(wl_display_get_fd(w.display), [&w] { return pump(w, 0); })) return 0;
+      clock_gettime(CLOCK_MONOTONIC, &next);
+      continue;
     }
     voxl::bench::add_ns(next, interval_ns);
     timespec now;
