@@ -4,14 +4,15 @@
 # 60 frames a second) on voxl's own Xvfb and on voxl's own headless sway,
 # both 1920x1080, each watched by headless Chromium through voxl's page
 # (bench/browser/measure.mjs: decoded frames a second and capture -> decoded
-# latency), taking turns. Release build.
+# latency), taking turns. Release build, or the folder given (holding voxl,
+# voxl-bench-workload and voxl-bench-wayland-workload: an A/B of two builds).
 #
-#   bench/wayland/side_by_side.sh [seconds=20] [rounds=2]
+#   bench/wayland/side_by_side.sh [seconds=20] [rounds=2] [build-dir=build/release]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 secs=${1:-20}
 rounds=${2:-2}
-build="$root/build/release"
+build=$(cd "${3:-$root/build/release}" && pwd)
 for p in voxl voxl-bench-workload voxl-bench-wayland-workload; do
   [ -x "$build/$p" ] || { echo "side_by_side: build the release preset first ($p is missing)" >&2; exit 2; }
 done
