@@ -61,8 +61,8 @@
 // that screen, no picture quality.
 //
 // --quick: a short subset (4 s a cell). --smoke: a tiny desktop, seconds a
-// cell, LAN only, voxl and x11vnc; exits non-zero unless every column of
-// every table was produced (it checks no timing).
+// cell, LAN only, voxl (on X11 and on Wayland) and x11vnc; exits non-zero
+// unless every column of every table was produced (it checks no timing).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -106,7 +106,7 @@ function parseArgs(argv) {
                                             links: ["lan", "5/60"], systems: ["voxl", "x11vnc", "ffmpeg"], browser: ["animation"] });
     else if (a === "--smoke") Object.assign(o, { size: "480x272", cell: 8, seconds: 2, warmup: 1.5, still: 1, links: ["lan"],
                                                  workloads: ["idle", "animation", "fullscreen", "scroll", "texture"],
-                                                 systems: ["voxl", "x11vnc"], browser: ["animation"], check: true });
+                                                 systems: ["voxl", "voxl-wayland", "x11vnc"], browser: ["animation"], check: true });
     else if (a === "--size") o.size = next();
     else if (a === "--seconds") o.seconds = Number(next());
     else if (a === "--warmup") o.warmup = Number(next());
@@ -360,6 +360,7 @@ function missingFigures(o, { cells, present, pairs, floor, columns }) {
   for (const w of o.workloads)
     for (const s of columns) {
       if (browserOfColumn(s) && !o.browser.includes(w)) continue;
+      if (systems[s]?.workloads && !systems[s].workloads.includes(w)) continue;
       for (const l of w === "idle" ? ["lan"] : o.links) {
         if (l !== "lan" && systems[s]?.lanOnly) continue;
         const r = cells.find((c) => c.workload === w && c.link === l && c.system === s)?.result;
