@@ -5,6 +5,15 @@
 
 namespace voxl::capture {
 
+PictureView crop(const PictureView& whole, const Rect& region) {
+  PictureView part = whole;
+  part.size = region.size();
+  // Bottom-up, the region's last row comes first in memory.
+  const int first_row = whole.bottom_up ? whole.size.height - region.bottom() : region.y;
+  part.data = whole.data + ptrdiff_t(first_row) * whole.stride + ptrdiff_t(region.x) * kBytesPerPixel;
+  return part;
+}
+
 void copy_into_frame(const PictureView& from, const BlockMap& blocks, Frame& frame) {
   for (const Rect& r : blocks.to_rects()) {
     const Rect c = r.intersect(Rect::from_size(from.size));

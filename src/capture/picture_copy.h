@@ -20,6 +20,11 @@ struct PictureView {
   bool bottom_up = false;  // the first row in memory is the picture's last
 };
 
+// The part `region` of `whole` (in the picture's own top-down coordinates,
+// lying on it) as a picture of its own: what --capture-region streams of a
+// compositor's whole output.
+PictureView crop(const PictureView& whole, const Rect& region);
+
 // Copies `blocks` (clipped to the picture) from `from` into `frame`.
 void copy_into_frame(const PictureView& from, const BlockMap& blocks, Frame& frame);
 

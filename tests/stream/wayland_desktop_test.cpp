@@ -2,7 +2,9 @@
 // (--wayland, as nobody since the tests run as root) with a Wayland program
 // in it, says so at start, shows the program's exact pixels in /screenshot,
 // sends /input's clicks and typing into it, answers /wait when the screen
-// changes, costs no CPU once still, and leaves nothing behind when it stops.
+// changes, costs no CPU once still, and leaves nothing behind when it stops;
+// with --capture-region, only that part of the output, clicked in place; a
+// window, or a region off the output, refused with the reason.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -11,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "command_output.h"
 #include "http_client.h"
 #include "idle_checks.h"
 #include "media_probe.h"
@@ -75,6 +78,33 @@ TEST(WaylandDesktopTest, VoxlsOwnCompositorStreamsAProgramAndTakesInput) {
 
   EXPECT_EQ(voxl.stop(), 0) << voxl.log();
   EXPECT_FALSE(std::filesystem::exists(runtime_dir)) << runtime_dir;
+}
+
+TEST(WaylandDesktopTest, ARegionOfTheOutputIsStreamedAndClickedInPlace) {
+  // The probe's stdout (what input reached it) into voxl's log.
+  const std::string probe = std::string(VOXL_WAYLAND_PROBE) + " 336699 react 1>&2";
+  VoxlProcess voxl("", {"--wayland=320x240", "--capture-region=100,50,120,100", "--exec", probe}, kLimit);
+  // The pointer (sway draws it into the picture) to the region's last pixel,
+  // where the check below looks past it.
+  EXPECT_EQ(post_input(voxl.port(), R"({"type":"move","x":119,"y":99})").status, 200);
+  EXPECT_EQ(screen_becomes(voxl.port(), 0x336699, {100, 80, 20, 20}, Size{120, 100}), "") << voxl.log();
+  // A click at the region's (10, 20) lands at the output's (110, 70).
+  const HttpAnswer click = post_input(voxl.port(), R"({"type":"click","x":10,"y":20})");
+  EXPECT_EQ(click.status, 200) << click.body;
+  EXPECT_TRUE(voxl.wait_for_log("button 272 110,70", 30s)) << voxl.log();
+  EXPECT_EQ(voxl.stop(), 0) << voxl.log();
+}
+
+TEST(WaylandDesktopTest, AWindowOrARegionOffTheOutputIsRefusedWithTheReason) {
+  const std::string voxl = "'" VOXL_BINARY "' --wayland=320x240 --port=0 --addr=127.0.0.1 ";
+  const auto [window, window_code] = run_command(voxl + "--capture-window=0x400001 2>&1");
+  EXPECT_NE(window_code, 0);
+  EXPECT_NE(window.find("--capture-window is X11's"), std::string::npos) << window;
+  const auto [region, region_code] = run_command(voxl + "--capture-region=300,200,100,100 2>&1");
+  EXPECT_NE(region_code, 0);
+  EXPECT_NE(region.find("capture region 100x100+300+200 does not lie on the 320x240 Wayland output"),
+            std::string::npos)
+      << region;
 }
 
 }  // namespace VOXL_TEST_FILE

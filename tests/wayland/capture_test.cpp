@@ -1,6 +1,7 @@
 // Capture from headless sway through wlr-screencopy: exact pixels of a
 // window a Wayland program drew, damage that covers only what changed, an
-// idle output that costs no frame, and the damage watcher behind /wait.
+// idle output that costs no frame, a region of the output alone, and the
+// damage watcher behind /wait.
 #include <gtest/gtest.h>
 
 #include <boost/asio/io_context.hpp>
@@ -60,6 +61,51 @@ TEST(WaylandCapture, ExactPixelsAndOnlyTheDamageThatChanged) {
   r = cap.capture(pool, std::chrono::seconds(10));
   ASSERT_EQ(r.status, capture::CaptureStatus::kOk) << r.error;
   EXPECT_EQ(r.frame->damage_blocks.count(), r.frame->damage_blocks.columns() * r.frame->damage_blocks.rows());
+}
+
+TEST(WaylandCapture, ARegionIsCapturedAloneWithDamageFromItsCorner) {
+  auto sway = start_sway({320, 240});
+  ProbeProgram probe(*sway, 0x336699);
+  const Rect region{100, 50, 80, 60};
+  ScreencopyCapturer cap(sway->socket_path(), quiet_log(), region);
+  EXPECT_EQ(cap.size(), region.size());
+  EXPECT_EQ(cap.origin(), (Point{100, 50}));
+  capture::FramePool pool(2);
+  // The compositor's first answers are whole: taken until the region is
+  // still, so that only what is drawn below is pending.
+  const auto quiet_by = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (cap.capture(pool, std::chrono::milliseconds(300)).status == capture::CaptureStatus::kOk)
+    ASSERT_LT(std::chrono::steady_clock::now(), quiet_by) << "the output never went still";
+
+  // A rectangle across the region's corner: its part inside, in the
+  // region's own pixels.
+  probe.draw("rect 90 40 30 30 ff8000");
+  auto r = capture_until_ok(cap, pool);
+  ASSERT_EQ(r.status, capture::CaptureStatus::kOk) << r.error;
+  EXPECT_EQ(r.frame->size(), region.size());
+  EXPECT_EQ(r.frame->origin, (Point{100, 50}));
+  const auto inside = [](int x, int y) { return x < 20 && y < 20; };
+  EXPECT_EQ(first_mismatch(*r.frame, [&](int x, int y) { return inside(x, y) ? 0xff8000u : 0x336699u; }), "");
+  Rect box;
+  for (const Rect& d : r.frame->damage_rects) box = box.bounding(d);
+  EXPECT_TRUE(Rect::from_size(region.size()).contains(box)) << to_string(box);
+  EXPECT_TRUE(box.contains({0, 0, 20, 20})) << to_string(box);
+  r.frame.reset();
+
+  // A change outside the region is no frame.
+  probe.draw("rect 10 10 20 20 00ff00");
+  EXPECT_EQ(cap.capture(pool, std::chrono::milliseconds(500)).status, capture::CaptureStatus::kNoChange);
+  EXPECT_EQ(cap.capture(pool, std::chrono::milliseconds(300)).status, capture::CaptureStatus::kNoChange);
+}
+
+TEST(WaylandCapture, ARegionOffTheOutputIsRefused) {
+  auto sway = start_sway({160, 120});
+  try {
+    ScreencopyCapturer cap(sway->socket_path(), quiet_log(), Rect{100, 50, 80, 60});
+    FAIL() << "a region past the output's edge was taken";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("does not lie on the 160x120 Wayland output"), std::string::npos) << e.what();
+  }
 }
 
 TEST(WaylandCapture, WakeEndsAWait) {

@@ -17,9 +17,10 @@ namespace voxl::platform::linux_desktop {
 
 WaylandDesktopEnvironment::WaylandDesktopEnvironment(DesktopOptions options, std::string display, Logger log)
     : options_(std::move(options)), log_(std::move(log)) {
-  if (options_.target.kind != CaptureTarget::Kind::kScreen)
-    throw std::runtime_error("on Wayland voxl captures the whole output: --capture-region and --capture-window "
-                             "are X11's");
+  if (options_.target.kind == CaptureTarget::Kind::kWindow)
+    throw std::runtime_error("on Wayland voxl captures the output or a region of it (--capture-region): "
+                             "--capture-window is X11's, as a Wayland compositor tells clients nothing of other "
+                             "programs' windows");
   if (options_.wayland_compositor) {
     wayland::HeadlessCompositorOptions co;
     co.size = *options_.wayland_compositor;
@@ -66,7 +67,8 @@ std::string WaylandDesktopEnvironment::describe() const {
 }
 
 std::unique_ptr<capture::Capturer> WaylandDesktopEnvironment::make_capturer() {
-  return std::make_unique<wayland::ScreencopyCapturer>(display_, log_);
+  const Rect region = options_.target.kind == CaptureTarget::Kind::kRegion ? options_.target.region : Rect{};
+  return std::make_unique<wayland::ScreencopyCapturer>(display_, log_, region);
 }
 
 std::unique_ptr<capture::DamageWatcher> WaylandDesktopEnvironment::make_damage_watcher(boost::asio::io_context& io) {

@@ -27,12 +27,15 @@ constexpr std::chrono::milliseconds kAskAheadLimit{20};
 
 }  // namespace
 
-ScreencopyCapturer::ScreencopyCapturer(const std::string& display, Logger log)
-    : log_(std::move(log)), display_(std::make_unique<WaylandDisplay>(display)) {
+ScreencopyCapturer::ScreencopyCapturer(const std::string& display, Logger log, Rect region)
+    : log_(std::move(log)), display_(std::make_unique<WaylandDisplay>(display)), region_(region) {
   stream_ = std::make_unique<ScreencopyStream>(*display_);
-  size_ = display_->output_size();
-  if (size_.width <= 0 || size_.height <= 0)
+  output_ = display_->output_size();
+  if (output_.width <= 0 || output_.height <= 0)
     throw std::runtime_error("the Wayland output " + display_->output_name() + " has no current mode");
+  if (!region_.empty() && !Rect::from_size(output_).contains(region_))
+    throw std::runtime_error(region_outside());
+  size_ = region_.empty() ? output_ : region_.size();
   pending_.reset(size_);  // a new capturer's first frame is whole
   wake_fd_ = OwnedFile(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
   if (!wake_fd_.valid()) throw std::runtime_error(std::string("eventfd: ") + std::strerror(errno));
@@ -44,7 +47,13 @@ ScreencopyCapturer::~ScreencopyCapturer() {
 
 std::string ScreencopyCapturer::describe() const {
   const std::string output = display_->output_name().empty() ? "the output" : display_->output_name();
-  return "wlr-screencopy of " + output + " on " + display_->path() + " (shared memory, damage from the compositor)";
+  return "wlr-screencopy of " + output + (region_.empty() ? "" : ", region " + to_string(region_)) + " on " +
+         display_->path() + " (shared memory, damage from the compositor)";
+}
+
+std::string ScreencopyCapturer::region_outside() const {
+  return "capture region " + to_string(region_) + " does not lie on the " + std::to_string(output_.width) + "x" +
+         std::to_string(output_.height) + " Wayland output";
 }
 
 void ScreencopyCapturer::invalidate(const Rect& r) { pending_.add(r); }
@@ -73,8 +82,8 @@ bool ScreencopyCapturer::wait_for_change(std::chrono::milliseconds timeout) {
 
 void ScreencopyCapturer::copy_blocks(const BlockMap& blocks, capture::Frame& frame) const {
   const ShmPicture& p = *stream_->picture();
-  capture::PictureView view{p.data(), p.stride(), size_, red_first(p.format()), stream_->y_inverted()};
-  capture::copy_into_frame(view, blocks, frame);
+  const capture::PictureView whole{p.data(), p.stride(), p.size(), red_first(p.format()), stream_->y_inverted()};
+  capture::copy_into_frame(region_.empty() ? whole : capture::crop(whole, region_), blocks, frame);
 }
 
 void ScreencopyCapturer::ask_ahead() {
@@ -111,12 +120,29 @@ capture::CaptureResult ScreencopyCapturer::capture(capture::FramePool& pool, std
   }
   const auto grab_start = std::chrono::steady_clock::now();
   const Size s = stream_->picture()->size();
-  if (s != size_) {
+  if (s != output_) {
     log_->info("the Wayland output is now {}x{}", s.width, s.height);
-    size_ = s;
+    output_ = s;
+    if (region_.empty()) size_ = s;
     pending_.reset(size_);
   }
-  for (const Rect& r : stream_->damage()) pending_.add(r);
+  if (!region_.empty() && !Rect::from_size(s).contains(region_)) {
+    stream_->consume();
+    ask_ahead();
+    return {capture::CaptureStatus::kTemporary, nullptr, region_outside()};
+  }
+  // The compositor's boxes, in the region's own pixels.
+  const Rect area = region_.empty() ? Rect::from_size(s) : region_;
+  for (const Rect& r : stream_->damage()) {
+    const Rect c = r.intersect(area);
+    if (!c.empty()) pending_.add(Rect{c.x - area.x, c.y - area.y, c.width, c.height});
+  }
+  if (pending_.empty()) {
+    // Everything that changed lies outside the region.
+    stream_->consume();
+    ask_ahead();
+    return {capture::CaptureStatus::kNoChange, nullptr, {}};
+  }
 
   auto lease = pool.acquire(size_);
   // The picture stays in shared memory; the next capture asks for a new one
@@ -130,7 +156,7 @@ capture::CaptureResult ScreencopyCapturer::capture(capture::FramePool& pool, std
   copy_blocks(written, frame);
 
   pending_.hand_to(frame);
-  frame.origin = {};
+  frame.origin = {region_.x, region_.y};
   frame.seq = ++seq_;
   frame.captured_at = std::chrono::steady_clock::now();
   frame.grab_us =

@@ -10,8 +10,10 @@
 // invalidate(), a change already reported) waits up to 2 s for the frame
 // whatever its timeout.
 //
-// Only the whole output is captured (CaptureTarget::kScreen); the first
-// output the compositor lists.
+// The first output the compositor lists is captured, whole or a region of
+// it (--capture-region): the compositor still copies the whole output, and
+// only the region is copied into frames, its damage counted from the
+// region's corner; a change outside it is no frame.
 //
 // Threads: see capture::Capturer. Owns its own Wayland connection.
 #pragma once
@@ -33,10 +35,11 @@ class WaylandDisplay;
 
 class ScreencopyCapturer final : public capture::Capturer {
  public:
-  // `display`: the compositor's socket (see socket_path). Throws
-  // std::runtime_error with a readable message when it cannot be reached
-  // or offers no screencopy.
-  ScreencopyCapturer(const std::string& display, Logger log);
+  // `display`: the compositor's socket (see socket_path); `region`: the
+  // part of the output to capture, in its pixels (empty: all of it). Throws
+  // std::runtime_error with a readable message when it cannot be reached,
+  // offers no screencopy, or the region does not lie on the output.
+  ScreencopyCapturer(const std::string& display, Logger log, Rect region = {});
   ~ScreencopyCapturer() override;
 
   capture::CaptureResult capture(capture::FramePool& pool, std::chrono::milliseconds timeout) override;
@@ -44,7 +47,7 @@ class ScreencopyCapturer final : public capture::Capturer {
   void invalidate(const Rect& r) override;
   void wake() override;
   Size size() const override { return size_; }
-  Point origin() const override { return {}; }
+  Point origin() const override { return {region_.x, region_.y}; }
   std::string describe() const override;
 
  private:
@@ -55,11 +58,15 @@ class ScreencopyCapturer final : public capture::Capturer {
   void ask_ahead();
   // The frame from the shared-memory picture: `blocks` of it.
   void copy_blocks(const BlockMap& blocks, capture::Frame& frame) const;
+  // Why the region cannot be captured from the output as it is now.
+  std::string region_outside() const;
 
   Logger log_;
   std::unique_ptr<WaylandDisplay> display_;
   std::unique_ptr<ScreencopyStream> stream_;
-  Size size_;
+  Rect region_;   // empty: the whole output
+  Size output_;   // the output's size at the last frame
+  Size size_;     // the frames': the region's, or the output's
   capture::PendingDamage pending_;
   uint64_t seq_ = 0;
   std::string lost_;  // why the connection is gone, once it is
