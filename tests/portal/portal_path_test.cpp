@@ -1,10 +1,10 @@
 // voxl's side of the desktop portal (src/platform/portal) against the
 // tests' own portal on a private bus, PipeWire and WirePlumber
 // (portal_rig.h): the session's handshake and its restore token, the
-// picture's exact pixels and damage through PipeWire, input arriving as the
-// portal's Notify calls, the damage watcher behind /wait, and what voxl says
-// when the portal refuses, offers the picture alone, ends the session, or
-// is not there.
+// picture's exact pixels and damage through PipeWire (and a region's),
+// input arriving as the portal's Notify calls, the damage watcher behind
+// /wait, and what voxl says when the portal refuses, offers the picture
+// alone, ends the session, or is not there.
 #include <gtest/gtest.h>
 
 #include <boost/asio/io_context.hpp>
@@ -93,6 +93,51 @@ TEST(PortalPath, ExactPixelsAndOnlyWhatChanged) {
   ASSERT_EQ(r.status, capture::CaptureStatus::kOk) << r.error;
   EXPECT_EQ(first_mismatch(*r.frame, expected), "");
   EXPECT_EQ(r.frame->damage_blocks.count(), r.frame->damage_blocks.columns() * r.frame->damage_blocks.rows());
+}
+
+TEST(PortalPath, ARegionIsCapturedAloneWithDamageFromItsCorner) {
+  PortalRig rig;
+  TestPortal portal(rig, {"--size", "320x240"});
+  auto session = std::make_shared<PortalSession>(on(rig), quiet());
+  const Rect region{100, 50, 80, 60};
+  PortalCapturer cap(session, quiet(), region);
+  EXPECT_EQ(cap.size(), region.size());
+  EXPECT_EQ(cap.origin(), (Point{100, 50}));
+  EXPECT_NE(cap.describe().find("region 80x60+100+50"), std::string::npos) << cap.describe();
+  capture::FramePool pool(2);
+  EXPECT_EQ(frame_becomes(cap, pool, 0x202020), "");
+
+  // A rectangle across the region's corner: its part inside, in the
+  // region's own pixels.
+  portal.draw("rect 90 40 30 30 ff8000");
+  const auto expected = [](int x, int y) { return x < 20 && y < 20 ? 0xff8000u : 0x202020u; };
+  capture::FrameRef frame;
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  do {
+    auto r = capture_until_ok(cap, pool);
+    ASSERT_EQ(r.status, capture::CaptureStatus::kOk) << r.error;
+    frame = r.frame;
+  } while (!first_mismatch(*frame, expected).empty() && std::chrono::steady_clock::now() < deadline);
+  EXPECT_EQ(first_mismatch(*frame, expected), "");
+  EXPECT_EQ(frame->origin, (Point{100, 50}));
+  Rect box;
+  for (const Rect& d : frame->damage_rects) box = box.bounding(d);
+  EXPECT_TRUE(Rect::from_size(region.size()).contains(box)) << to_string(box);
+  EXPECT_TRUE(box.contains({0, 0, 20, 20})) << to_string(box);
+  frame.reset();
+
+  // A change outside the region is no frame.
+  portal.draw("rect 10 10 20 20 00ff00");
+  EXPECT_EQ(cap.capture(pool, 500ms).status, capture::CaptureStatus::kNoChange);
+  EXPECT_EQ(cap.capture(pool, 300ms).status, capture::CaptureStatus::kNoChange);
+
+  // A region past the picture's edge is refused.
+  try {
+    PortalCapturer off(session, quiet(), Rect{300, 200, 80, 60});
+    FAIL() << "a region past the picture's edge was taken";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("does not lie on the 320x240 screen"), std::string::npos) << e.what();
+  }
 }
 
 TEST(PortalPath, RedFirstPicturesArriveSwapped) {

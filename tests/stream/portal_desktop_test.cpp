@@ -3,7 +3,8 @@
 // WirePlumber (tests/portal/portal_rig.h). It says so at start, keeps the
 // portal's restore token, shows the desktop's exact pixels in /screenshot,
 // answers /wait when they change, sends /input's clicks and keys to the
-// portal, costs no CPU once still, and closes the session when it stops.
+// portal, costs no CPU once still, and closes the session when it stops;
+// with --capture-region, only that part of the screen, clicked in place.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -70,6 +71,20 @@ TEST(PortalDesktopTest, StreamsThePortalsScreenAndSendsItInput) {
 
   EXPECT_EQ(voxl.stop(), 0) << voxl.log();
   EXPECT_NE(portal.next_line("closed"), "");
+}
+
+TEST(PortalDesktopTest, ARegionOfTheScreenIsStreamedAndClickedInPlace) {
+  PortalRig rig;
+  TestPortal portal(rig, {"--size", "320x240"});
+  std::vector<std::string> env = rig.environment();
+  env.push_back("XDG_STATE_HOME=" + rig.runtime_dir() + "/state");
+  VoxlProcess voxl("", {"--backend=portal", "--capture-region=100,50,120,100"}, kLimit, env);
+  EXPECT_EQ(screen_becomes(voxl.port(), 0x202020, {}, Size{120, 100}), "") << voxl.log();
+  // A click at the region's (10, 20) is the monitor's (110, 70).
+  const HttpAnswer click = post_input(voxl.port(), R"({"type":"click","x":10,"y":20})");
+  EXPECT_EQ(click.status, 200) << click.body;
+  EXPECT_NE(portal.next_line("motion").find(" 110 70"), std::string::npos);
+  EXPECT_EQ(voxl.stop(), 0) << voxl.log();
 }
 
 }  // namespace VOXL_TEST_FILE

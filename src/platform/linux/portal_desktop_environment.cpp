@@ -14,9 +14,9 @@ namespace voxl::platform::linux_desktop {
 
 PortalDesktopEnvironment::PortalDesktopEnvironment(DesktopOptions options, Logger log)
     : options_(std::move(options)), log_(std::move(log)) {
-  if (options_.target.kind != CaptureTarget::Kind::kScreen)
-    throw std::runtime_error("through the desktop portal voxl shares the monitor the desktop offers: "
-                             "--capture-region and --capture-window are X11's");
+  if (options_.target.kind == CaptureTarget::Kind::kWindow)
+    throw std::runtime_error("through the desktop portal voxl shares the monitor the desktop offers, or a region "
+                             "of it (--capture-region): --capture-window is X11's");
   if (!options_.exec.empty())
     throw std::runtime_error("--exec starts a program in a desktop voxl starts (--xvfb, --wayland); a desktop "
                              "shared through the portal runs its own programs");
@@ -40,7 +40,8 @@ PortalDesktopEnvironment::~PortalDesktopEnvironment() = default;
 std::string PortalDesktopEnvironment::describe() const { return session_->describe(); }
 
 std::unique_ptr<capture::Capturer> PortalDesktopEnvironment::make_capturer() {
-  return std::make_unique<portal::PortalCapturer>(session_, log_);
+  const Rect region = options_.target.kind == CaptureTarget::Kind::kRegion ? options_.target.region : Rect{};
+  return std::make_unique<portal::PortalCapturer>(session_, log_, region);
 }
 
 std::unique_ptr<capture::DamageWatcher> PortalDesktopEnvironment::make_damage_watcher(boost::asio::io_context& io) {

@@ -22,10 +22,15 @@ constexpr std::chrono::seconds kFirstPictureLimit{2};
 
 }  // namespace
 
-PortalCapturer::PortalCapturer(std::shared_ptr<PortalSession> session, Logger log)
-    : log_(std::move(log)), session_(std::move(session)) {
+PortalCapturer::PortalCapturer(std::shared_ptr<PortalSession> session, Logger log, Rect region)
+    : log_(std::move(log)), session_(std::move(session)), region_(region) {
   reader_ = std::make_unique<StreamReader>(session_->picture_stream());
-  size_ = reader_->take_news().size;
+  picture_ = reader_->take_news().size;
+  // Before the first picture its size is the one the portal announced.
+  if (picture_.width <= 0 && session_->stream().size) picture_ = *session_->stream().size;
+  if (!region_.empty() && picture_.width > 0 && !Rect::from_size(picture_).contains(region_))
+    throw std::runtime_error(region_outside());
+  size_ = region_.empty() ? picture_ : region_.size();
   pending_.reset(size_);  // a new capturer's first frame is whole
   wake_fd_ = OwnedFile(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
   if (!wake_fd_.valid()) throw std::runtime_error(std::string("eventfd: ") + std::strerror(errno));
@@ -34,8 +39,13 @@ PortalCapturer::PortalCapturer(std::shared_ptr<PortalSession> session, Logger lo
 PortalCapturer::~PortalCapturer() = default;
 
 std::string PortalCapturer::describe() const {
-  return "PipeWire stream of " + session_->describe() + " (" + reader_->stream().format_name() +
-         " in shared memory, damage from the compositor)";
+  return "PipeWire stream of " + session_->describe() + (region_.empty() ? "" : ", region " + to_string(region_)) +
+         " (" + reader_->stream().format_name() + " in shared memory, damage from the compositor)";
+}
+
+std::string PortalCapturer::region_outside() const {
+  return "capture region " + to_string(region_) + " does not lie on the " + std::to_string(picture_.width) + "x" +
+         std::to_string(picture_.height) + " screen the desktop shares";
 }
 
 void PortalCapturer::invalidate(const Rect& r) { pending_.add(r); }
@@ -56,13 +66,19 @@ bool PortalCapturer::take_stream_news() {
     lost_ = news.error;
     return false;
   }
-  if (news.size != size_ && news.size.width > 0) {
-    size_ = news.size;
-    log_->info("the shared screen is now {}x{}", size_.width, size_.height);
+  if (news.size != picture_ && news.size.width > 0) {
+    picture_ = news.size;
+    if (region_.empty()) size_ = picture_;
+    log_->info("the shared screen is now {}x{}", picture_.width, picture_.height);
     pending_.reset(size_);
   }
   if (news.whole) pending_.add_all();
-  for (const Rect& r : news.damage) pending_.add(r);
+  // The desktop's boxes, in the region's own pixels.
+  const Rect area = region_.empty() ? Rect::from_size(picture_) : region_;
+  for (const Rect& r : news.damage) {
+    const Rect c = r.intersect(area);
+    if (!c.empty()) pending_.add(Rect{c.x - area.x, c.y - area.y, c.width, c.height});
+  }
   return true;
 }
 
@@ -75,6 +91,8 @@ bool PortalCapturer::wait_for_change(std::chrono::milliseconds timeout) {
 
 capture::CaptureResult PortalCapturer::capture(capture::FramePool& pool, std::chrono::milliseconds timeout) {
   if (!lost_.empty() || !take_stream_news()) return {capture::CaptureStatus::kReinit, nullptr, lost_};
+  if (!region_.empty() && picture_.width > 0 && !Rect::from_size(picture_).contains(region_))
+    return {capture::CaptureStatus::kTemporary, nullptr, region_outside()};
   if (!pending_.empty()) {
     if (auto frame = copy_pending(pool)) return {capture::CaptureStatus::kOk, std::move(frame), {}};
     if (pool_exhausted_) return {capture::CaptureStatus::kTemporary, nullptr, "no free frame buffer"};
@@ -109,13 +127,14 @@ capture::FrameRef PortalCapturer::copy_pending(capture::FramePool& pool) {
   else written.add_all();
   bool copied = false;
   reader_->with_picture([&](const HeldPicture* p) {
-    if (!p || p->size != size_) return;  // none yet, or of a size the next news brings
-    capture::copy_into_frame({p->data, p->stride, size_, p->red_first, false}, written, frame);
+    if (!p || p->size != picture_) return;  // none yet, or of a size the next news brings
+    const capture::PictureView whole{p->data, p->stride, picture_, p->red_first, false};
+    capture::copy_into_frame(region_.empty() ? whole : capture::crop(whole, region_), written, frame);
     copied = true;
   });
   if (!copied) return nullptr;
   pending_.hand_to(frame);
-  frame.origin = {};
+  frame.origin = {region_.x, region_.y};
   frame.seq = ++seq_;
   frame.captured_at = std::chrono::steady_clock::now();
   frame.grab_us = uint32_t(std::chrono::duration_cast<std::chrono::microseconds>(frame.captured_at - start).count());

@@ -5,7 +5,9 @@
 // what a reused pool buffer lacks) is copied from the producer's buffer into
 // the frame, red and blue swapped where the format has them the other way.
 // A key frame with nothing new is copied from the newest picture, which the
-// stream keeps.
+// stream keeps. With a region (--capture-region) only that part of the
+// monitor's picture is copied, its damage counted from the region's corner;
+// a change outside it is no frame.
 //
 // Threads: see capture::Capturer. Shares the portal session, and its
 // stream, with the desktop's other products.
@@ -27,9 +29,11 @@ class StreamReader;
 
 class PortalCapturer final : public capture::Capturer {
  public:
-  // Throws std::runtime_error when the session has ended or the stream
-  // cannot be connected.
-  PortalCapturer(std::shared_ptr<PortalSession> session, Logger log);
+  // `region`: the part of the monitor's picture to capture, in its pixels
+  // (empty: all of it). Throws std::runtime_error when the session has
+  // ended, the stream cannot be connected, or the region does not lie on
+  // the picture.
+  PortalCapturer(std::shared_ptr<PortalSession> session, Logger log, Rect region = {});
   ~PortalCapturer() override;
 
   capture::CaptureResult capture(capture::FramePool& pool, std::chrono::milliseconds timeout) override;
@@ -37,7 +41,7 @@ class PortalCapturer final : public capture::Capturer {
   void invalidate(const Rect& r) override;
   void wake() override;
   Size size() const override { return size_; }
-  Point origin() const override { return {}; }
+  Point origin() const override { return {region_.x, region_.y}; }
   std::string describe() const override;
 
  private:
@@ -48,11 +52,15 @@ class PortalCapturer final : public capture::Capturer {
   // yet, or no free buffer (pool_exhausted_).
   capture::FrameRef copy_pending(capture::FramePool& pool);
   void drain_wake();
+  // Why the region cannot be captured from the picture as it is now.
+  std::string region_outside() const;
 
   Logger log_;
   std::shared_ptr<PortalSession> session_;
   std::unique_ptr<StreamReader> reader_;
-  Size size_;
+  Rect region_;   // empty: the whole picture
+  Size picture_;  // the monitor's picture's size, as the stream last said
+  Size size_;     // the frames': the region's, or the picture's
   capture::PendingDamage pending_;
   bool pool_exhausted_ = false;
   uint64_t seq_ = 0;
