@@ -128,6 +128,7 @@ capture::FrameRef PortalCapturer::copy_pending(capture::FramePool& pool) {
   bool copied = false;
   reader_->with_picture([&](const HeldPicture* p) {
     if (!p || p->size != picture_) return;  // none yet, or of a size the next news brings
+    if (!region_.empty() && !Rect::from_size(picture_).contains(region_)) return;  // the next capture says why
     const capture::PictureView whole{p->data, p->stride, picture_, p->red_first, false};
     capture::copy_into_frame(region_.empty() ? whole : capture::crop(whole, region_), written, frame);
     copied = true;
