@@ -16,6 +16,11 @@ void PendingDamage::add(const Rect& r) {
   if (rects_.size() <= kMaxRects) rects_.push_back(c);
 }
 
+void PendingDamage::add_seen_through(const Rect& r, const Rect& area) {
+  const Rect c = r.intersect(area);
+  if (!c.empty()) add(Rect{c.x - area.x, c.y - area.y, c.width, c.height});
+}
+
 void PendingDamage::hand_to(Frame& frame) {
   frame.damage_blocks = blocks_;
   if (rects_.size() <= kMaxRects) frame.damage_rects = rects_;

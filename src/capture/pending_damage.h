@@ -24,6 +24,10 @@ class PendingDamage {
   void reset(Size size);
   // `r` changed; clipped to the picture.
   void add(const Rect& r);
+  // A box reported in the coordinates of a larger picture of which the
+  // frames show only `area` (a --capture-region): its part inside, moved to
+  // the area's corner.
+  void add_seen_through(const Rect& r, const Rect& area);
   void add_all() { add(Rect::from_size(size_)); }
   bool empty() const { return blocks_.empty(); }
   const BlockMap& blocks() const { return blocks_; }

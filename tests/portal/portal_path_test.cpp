@@ -41,17 +41,26 @@ PortalSessionOptions on(const PortalRig& rig, const std::string& token = "") {
   return o;
 }
 
-// Captures until the whole frame is `colour`; the last mismatch, or empty.
-std::string frame_becomes(capture::Capturer& cap, capture::FramePool& pool, uint32_t colour) {
-  std::string why = "no frame";
+// Captures for up to 30 s until a frame shows `expected` (0xRRGGBB at x, y):
+// that frame, else the last one (null when none came).
+template <class Expected>
+capture::FrameRef frame_showing(capture::Capturer& cap, capture::FramePool& pool, Expected expected) {
+  capture::FrameRef last;
   const auto deadline = std::chrono::steady_clock::now() + 30s;
   while (std::chrono::steady_clock::now() < deadline) {
     auto r = cap.capture(pool, 500ms);
     if (r.status != capture::CaptureStatus::kOk) continue;
-    why = first_mismatch(*r.frame, [&](int, int) { return colour; });
-    if (why.empty()) return {};
+    last = std::move(r.frame);
+    if (first_mismatch(*last, expected).empty()) break;
   }
-  return why;
+  return last;
+}
+
+// Captures until the whole frame is `colour`; the last mismatch, or empty.
+std::string frame_becomes(capture::Capturer& cap, capture::FramePool& pool, uint32_t colour) {
+  const auto expected = [colour](int, int) { return colour; };
+  const capture::FrameRef frame = frame_showing(cap, pool, expected);
+  return frame ? first_mismatch(*frame, expected) : "no frame";
 }
 
 TEST(PortalPath, ExactPixelsAndOnlyWhatChanged) {
@@ -70,15 +79,10 @@ TEST(PortalPath, ExactPixelsAndOnlyWhatChanged) {
 
   portal.draw("rect 40 30 50 20 ff8000");
   const Rect drawn{40, 30, 50, 20};
-  capture::FrameRef frame;
   const auto inside = [&](int x, int y) { return drawn.contains({x, y, 1, 1}); };
   const auto expected = [&](int x, int y) { return inside(x, y) ? 0xff8000u : 0x202020u; };
-  const auto deadline = std::chrono::steady_clock::now() + 30s;
-  do {
-    auto r = capture_until_ok(cap, pool);
-    ASSERT_EQ(r.status, capture::CaptureStatus::kOk) << r.error;
-    frame = r.frame;
-  } while (!first_mismatch(*frame, expected).empty() && std::chrono::steady_clock::now() < deadline);
+  capture::FrameRef frame = frame_showing(cap, pool, expected);
+  ASSERT_TRUE(frame) << "no frame came";
   EXPECT_EQ(first_mismatch(*frame, expected), "");
   Rect box;
   for (const Rect& d : frame->damage_rects) box = box.bounding(d);
@@ -111,13 +115,8 @@ TEST(PortalPath, ARegionIsCapturedAloneWithDamageFromItsCorner) {
   // region's own pixels.
   portal.draw("rect 90 40 30 30 ff8000");
   const auto expected = [](int x, int y) { return x < 20 && y < 20 ? 0xff8000u : 0x202020u; };
-  capture::FrameRef frame;
-  const auto deadline = std::chrono::steady_clock::now() + 30s;
-  do {
-    auto r = capture_until_ok(cap, pool);
-    ASSERT_EQ(r.status, capture::CaptureStatus::kOk) << r.error;
-    frame = r.frame;
-  } while (!first_mismatch(*frame, expected).empty() && std::chrono::steady_clock::now() < deadline);
+  capture::FrameRef frame = frame_showing(cap, pool, expected);
+  ASSERT_TRUE(frame) << "no frame came";
   EXPECT_EQ(first_mismatch(*frame, expected), "");
   EXPECT_EQ(frame->origin, (Point{100, 50}));
   Rect box;

@@ -36,6 +36,22 @@ TEST(PendingDamage, RectanglesAreClippedAndKeptAsReported) {
   EXPECT_FALSE(f.damage_blocks.empty());
 }
 
+TEST(PendingDamage, ABoxSeenThroughARegionIsItsPartInsideFromTheRegionsCorner) {
+  PendingDamage d;
+  d.reset({80, 60});
+  Frame whole(nullptr, {}, 0);
+  d.hand_to(whole);
+  const Rect region{100, 50, 80, 60};
+  d.add_seen_through({90, 40, 30, 30}, region);  // across the region's corner
+  d.add_seen_through({0, 0, 50, 50}, region);    // outside: nothing
+  Frame f(nullptr, {}, 0);
+  d.hand_to(f);
+  ASSERT_EQ(f.damage_rects.size(), 1u);
+  EXPECT_EQ(f.damage_rects[0], (Rect{0, 0, 20, 20}));
+  d.add_seen_through({0, 0, 50, 50}, region);
+  EXPECT_TRUE(d.empty());
+}
+
 TEST(PendingDamage, TooManyRectanglesBecomeTheBlocksOwn) {
   PendingDamage d;
   d.reset({1024, 1024});

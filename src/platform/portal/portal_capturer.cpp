@@ -73,12 +73,8 @@ bool PortalCapturer::take_stream_news() {
     pending_.reset(size_);
   }
   if (news.whole) pending_.add_all();
-  // The desktop's boxes, in the region's own pixels.
   const Rect area = region_.empty() ? Rect::from_size(picture_) : region_;
-  for (const Rect& r : news.damage) {
-    const Rect c = r.intersect(area);
-    if (!c.empty()) pending_.add(Rect{c.x - area.x, c.y - area.y, c.width, c.height});
-  }
+  for (const Rect& r : news.damage) pending_.add_seen_through(r, area);
   return true;
 }
 

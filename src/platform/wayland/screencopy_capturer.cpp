@@ -131,12 +131,8 @@ capture::CaptureResult ScreencopyCapturer::capture(capture::FramePool& pool, std
     ask_ahead();
     return {capture::CaptureStatus::kTemporary, nullptr, region_outside()};
   }
-  // The compositor's boxes, in the region's own pixels.
   const Rect area = region_.empty() ? Rect::from_size(s) : region_;
-  for (const Rect& r : stream_->damage()) {
-    const Rect c = r.intersect(area);
-    if (!c.empty()) pending_.add(Rect{c.x - area.x, c.y - area.y, c.width, c.height});
-  }
+  for (const Rect& r : stream_->damage()) pending_.add_seen_through(r, area);
   if (pending_.empty()) {
     // Everything that changed lies outside the region.
     stream_->consume();
